@@ -53,20 +53,21 @@ function pytestIds(a: Record<string, string>): { id: string; aliases: string[] }
   return { id, aliases: [...aliases] };
 }
 
-/** `pythonIds`: name cases as pytest does (path::Class::name); otherwise classname::name. */
+/** A case is classname::name when it has a classname, else its suites and name (node --test). */
 function junitIds(attrs: Record<string, string>, suites: readonly string[]): { id: string; aliases: string[] } {
-  let a = attrs;
-  const name = a.name ?? '';
+  const name = attrs.name ?? '';
   // node --test writes classname="test" on every case: a placeholder, not a class.
-  if (a.classname === 'test') a = { ...a, classname: '' };
-  // Runners that nest suites (node --test, JUnit 5) name a case by its suites and title.
-  const id = suites.length ? [...suites, name].join(' > ') : a.classname ? `${a.classname}::${name}` : name;
-  const aliases = new Set([name, ...(a.classname ? [`${a.classname}::${name}`, `${a.classname}.${name}`] : [])]);
+  const classname = attrs.classname === 'test' ? '' : attrs.classname ?? '';
+  // The classname is what Surefire, Gradle, pytest and mocha's xunit reporter identify a case
+  // by; their <testsuite> names are often just the runner's ("pytest", "Mocha Tests").
+  const bySuites = suites.length ? [...suites, name].join(' > ') : '';
+  const id = classname ? `${classname}::${name}` : bySuites || name;
+  const aliases = new Set([name, ...(classname ? [`${classname}.${name}`, `${classname} ${name}`] : []), ...(bySuites ? [bySuites] : [])]);
   aliases.delete(id);
   return { id, aliases: [...aliases] };
 }
 
-/** `pythonIds`: name cases as pytest does (path::Class::name); otherwise by their suites and name. */
+/** `pythonIds`: name cases as pytest does (path::Class::name); otherwise classname::name, or by suites and name. */
 export function parseJUnitXml(xml: string, opts: { pythonIds?: boolean } = {}): TestCase[] {
   const cases: TestCase[] = [];
   const suites: string[] = [];
@@ -88,6 +89,15 @@ export function parseJUnitXml(xml: string, opts: { pythonIds?: boolean } = {}): 
 
 // ---- Jest and Mocha JSON --------------------------------------------------------------------
 
+/** Where the verifier runs the tests (verifier.ts): reports name files by absolute path. */
+const WORKSPACE = '/workspace/';
+
+/** `file::title` with the file as the report names it and relative to the workspace. */
+function fileAliases(file: string | undefined, title: string): string[] {
+  if (!file) return [];
+  return [`${file}::${title}`, ...(file.startsWith(WORKSPACE) ? [`${file.slice(WORKSPACE.length)}::${title}`] : [])];
+}
+
 interface JestReport { testResults?: { name?: string; message?: string; assertionResults?: { ancestorTitles?: string[]; title: string; fullName?: string; status: string; failureMessages?: string[]; duration?: number }[] }[] }
 
 export function parseJestJson(text: string): TestCase[] {
@@ -99,7 +109,7 @@ export function parseJestJson(text: string): TestCase[] {
       const status: TestStatus = t.status === 'passed' ? 'passed' : t.status === 'failed' ? 'failed' : 'skipped';
       cases.push({
         id: full,
-        aliases: [t.title, [...(t.ancestorTitles ?? []), t.title].join(' > '), ...(file.name ? [`${file.name}::${full}`] : [])],
+        aliases: [t.title, [...(t.ancestorTitles ?? []), t.title].join(' > '), ...fileAliases(file.name, full)],
         status,
         message: t.failureMessages?.join('\n').slice(0, 2000) || undefined,
         durationMs: t.duration ?? undefined,
@@ -120,7 +130,7 @@ export function parseMochaJson(text: string): TestCase[] {
   const r = JSON.parse(start > 0 ? text.slice(start) : text) as MochaReport;
   const one = (t: MochaTest, status: TestStatus): TestCase => ({
     id: t.fullTitle ?? t.title,
-    aliases: [t.title, ...(t.file ? [`${t.file}::${t.fullTitle ?? t.title}`] : [])],
+    aliases: [t.title, ...fileAliases(t.file, t.fullTitle ?? t.title)],
     status,
     message: t.err?.message?.slice(0, 2000),
     durationMs: t.duration,

@@ -33,6 +33,16 @@ export function withReportFlags(e: Pick<TestsEvaluator, 'framework' | 'command'>
   }
 }
 
+/** Where the framework's report is read from; undefined when the cases come from stdout. */
+function reportPath(e: TestsEvaluator): string | undefined {
+  switch (e.framework) {
+    case 'pytest': case 'node': return REPORT_XML;
+    case 'jest': case 'mocha': return REPORT_JSON;
+    case 'junit': return e.report!.startsWith('/') ? e.report! : `/workspace/${e.report}`;
+    default: return undefined;
+  }
+}
+
 async function readCases(e: TestsEvaluator, sandbox: Sandbox, stdout: string, exitCode: number): Promise<{ cases: TestCase[]; problem?: string }> {
   const read = async (path: string) => (await sandbox.readFile(path))?.toString('utf8');
   try {
@@ -42,7 +52,7 @@ async function readCases(e: TestsEvaluator, sandbox: Sandbox, stdout: string, ex
         return xml ? { cases: parseJUnitXml(xml, { pythonIds: e.framework === 'pytest' }) } : { cases: [], problem: 'the test run wrote no report' };
       }
       case 'junit': {
-        const path = e.report!.startsWith('/') ? e.report! : `/workspace/${e.report}`;
+        const path = reportPath(e)!;
         const xml = await read(path);
         return xml ? { cases: parseJUnitXml(xml) } : { cases: [], problem: `no JUnit report at ${path}` };
       }
@@ -66,6 +76,12 @@ async function readCases(e: TestsEvaluator, sandbox: Sandbox, stdout: string, ex
 
 export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
+  // A report already there (one the agent left in the workspace, or an earlier evaluator's)
+  // must not stand in for one this run failed to write.
+  const report = reportPath(e);
+  if (report && (await sandbox.exec(['rm', '-f', '--', report])).exitCode !== 0) {
+    return { kind: 'tests', score: 0, passed: false, summary: `could not remove the stale report ${report} before the run`, durationMs: Date.now() - t0 };
+  }
   const run = await sandbox.exec(withReportFlags(e), { cwd: '/workspace', timeoutSec: e.timeoutSec, env: { PYTHONDONTWRITEBYTECODE: '1', CI: '1', ...e.env } });
   const { cases, problem } = await readCases(e, sandbox, run.stdout, run.exitCode);
   const t = tally(cases, e.expected);

@@ -1,7 +1,8 @@
 // The verifier container on its own (no IDE): it grades a workspace with its own hidden
 // tests even when the agent planted a passing copy of them, it has no network, the tests
 // run as the IDE user and cannot change the hidden files, and each evaluator kind that
-// runs commands works in it (pytest, node --test, a command, SQL).
+// runs commands works in it (pytest, node --test, jest, mocha, go test, JUnit reports, a
+// command, SQL).
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,18 @@ async function tarBuffer(files: Record<string, string | Buffer>): Promise<Buffer
 function writeTree(root: string, files: Record<string, string>): void {
   for (const [p, c] of Object.entries(files)) { mkdirSync(dirname(join(root, p)), { recursive: true }); writeFileSync(join(root, p), c); }
 }
+
+// Suites of three tests with one failing, one per runner the image has besides pytest and
+// node --test; the pytest one is read as a plain JUnit report (framework `junit`).
+const JS_SUM = "module.exports = (a, b) => a + b;\n";
+const JEST_TEST = "const sum = require('../sum');\ndescribe('sum', () => {\n  test('adds', () => expect(sum(1, 2)).toBe(3));\n  test('adds negatives', () => expect(sum(-1, -2)).toBe(-3));\n  test('is wrong', () => expect(sum(1, 1)).toBe(3));\n});\n";
+const MOCHA_TEST = "const assert = require('node:assert/strict');\nconst sum = require('../sum');\ndescribe('sum', () => {\n  it('adds', () => assert.equal(sum(1, 2), 3));\n  it('adds negatives', () => assert.equal(sum(-1, -2), -3));\n  it('is wrong', () => assert.equal(sum(1, 1), 3));\n});\n";
+const GO_SUM = 'package gosum\n\nfunc Sum(a, b int) int { return a + b }\n';
+const GO_TEST = 'package gosum\n\nimport "testing"\n\nfunc TestAdds(t *testing.T) {\n\tif Sum(1, 2) != 3 {\n\t\tt.Fatal("1+2")\n\t}\n}\n\n'
+  + 'func TestNegatives(t *testing.T) {\n\tif Sum(-1, -2) != -3 {\n\t\tt.Fatal("-1-2")\n\t}\n}\n\n'
+  + 'func TestWrong(t *testing.T) {\n\tif got := Sum(1, 1); got != 3 {\n\t\tt.Errorf("Sum(1, 1) = %d, want 3", got)\n\t}\n}\n';
+const PY_MEAN = 'def mean(xs):\n    return sum(xs) / len(xs)\n';
+const PY_TEST = 'from mean import mean\n\n\nclass TestMean:\n    def test_one(self):\n        assert mean([1]) == 1\n\n    def test_two(self):\n        assert mean([1, 3]) == 2\n\n    def test_wrong(self):\n        assert mean([1, 2]) == 2\n';
 
 const HIDDEN_TEST = 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_add_negative():\n    assert add(-2, -3) == -5\n';
 const PLANTED = 'def test_add():\n    pass\n\n\ndef test_add_negative():\n    pass\n';
@@ -121,6 +134,67 @@ describe('verifier container', function () {
       const wrongSql = await grade({ kind: 'sql', database: 'db.sqlite', gold: 'gold.sql', predicted: 'answer' });
       assert.equal(wrongSql.score, 0);
       assert.match(wrongSql.summary, /different results/);
+    } finally {
+      await v.remove();
+    }
+  });
+
+  it('runs jest, mocha and go test suites and reads JUnit reports, case by case', async () => {
+    const v = await Verifier.start({ image, labels: { 'pwp.test': '1' } });
+    const hidden = mkdtempSync(join(tmpdir(), 'pwp-vhidden-'));
+    // The tests are hidden files, as a task has them: root-owned, copied over the workspace.
+    writeTree(hidden, {
+      'workspace/jest/sum.test.js': JEST_TEST,
+      'workspace/mocha/sum.spec.js': MOCHA_TEST,
+      'workspace/gosum/sum_test.go': GO_TEST,
+      'workspace/py/test_mean.py': PY_TEST,
+    });
+    const passing = '<testsuite name="planted"><testcase classname="py.test_mean.TestMean" name="test_wrong"/></testsuite>';
+    try {
+      await v.load({
+        workspaceTar: await tarBuffer({
+          // jest looks for its configuration (package.json at least) from the folder it runs in.
+          'package.json': '{"name": "suites"}',
+          'sum.js': JS_SUM,
+          'go.mod': 'module example.com/suites\n\ngo 1.19\n',
+          'gosum/sum.go': GO_SUM,
+          'py/mean.py': PY_MEAN,
+          // Reports the agent left claiming everything passes.
+          'reports/junit.xml': passing,
+          'reports/stale.xml': passing,
+        }),
+        hiddenDir: hidden,
+      });
+      const grade = (e: unknown) => evaluate(EvaluatorSchema.parse(e) as Evaluator, v);
+      const suites: { evaluator: Record<string, unknown>; cases: string[] }[] = [
+        { evaluator: { framework: 'jest', command: ['jest', 'jest/'] }, cases: ['sum adds', 'sum adds negatives', 'sum is wrong'] },
+        { evaluator: { framework: 'mocha', command: ['mocha', 'mocha/'] }, cases: ['sum adds', 'sum adds negatives', 'sum is wrong'] },
+        {
+          evaluator: { framework: 'go', command: ['go', 'test', './...'] },
+          cases: ['example.com/suites/gosum::TestAdds', 'example.com/suites/gosum::TestNegatives', 'example.com/suites/gosum::TestWrong'],
+        },
+        {
+          evaluator: { framework: 'junit', command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--junitxml=reports/junit.xml', 'py'], report: 'reports/junit.xml' },
+          cases: ['py.test_mean.TestMean::test_one', 'py.test_mean.TestMean::test_two', 'py.test_mean.TestMean::test_wrong'],
+        },
+      ];
+      for (const { evaluator, cases } of suites) {
+        const e = { kind: 'tests', ...evaluator };
+        const rate = await grade({ ...e, scoring: 'passRate' });
+        const why = `${String(evaluator.framework)}: ${rate.summary}\n${rate.tests?.stderrTail ?? ''}`;
+        assert.deepEqual([rate.score, rate.tests!.passed, rate.tests!.total], [2 / 3, 2, 3], why);
+        assert.deepEqual(rate.tests!.cases.map((c) => [c.id, c.status]), cases.map((id, i) => [id, i === 2 ? 'failed' : 'passed']), why);
+        assert.equal(rate.passed, false);
+        const all = await grade(e);
+        assert.deepEqual([all.score, all.passed, all.tests!.passed], [0, false, 2], `${String(evaluator.framework)}: ${all.summary}`);
+      }
+      // Expected ids (relative file::title for jest) decide alone: the failing test is not among them.
+      const expected = await grade({ kind: 'tests', framework: 'jest', command: ['jest', 'jest/'], expected: ['jest/sum.test.js::sum adds', 'sum adds negatives'] });
+      assert.deepEqual([expected.score, expected.passed], [1, true], expected.summary);
+      // A command that writes no report is graded on none, not on the one the agent left.
+      const stale = await grade({ kind: 'tests', framework: 'junit', command: ['true'], report: 'reports/stale.xml', scoring: 'passRate' });
+      assert.equal(stale.score, 0, stale.summary);
+      assert.match(stale.summary, /no JUnit report at \/workspace\/reports\/stale.xml/);
     } finally {
       await v.remove();
     }

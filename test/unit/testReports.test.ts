@@ -1,5 +1,6 @@
-// Test reports of real runners (fixtures/reports: pytest and node --test and mocha outputs as
-// those tools wrote them; jest and go test -json in their documented formats) as cases.
+// Test reports of real runners (fixtures/reports: pytest, node --test, mocha (JSON and xunit)
+// and jest 30 outputs as those tools wrote them; jest.json and go test -json in their
+// documented formats) as cases.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +44,19 @@ describe('test reports', () => {
     assert.equal(findCase(cases, 'adds')?.status, 'passed');
   });
 
+  it('names other runners\' JUnit cases classname::name, not by a suite that only names the runner', () => {
+    // mocha --reporter xunit: one <testsuite name="Mocha Tests">, the describe title as classname.
+    const mocha = parseJUnitXml(fixture('mocha-xunit.xml'));
+    assert.deepEqual(mocha.map((c) => [c.id, c.status]), [['sum::adds', 'passed'], ['sum::adds negatives', 'passed'], ['sum::is wrong', 'failed']]);
+    assert.match(mocha[2].message!, /2 !== 3/);
+    assert.equal(findCase(mocha, 'sum is wrong'), mocha[2], 'the full title mocha itself prints');
+    assert.equal(findCase(mocha, 'Mocha Tests > adds'), mocha[0]);
+    // pytest's report read as plain JUnit (framework `junit`): <testsuite name="pytest">.
+    const py = parseJUnitXml(fixture('pytest-xunit2.xml'));
+    assert.equal(py[3].id, 'tests.test_calc.TestMul::test_mul[2-3]');
+    assert.equal(findCase(py, 'tests.test_calc.TestMul.test_mul[2-3]'), py[3]);
+  });
+
   it('reads mocha JSON', () => {
     const cases = parseMochaJson(fixture('mocha.json'));
     assert.deepEqual(cases.map((c) => [c.id, c.status]).sort(), [['cart adds items', 'passed'], ['cart later', 'skipped'], ['cart totals', 'failed']]);
@@ -64,6 +78,14 @@ describe('test reports', () => {
     assert.equal(findCase(cases, 'slugify > lowercases')?.status, 'passed');
   });
 
+  it('reads jest 30 JSON, with ids relative to the workspace as aliases', () => {
+    const cases = parseJestJson(fixture('jest-30.json'));
+    assert.deepEqual(cases.map((c) => [c.id, c.status]), [['sum adds', 'passed'], ['sum adds negatives', 'passed'], ['sum is wrong', 'failed']]);
+    assert.match(cases[2].message!, /Expected: 3\nReceived: 2/);
+    assert.equal(findCase(cases, 'jest/sum.test.js::sum is wrong'), cases[2]);
+    assert.equal(findCase(cases, '/workspace/jest/sum.test.js::sum adds'), cases[0]);
+  });
+
   it('reads go test -json, subtests included', () => {
     const cases = parseGoTestJson(fixture('go-test.jsonl'));
     assert.deepEqual(cases.map((c) => [c.id, c.status]), [
@@ -82,5 +104,7 @@ describe('test reports', () => {
     assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', './...'] }), ['go', 'test', '-json', './...']);
     assert.deepEqual(withReportFlags({ framework: 'jest', command: ['npx', 'jest'] }).slice(2), ['--json', '--outputFile=/pwp/out/report.json']);
     assert.deepEqual(withReportFlags({ framework: 'mocha', command: ['npx', 'mocha'] }).slice(2), ['--reporter', 'json', '--reporter-option', 'output=/pwp/out/report.json']);
+    assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', '-json', './...'] }), ['go', 'test', '-json', './...']);
+    assert.deepEqual(withReportFlags({ framework: 'junit', command: ['gradle', 'test'] }), ['gradle', 'test'], 'a junit command writes its own report');
   });
 });
