@@ -2,7 +2,7 @@
 // re-run reads what is done and skips it. The summary groups runs by suite and agent:
 // success rate, mean score, pass@k (the unbiased estimator of the Codex paper), per-test
 // pass rate, and the null and oracle baselines from the same results.
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { summarizeAgentStats, type AgentMetrics } from '../agents/agentMetrics';
 import type { RunResult } from './runTask';
 
@@ -18,9 +18,23 @@ export function toLine(r: RunResult): ResultLine {
   return { ...rest, summary: evaluation?.summary };
 }
 
+/** Whether a non-empty file's last byte is not a newline (a line cut by a crash, or a hand edit). */
+function endsMidLine(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const size = statSync(file).size;
+  if (size === 0) return false;
+  const fd = openSync(file, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally { closeSync(fd); }
+}
+
 export function appendResult(file: string, r: RunResult): ResultLine {
   const line = toLine(r);
-  appendFileSync(file, `${JSON.stringify(line)}\n`);
+  // Appended to an unterminated last line, this result would be glued to it and both lost.
+  appendFileSync(file, `${endsMidLine(file) ? '\n' : ''}${JSON.stringify(line)}\n`);
   return line;
 }
 
