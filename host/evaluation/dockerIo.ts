@@ -30,19 +30,19 @@ function collector(): { stream: PassThrough; text: () => string } {
 export async function execIn(docker: Docker, container: Docker.Container, argv: string[], o: ExecOptions = {}): Promise<ExecResult> {
   const t0 = Date.now();
   const timeout = o.timeoutSec ? ['timeout', '-k', '5', String(o.timeoutSec)] : [];
+  // Detached: a shell starts argv in the background (argv passed as its arguments, never
+  // parsed) and exits at once. Docker's own detached start keeps its HTTP connection open
+  // until the process ends, which holds the host process for minutes after a run.
+  const detach = o.detach ? ['sh', '-c', '"$@" </dev/null >>/tmp/pwp-detached.log 2>&1 &', 'pwp-detach'] : [];
   const ex = await container.exec({
-    Cmd: [...timeout, ...argv],
+    Cmd: [...detach, ...timeout, ...argv],
     User: o.user ?? 'pwp',
     WorkingDir: o.cwd ?? '/workspace',
     Env: Object.entries(o.env ?? {}).map(([k, v]) => `${k}=${v}`),
-    AttachStdout: !o.detach,
-    AttachStderr: !o.detach,
+    AttachStdout: true,
+    AttachStderr: true,
     Tty: false,
   });
-  if (o.detach) {
-    await ex.start({ Detach: true });
-    return { exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: Date.now() - t0 };
-  }
   const stream = await ex.start({ hijack: true, stdin: false });
   const out = collector();
   const err = collector();
