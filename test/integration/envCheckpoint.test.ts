@@ -71,7 +71,7 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
 
     it('restores files, a setting, local history and the open editors with the cursor after further edits', async () => {
       await env.reset({ options: {
-        files: { 'app.py': 'def main():\n    return 1\n' + '# filler\n'.repeat(40), 'notes.txt': 'notes\n' },
+        files: { 'app.py': 'def main():\n    return 1\n' + '# filler\n'.repeat(40), 'notes.txt': 'notes\n', 'other.txt': 'other\n' },
         settings: { 'editor.fontSize': 15 },
         open: ['notes.txt', { file: 'app.py', line: 2, column: 5 }],
       } });
@@ -97,7 +97,9 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
       await env.step({ type: 'key', keys: 'ctrl+s' });
       await execIn(env.deployment.docker, await env.deployment.container(env.info.id), ['sh', '-c', 'echo new > /workspace/extra.txt']);
       await c.call('ide.settings.update', { key: 'editor.fontSize', value: 22 });
-      await env.step({ type: 'key', keys: 'ctrl+k w' }); // close all editors
+      // Another editor in a second group: a restore that let the workbench bring back its
+      // last layout would show it again.
+      await c.call('ide.editors.open', { editors: [{ file: 'other.txt', viewColumn: 2 }] });
       const changed = await ideState(env);
       assert.notDeepEqual(changed, before);
       assert.equal(changed.extra, 'new\n');
@@ -127,9 +129,9 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
     });
 
     it('freezes the container while paused: a clock ticking inside records nothing until resume', async () => {
-      const container = await env.deployment.container(env.info.id);
-      const ex = await container.exec({ Cmd: ['sh', '-c', 'while :; do date +%s%3N >> /tmp/ticks; sleep 0.05; done'], User: 'pwp' });
-      await ex.start({ Detach: true });
+      // Started in the background by a shell that exits at once: a detached exec would keep
+      // its HTTP connection to dockerd open for minutes after the container is gone.
+      await execIn(env.deployment.docker, await env.deployment.container(env.info.id), ['sh', '-c', '(while :; do date +%s%3N >> /tmp/ticks; sleep 0.05; done) >/dev/null 2>&1 &']);
       await sleep(600);
       await env.pause();
       const pausedAt = Date.now(); // docker pause has returned: the cgroup is frozen from here on

@@ -43,10 +43,15 @@ describe('tools.*: tools.list, file_edit and bash', function () {
 
   it('file_edit str_replace edits through the IDE (a local-history entry) and undo_edit restores the file', async () => {
     const { client } = env();
+    await callTool(client, 'open_file', { file: 'notes.txt' });
     const before = (await client.call('ide.timeline', { file: 'notes.txt' })).entries.length;
     const r = await callTool(client, 'file_edit', { command: 'str_replace', path: 'notes.txt', old_str: 'beta', new_str: 'BETA' });
     assert.equal(r.isError, false, textOf(r));
     assert.equal(await fileIn(env(), '/workspace/notes.txt'), 'alpha\nBETA\ngamma\n');
+    const editor = (await client.call('ide.editors', {})).activeEditor!;
+    assert.equal(editor.path, '/workspace/notes.txt');
+    assert.match(editor.visibleText, /^alpha\nBETA\ngamma/, 'the open editor shows the edit');
+    assert.equal(editor.dirty, false, 'and it is saved');
     // The IDE writes its local-history index a moment after the save.
     let after = before;
     for (let i = 0; i < 100 && after <= before; i++) {
