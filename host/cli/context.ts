@@ -1,5 +1,6 @@
 // Shared wiring for commands: the deployment and connecting to an environment by id.
 import { DockerDeployment } from '../deployment/dockerDeployment';
+import { removeOwnedContainersOnInterrupt } from '../deployment/ownedContainers';
 import { connectEnvironment } from '../environment/environment';
 import type { BridgeClient } from '../client/bridgeClient';
 
@@ -14,4 +15,9 @@ export async function withEnvironment<T>(id: string, fn: (client: BridgeClient) 
   const info = await docker().get(id);
   const { client } = await connectEnvironment(info, 60_000);
   try { return await fn(client); } finally { client.close(); }
+}
+
+/** For commands whose containers should not outlive them: Ctrl-C removes what they started. */
+export function removeContainersOnInterrupt(): void {
+  removeOwnedContainersOnInterrupt(docker().docker);
 }

@@ -9,6 +9,7 @@ import { extract } from 'tar-stream';
 import { NotAvailableError } from '../../bridge/protocol';
 import { IMAGE_REPOSITORY } from '../image/imageInputs';
 import type { Deployment, EnvironmentInfo, EnvironmentSpec } from './deployment';
+import { ownerLabels } from './ownedContainers';
 
 export const LABEL = 'pwp.environment';
 const BRIDGE_PORT = '7000/tcp';
@@ -35,7 +36,7 @@ export class DockerDeployment implements Deployment {
       name: `pwp-${id}`,
       Image: spec.image ?? this.defaultImage,
       Env: [`PWP_TOKEN=${token}`, `PWP_DISPLAY_SIZE=${display.width}x${display.height}`, ...(spec.view ? ['PWP_VIEW=1'] : [])],
-      Labels: { [LABEL]: id, ...spec.labels },
+      Labels: { [LABEL]: id, ...ownerLabels(), ...spec.labels },
       ExposedPorts: { [BRIDGE_PORT]: {}, [IDE_PORT]: {} },
       HostConfig: {
         PortBindings: {

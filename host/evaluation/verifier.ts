@@ -16,6 +16,7 @@ import { join, relative } from 'node:path';
 import Docker from 'dockerode';
 import { execIn, IDE_USER, putFiles, readFileFrom, readTreeFrom, ROOT, tarOf, type ExecOptions, type ExecResult, type FileEntry } from './dockerIo';
 import type { IdeState } from './ideState';
+import { ownerLabels } from '../deployment/ownedContainers';
 
 export const VERIFIER_LABEL = 'pwp.verifier';
 
@@ -72,7 +73,7 @@ export class Verifier implements Sandbox {
       Cmd: ['sleep', 'infinity'],
       User: 'pwp',
       WorkingDir: '/workspace',
-      Labels: { [VERIFIER_LABEL]: id, ...o.labels },
+      Labels: { [VERIFIER_LABEL]: id, ...ownerLabels(), ...o.labels },
       NetworkDisabled: true,
       HostConfig: {
         NetworkMode: 'none',

@@ -103,7 +103,8 @@ export async function runBench(o: BenchOptions): Promise<BenchOutcome> {
   // The summary covers the tasks and agents of this bench, from this and earlier sessions.
   const names = new Set(o.tasks.map(taskName));
   const agents = new Set(all.map((j) => j.agent));
-  const results = readResults(file).filter((r) => names.has(r.task) && agents.has(r.agent));
+  // An earlier session's extra attempts (a larger --attempts) are not this bench's.
+  const results = readResults(file).filter((r) => names.has(r.task) && agents.has(r.agent) && r.attempt <= (r.agent === o.agent ? o.attempts : 1));
   const summary = summarize(results);
   const title = `pwp bench: ${[...agents].join(', ')} on ${[...new Set(o.tasks.map((t) => t.suite))].join(', ')}`;
   const markdown = join(o.outDir, 'report.md');

@@ -1,7 +1,7 @@
 // One run of one agent on one task, start to finish: environment and set-up, the agent
 // (recorded: trajectory, screenshots, video), the IDE state and workspace it leaves,
 // grading in the verifier, and result.json in the run's folder.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
 import { ensureImage } from '../image/buildImage';
@@ -79,6 +79,8 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
   const attempt = o.attempt ?? 1;
   const runDir = resolve(o.runDir ?? defaultRunDir(task, o.agent.name, attempt));
   mkdirSync(runDir, { recursive: true });
+  // A re-run into the same folder must not leave an earlier run's video or grading behind.
+  for (const stale of ['video.mp4', 'evaluation.json']) rmSync(join(runDir, stale), { force: true });
   const startedAt = new Date().toISOString();
   const t0 = Date.now();
   const progress = o.progress ?? (() => undefined);

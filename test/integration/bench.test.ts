@@ -3,11 +3,12 @@
 // Checked: [i/n] progress lines, one results.jsonl line per run, the summary table per suite
 // (success, pass@1/pass@2, test pass rate, null and oracle baselines), report.md and
 // report.html; then an interrupted bench (a result line gone, the file's final newline too)
-// re-run on a terminal: it runs only the missing run, with the progress bar.
+// re-run on a terminal: it runs only the missing run, with the progress bar; and Ctrl-C
+// during a bench removes its containers.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
@@ -146,5 +147,36 @@ describe('pwp bench (CLI, real containers): progress, results, summary, reports,
     const redone = after.filter((l) => l.task === TASKS[0] && l.agent === 'null' && l.attempt === 2);
     assert.deepEqual(redone.map((l) => [l.status, l.score]), [['finished', 0]]);
     assert.deepEqual(summaryRows(stdout), summaryRows(first.stdout), 'the same summary');
+  });
+
+  it('Ctrl-C removes the containers the bench started and keeps the results written so far', async () => {
+    const docker = new Docker();
+    const out2 = mkdtempSync(join(tmpdir(), 'pwp-bench-int-'));
+    const child = spawn(join(root, 'bin/pwp'), ['bench', TASKS[0], '--agent', 'oracle', '--attempts', '2', '--parallel', '1', '--no-video', '--out', out2], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      // Interrupt once the first run has ended and the second one's environment exists.
+      const deadline = Date.now() + 4 * 60_000;
+      const mine = () => docker.listContainers({ all: true, filters: { label: [`pwp.bench=${out2}`] } });
+      while (!(existsSync(join(out2, 'results.jsonl')) && (await mine()).length > 0)) {
+        assert.ok(Date.now() < deadline, `the bench never reached its second run:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const owned = async () => (await docker.listContainers({ all: true, filters: { label: ['pwp.owner'] } }))
+        .filter((c) => c.Labels['pwp.owner'].startsWith(`${hostname()}:${child.pid}:`));
+      assert.ok((await owned()).length > 0, 'its containers carry its owner label');
+      child.kill('SIGINT');
+      assert.equal(await exited, 130, stderr);
+      assert.match(stderr, /SIGINT: removing the containers this run started/);
+      assert.deepEqual(await owned(), [], 'no container of the bench is left');
+      assert.deepEqual(resultLines(join(out2, 'results.jsonl')).map((l) => [l.agent, l.attempt, l.score]), [['oracle', 1, 1]], 'the finished run stays');
+    } finally {
+      child.kill('SIGKILL');
+      const left = await docker.listContainers({ all: true, filters: { label: [`pwp.bench=${out2}`] } });
+      await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+      rmSync(out2, { recursive: true, force: true });
+    }
   });
 });

@@ -12,7 +12,7 @@ import { paths } from '../../image/imageInputs';
 import { runBench } from '../../tasks/bench';
 import { summaryTable } from '../../tasks/benchReport';
 import { resolveTasks, TaskError, taskName } from '../../tasks/loadTask';
-import { docker } from '../context';
+import { docker, removeContainersOnInterrupt } from '../context';
 import { parseIntArg, printJson, progress, UsageError } from '../output';
 
 export function register(program: Command): void {
@@ -30,6 +30,7 @@ export function register(program: Command): void {
     .option('--json', 'print the summary as JSON');
   addAgentOptions(cmd)
     .action(async (sel: string[], o: { agent: string; attempts: string; parallel: string; baselines?: boolean; out?: string; trajectory?: string; image?: string; video: boolean; json?: boolean } & AgentCliOptions) => {
+      removeContainersOnInterrupt();
       if (!(AGENT_NAMES as readonly string[]).includes(o.agent)) throw new UsageError(`unknown agent '${o.agent}' (agents: ${AGENT_NAMES.join(', ')})`);
       if (o.agent === 'replay' && !o.trajectory) throw new UsageError('--agent replay needs --trajectory (a trajectory.jsonl or an earlier bench folder)');
       let model: string | undefined;

@@ -10,7 +10,7 @@ import { paths } from '../../image/imageInputs';
 import { resolveTasks, TaskError, taskName } from '../../tasks/loadTask';
 import { runTask } from '../../tasks/runTask';
 import { readTrajectory } from '../../agents/replayAgent';
-import { docker } from '../context';
+import { docker, removeContainersOnInterrupt } from '../context';
 import { progress, UsageError } from '../output';
 
 export const DEMO_TASK = 'vscode-config/rebind-shortcut';
@@ -35,6 +35,7 @@ export function register(program: Command): void {
     .option('--out <dir>', 'the run folder (trajectory, screenshots, video)')
     .option('--keep', 'leave the environment running afterwards')
     .action(async (o: { task: string; out?: string; keep?: boolean }) => {
+      if (!o.keep) removeContainersOnInterrupt();
       let task;
       try { [task] = resolveTasks([o.task]); } catch (err) { throw err instanceof TaskError ? new UsageError(err.message) : err; }
       if (!task.oracle.inputOnly) throw new UsageError(`${taskName(task)}'s oracle does not act through keyboard and mouse only; pick a task with "inputOnly": true`);

@@ -4,7 +4,7 @@ import { ensureImage } from '../../image/buildImage';
 import { RecordTrajectory } from '../../trajectory/recordTrajectory';
 import { replayTrajectory } from '../../trajectory/replay';
 import { readTrajectory } from '../../trajectory/trajectoryFile';
-import { docker } from '../context';
+import { docker, removeContainersOnInterrupt } from '../context';
 import { parseIntArg, printJson, progress } from '../output';
 
 export function register(program: Command): void {
@@ -19,6 +19,7 @@ export function register(program: Command): void {
     .option('--view', 'serve the live view while replaying')
     .option('--json', 'print the result as JSON')
     .action(async (path: string, o: { episode: string; image?: string; record?: string; checkpoint?: string; keep?: boolean; view?: boolean; json?: boolean }) => {
+      if (!o.keep) removeContainersOnInterrupt();
       const traj = readTrajectory(path);
       const recorded = traj.header?.meta.image;
       const image = o.image ?? (typeof recorded === 'string' ? recorded : await ensureImage({ docker: docker().docker, progress }));

@@ -5,7 +5,7 @@ import { AGENT_NAMES, makeAgent } from '../../agents/agents';
 import { addAgentOptions, agentConfigOf, describeAgentStats, type AgentCliOptions } from '../agentOptions';
 import { resolveTasks, TaskError, taskName } from '../../tasks/loadTask';
 import { runTask } from '../../tasks/runTask';
-import { docker } from '../context';
+import { docker, removeContainersOnInterrupt } from '../context';
 import { printJson, progress, UsageError } from '../output';
 
 export function register(program: Command): void {
@@ -21,6 +21,7 @@ export function register(program: Command): void {
     .option('--json', 'print the result as one JSON object');
   addAgentOptions(cmd)
     .action(async (sel: string, o: { agent: string; trajectory?: string; image?: string; out?: string; video: boolean; keep?: boolean; json?: boolean } & AgentCliOptions) => {
+      if (!o.keep) removeContainersOnInterrupt();
       let tasks;
       try { tasks = resolveTasks([sel]); } catch (err) { throw err instanceof TaskError ? new UsageError(err.message) : err; }
       if (tasks.length !== 1) throw new UsageError(`'${sel}' names ${tasks.length} tasks; run one (or use pwp bench)`);

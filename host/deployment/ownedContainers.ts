@@ -1,0 +1,44 @@
+// Every container this process starts (environments and verifiers) carries one label naming
+// the process, so that an interrupted `pwp run` or `pwp bench` removes exactly what it
+// started, and nothing another process owns.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import Docker from 'dockerode';
+
+export const OWNER_LABEL = 'pwp.owner';
+/** host:pid:nonce; the nonce keeps a recycled pid from naming an older process's containers. */
+export const OWNER = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
+export const ownerLabels = (): Record<string, string> => ({ [OWNER_LABEL]: OWNER });
+
+/** Force-removes this process's containers; returns how many there were. */
+export async function removeOwnedContainers(docker: Docker): Promise<number> {
+  const list = await docker.listContainers({ all: true, filters: { label: [`${OWNER_LABEL}=${OWNER}`] } });
+  await Promise.all(list.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
+  return list.length;
+}
+
+let installed = false;
+
+/**
+ * On SIGINT/SIGTERM/SIGHUP: removes this process's containers, then exits (130 for Ctrl-C).
+ * Results already written stay (bench appends each as it ends, so a re-run resumes). A
+ * second signal exits at once.
+ */
+export function removeOwnedContainersOnInterrupt(docker: Docker, note: (line: string) => void = (l) => console.error(l)): void {
+  if (installed) return;
+  installed = true;
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    const code = signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 129;
+    if (stopping) process.exit(code);
+    stopping = true;
+    note(`pwp: ${signal}: removing the containers this run started…`);
+    const hardStop = setTimeout(() => process.exit(code), 30_000);
+    removeOwnedContainers(docker)
+      .then((n) => note(`pwp: removed ${n} container${n === 1 ? '' : 's'}`))
+      .catch((err: Error) => note(`pwp: could not remove containers: ${err.message}`))
+      .finally(() => { clearTimeout(hardStop); process.exit(code); });
+  };
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, stop);
+}
