@@ -273,7 +273,7 @@ describe('ide.*: IDE state from the extension host', function () {
     await assert.rejects(e.client.call('ide.extensions.install', { vsix: '/tmp/none.vsix' }), /no file/);
   });
 
-  it('lists a conditional breakpoint set through the API and one toggled with F9, and removes them', async () => {
+  it('lists a conditional breakpoint set through the API and ones toggled with F9 (TypeScript, Python), and removes them', async () => {
     const { client } = env();
     await client.call('ide.debug.removeBreakpoints', { all: true });
     const added = await client.call('ide.debug.addBreakpoints', {
@@ -300,6 +300,13 @@ describe('ide.*: IDE state from the extension host', function () {
     await client.call('input.key', { keys: 'ctrl+home' });
     await client.call('input.key', { keys: 'f9' });
     await eventually(() => client.call('ide.debug', {}), (d) => d.breakpoints.some((b) => b.line === 1 && b.path === '/workspace/src/util.ts'), 5000, 'the F9 breakpoint');
+    // And in Python, whose breakpoints our extension's debugger contributes.
+    await openWithKeyboard(client, 'app.py');
+    await eventually(() => client.call('ide.editors', {}), (x) => x.activeEditor?.path === '/workspace/src/app.py', 10_000, 'app.py active');
+    await client.call('input.key', { keys: 'ctrl+home down' });
+    await client.call('input.key', { keys: 'f9' });
+    await eventually(() => client.call('ide.debug', {}), (d) => d.breakpoints.some((b) => b.line === 2 && b.path === '/workspace/src/app.py'), 5000, 'the F9 breakpoint in app.py');
+    assert.equal((await client.call('ide.debug.removeBreakpoints', { file: 'src/app.py' })).removed, 1);
 
     const removed = await client.call('ide.debug.removeBreakpoints', { file: 'src/util.ts' });
     assert.equal(removed.removed, 3);
