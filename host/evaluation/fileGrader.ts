@@ -79,11 +79,13 @@ export async function gradeDiff(e: DiffEvaluator, sandbox: Sandbox): Promise<Eva
   }
   if (e.unchangedElsewhere) {
     const initial = await sandbox.readTree('/pwp/initial/workspace');
+    // The verifier itself copied the task's hidden workspace files (tests) over the workspace.
+    const overlay = (await sandbox.readTree('/pwp/hidden/workspace')) ?? new Map<string, Buffer>();
     if (!initial) checks.push({ name: 'other files', ok: false, why: 'the verifier has no copy of the initial workspace' });
     else {
       const changed: string[] = [];
       for (const path of new Set([...initial.keys(), ...final.keys()])) {
-        if (expected.has(path) || matchesAny(path, e.ignore)) continue;
+        if (expected.has(path) || overlay.has(path) || matchesAny(path, e.ignore)) continue;
         const a = initial.get(path);
         const b = final.get(path);
         if (!a || !b || !a.equals(b)) changed.push(`${path} (${!a ? 'added' : !b ? 'deleted' : 'changed'})`);

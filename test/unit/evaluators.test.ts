@@ -112,6 +112,16 @@ describe('file, diff and IDE graders', () => {
     assert.match(r.summary, /unexpected changes: b\.txt \(changed\), c\.txt \(added\)/);
   });
 
+  it('does not count the hidden files the verifier copied over the workspace as the agent\'s changes', async () => {
+    sb.put('pwp/initial/workspace/a.txt', 'old\n');
+    sb.put('pwp/hidden/expected/a.txt', 'new\n');
+    sb.put('pwp/hidden/workspace/tests/test_a.py', 'def test(): pass\n');
+    sb.put('workspace/a.txt', 'new\n');
+    sb.put('workspace/tests/test_a.py', 'def test(): pass\n');
+    const r = await grade({ kind: 'diff', expected: 'expected' }, sb);
+    assert.equal(r.score, 1, r.summary);
+  });
+
   it('checks settings at a scope, keybindings, extensions, themes, breakpoints and launch configurations', async () => {
     const setting = (key: string, value: unknown, extra = {}) => ({ key, value, source: 'user' as const, defaultValue: null, userValue: value, workspaceValue: undefined, workspaceFolderValue: undefined, language: null, languageIds: [], ...extra });
     const state: IdeState = {
