@@ -50,7 +50,8 @@ class ContainerEnv implements AgentEnv {
   }
 
   async settle(quietMs = 150): Promise<void> {
-    await waitForSettle(this.client, { quietMs, capMs: 3000 });
+    // The cap leaves room for the quiet period asked for (a settle step may ask for up to 10 s).
+    await waitForSettle(this.client, { quietMs, capMs: Math.max(3000, quietMs + 3000) });
   }
 
   sync(): void { /* nothing to record */ }
