@@ -194,8 +194,10 @@ async function editJson(env: AgentEnv, s: StepOf<'editJson'>): Promise<void> {
 
 async function startServer(env: AgentEnv, s: StepOf<'startServer'>): Promise<void> {
   await env.exec(s.startServer, { cwd: s.cwd ? workspacePath(s.cwd) : '/workspace', detach: true });
-  const probe = `exec 3<>/dev/tcp/127.0.0.1/${s.port}`;
-  await eventually(async () => (await env.exec(['bash', '-c', probe])).exitCode, (c) => c === 0, s.timeoutSec * 1000, `a server listening on port ${s.port}`);
+  // One command that waits inside the container: in an oracle it is one action, not one per probe.
+  const wait = `until (exec 3<>/dev/tcp/127.0.0.1/${s.port}) 2>/dev/null; do sleep 0.1; done`;
+  const r = await env.exec(['bash', '-c', wait], { timeoutSec: s.timeoutSec });
+  if (r.exitCode !== 0) throw new Error(`no server listening on port ${s.port} within ${s.timeoutSec} s${r.timedOut ? '' : ` (exit code ${r.exitCode})`}`);
 }
 
 async function runStep(s: Step, env: AgentEnv, taskDir: string): Promise<void> {
