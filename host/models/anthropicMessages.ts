@@ -7,7 +7,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { ContentPart, HttpAttempt, Message, ModelClient, ModelReply, ModelRequest, ToolCall } from './conversation';
 import type { ModelSpec } from './modelConfig';
-import { observedFetch, type AttemptLog } from './observedFetch';
+import { sdkOptions, type AttemptLog } from './observedFetch';
 
 /** computer_20250124 -> computer-use-2025-01-24 */
 export function computerBetaFlag(version: string): string {
@@ -84,13 +84,7 @@ export class AnthropicMessagesClient implements ModelClient {
   private readonly log: AttemptLog = { attempts: [] };
 
   constructor(readonly spec: ModelSpec) {
-    this.sdk = new Anthropic({
-      apiKey: spec.apiKey,
-      baseURL: spec.baseURL,
-      maxRetries: spec.maxRetries,
-      timeout: spec.timeoutMs,
-      fetch: observedFetch(this.log),
-    });
+    this.sdk = new Anthropic(sdkOptions(spec, this.log));
   }
 
   get model(): string { return this.spec.model; }

@@ -2,6 +2,7 @@
 // backoff and honour retry-after headers. This fetch sits under them so every attempt is
 // seen: the agent records attempts per request, and a retry is never invisible.
 import type { HttpAttempt } from './conversation';
+import type { ModelSpec } from './modelConfig';
 
 export interface AttemptLog {
   attempts: HttpAttempt[];
@@ -20,4 +21,9 @@ export function observedFetch(log: AttemptLog, inner: typeof fetch = fetch): typ
       throw err;
     }
   };
+}
+
+/** The options both SDK clients take from a model spec, with the observed fetch under them. */
+export function sdkOptions(spec: ModelSpec, log: AttemptLog): { apiKey: string | undefined; baseURL: string | undefined; maxRetries: number; timeout: number; fetch: typeof fetch } {
+  return { apiKey: spec.apiKey, baseURL: spec.baseURL, maxRetries: spec.maxRetries, timeout: spec.timeoutMs, fetch: observedFetch(log) };
 }

@@ -8,7 +8,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ContentPart, HttpAttempt, Message, ModelClient, ModelReply, ModelRequest } from './conversation';
 import type { ModelSpec } from './modelConfig';
-import { observedFetch, type AttemptLog } from './observedFetch';
+import { sdkOptions, type AttemptLog } from './observedFetch';
 
 function userParts(parts: ContentPart[]): ChatCompletionContentPart[] {
   return parts.map((p): ChatCompletionContentPart => (p.type === 'text'
@@ -58,13 +58,7 @@ export class OpenAiChatClient implements ModelClient {
   private readonly log: AttemptLog = { attempts: [] };
 
   constructor(readonly spec: ModelSpec) {
-    this.sdk = new OpenAI({
-      apiKey: spec.apiKey,
-      baseURL: spec.baseURL,
-      maxRetries: spec.maxRetries,
-      timeout: spec.timeoutMs,
-      fetch: observedFetch(this.log),
-    });
+    this.sdk = new OpenAI(sdkOptions(spec, this.log));
   }
 
   get model(): string { return this.spec.model; }
