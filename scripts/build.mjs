@@ -19,7 +19,13 @@ mkdirSync('dist', { recursive: true });
 await Promise.all([
   build({ ...common, entryPoints: ['bridge/server/main.ts'], outfile: 'dist/bridge.js', target: 'node24', external: [...common.external, 'sharp'] }),
   // mainFields: jsonc-parser's UMD entry hides its requires from the bundler; its ESM entry does not.
-  build({ ...common, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', target: 'node20', external: [...common.external, 'vscode'], mainFields: ['module', 'main'] }),
+  // The extension host loads this file on every IDE start, on the path to "ready": minified
+  // (names kept: errors travel by class name) with its source map beside it instead of
+  // inline, 2.0 MB instead of 7 MB to read and parse. The vsix leaves the .map out.
+  build({
+    ...common, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', target: 'node20', external: [...common.external, 'vscode'], mainFields: ['module', 'main'],
+    sourcemap: 'linked', minify: true, keepNames: true,
+  }),
 ]);
 
 // vsce stamps times into the zip; repackage only when the inputs changed so that the

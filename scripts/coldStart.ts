@@ -1,0 +1,38 @@
+// `node --import tsx scripts/coldStart.ts [--runs N] [--image tag ...]`: container create →
+// ready, N times per image (images interleaved, so load drifts hit each alike), with the
+// bridge's start-up milestones. Prints p50 per image and one JSON line per run.
+import { DockerDeployment } from '../host/deployment/dockerDeployment';
+import { startEnvironment } from '../host/environment/environment';
+import { ensureImage } from '../host/image/buildImage';
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const deployment = new DockerDeployment();
+  const runs = Number(arg('--runs') ?? 5);
+  const images = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--image' ? [a] : []));
+  if (images.length === 0) images.push(await ensureImage({ docker: deployment.docker, progress: say }));
+  const results: Record<string, { startMs: number; startup: Record<string, number> }[]> = {};
+  for (let r = 0; r < runs; r++) {
+    for (const image of images) {
+      const env = await startEnvironment(deployment, { image });
+      try {
+        const row = { startMs: env.startMs, startup: env.health.startup };
+        (results[image] ??= []).push(row);
+        say(JSON.stringify({ image, run: r, ...row }));
+      } finally {
+        env.client.close();
+        await deployment.remove(env.info.id);
+      }
+    }
+  }
+  for (const [image, rows] of Object.entries(results)) {
+    const keys = Object.keys(rows[0].startup);
+    const med = Object.fromEntries(keys.map((k) => [k, p50(rows.map((x) => x.startup[k] ?? NaN))]));
+    say(`${image}: n=${rows.length} startMs p50 ${p50(rows.map((x) => x.startMs))} (all ${rows.map((x) => x.startMs).join(', ')}); milestones p50 ${JSON.stringify(med)}`);
+  }
+}
+
+main().then(() => process.exit(0), (e) => { say(String(e?.stack ?? e)); process.exit(1); });
