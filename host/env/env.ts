@@ -43,6 +43,8 @@ export interface ResetInfo {
   startMs: number;
   pooled: boolean;
   settle: Settled;
+  /** Where the time went, ms per phase (acquire or start, files, open, settle, observe). */
+  timings: Record<string, number>;
 }
 
 export interface StepInfo {
@@ -186,22 +188,31 @@ export class Env implements EnvLike {
     this.answer = null;
     this.random = args.seed === undefined ? Math.random : seededRandom(args.seed);
     let pooled = false;
+    const timings: Record<string, number> = {};
+    let mark = Date.now();
+    const lap = (name: string) => { const now = Date.now(); timings[name] = now - mark; mark = now; };
     if (this.opts.pool) {
       this.env = await this.opts.pool.acquire();
       pooled = true;
+      lap('acquire');
       await this.prepareWarm(o);
+      lap('files');
     } else {
       this.env = await startEnvironment(this.deployment, { ...this.spec(), ...this.coldFiles(o) }, this.opts.readyTimeoutMs);
+      lap('start');
     }
     if (o.open?.length) {
       const editors = o.open.map((f) => (typeof f === 'string' ? { file: f } : { file: f.file, cursor: f.line ? { line: f.line, column: f.column ?? 1 } : undefined }));
       await this.env.client.call('ide.editors.open', { editors });
+      lap('open');
     }
     const settle = await waitForSettle(this.env.client, this.opts.settle);
+    lap('settle');
     const observation = await this.observe();
+    lap('observe');
     return {
       observation,
-      info: { envId: this.env.info.id, seed: args.seed ?? null, durationMs: Date.now() - t0, startMs: pooled ? 0 : this.env.startMs, pooled, settle },
+      info: { envId: this.env.info.id, seed: args.seed ?? null, durationMs: Date.now() - t0, startMs: pooled ? 0 : this.env.startMs, pooled, settle, timings },
     };
   }
 
