@@ -17,7 +17,12 @@ export async function withEnvironment<T>(id: string, fn: (client: BridgeClient) 
   try { return await fn(client); } finally { client.close(); }
 }
 
-/** For commands whose containers should not outlive them: Ctrl-C removes what they started. */
-export function removeContainersOnInterrupt(): void {
-  removeOwnedContainersOnInterrupt(docker().docker);
+/**
+ * For commands whose containers should not outlive them: Ctrl-C removes what they started.
+ * The returned signal is aborted first, so work it cuts short can stop reporting.
+ */
+export function removeContainersOnInterrupt(): AbortSignal {
+  const interrupted = new AbortController();
+  removeOwnedContainersOnInterrupt(docker().docker, { onSignal: () => interrupted.abort() });
+  return interrupted.signal;
 }

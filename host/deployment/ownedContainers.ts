@@ -21,11 +21,13 @@ export async function removeOwnedContainers(docker: Docker): Promise<number> {
 let installed = false;
 
 /**
- * On SIGINT/SIGTERM/SIGHUP: removes this process's containers, then exits (130 for Ctrl-C).
+ * On SIGINT/SIGTERM/SIGHUP: calls onSignal, removes this process's containers, then exits
+ * (130 for Ctrl-C).
  * Results already written stay (bench appends each as it ends, so a re-run resumes). A
  * second signal exits at once.
  */
-export function removeOwnedContainersOnInterrupt(docker: Docker, note: (line: string) => void = (l) => console.error(l)): void {
+export function removeOwnedContainersOnInterrupt(docker: Docker, o: { note?: (line: string) => void; onSignal?: () => void } = {}): void {
+  const note = o.note ?? ((l: string) => console.error(l));
   if (installed) return;
   installed = true;
   let stopping = false;
@@ -33,6 +35,8 @@ export function removeOwnedContainersOnInterrupt(docker: Docker, note: (line: st
     const code = signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 129;
     if (stopping) process.exit(code);
     stopping = true;
+    // First, so that work cut short by the removal is not reported as finished or failed.
+    o.onSignal?.();
     note(`pwp: ${signal}: removing the containers this run started…`);
     const hardStop = setTimeout(() => process.exit(code), 30_000);
     removeOwnedContainers(docker)

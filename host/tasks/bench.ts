@@ -37,6 +37,8 @@ export interface BenchOptions {
   model?: string;
   agentConfig?: ModelAgentConfig;
   deployment?: DockerDeployment;
+  /** Once aborted (Ctrl-C), no run starts and no run still going is recorded: a re-run does them. */
+  signal?: AbortSignal;
   onStart?: (job: BenchJob, done: number, total: number) => void;
   onEnd?: (job: BenchJob, result: RunResult, done: number, total: number) => void;
 }
@@ -73,7 +75,7 @@ export async function runBench(o: BenchOptions): Promise<BenchOutcome> {
   let next = 0;
   let done = 0;
   const worker = async () => {
-    while (next < todo.length) {
+    while (next < todo.length && !o.signal?.aborted) {
       const job = todo[next++];
       o.onStart?.(job, done, todo.length);
       let result: RunResult;
@@ -93,6 +95,7 @@ export async function runBench(o: BenchOptions): Promise<BenchOutcome> {
           runDir: join(o.outDir, 'runs', job.task.suite, job.task.id, runFolderName(job)), screenshots: 0, timings: {}, startedAt: now, endedAt: now,
         };
       }
+      if (o.signal?.aborted) return;
       appendResult(file, result);
       done++;
       o.onEnd?.(job, result, done, todo.length);

@@ -30,7 +30,7 @@ export function register(program: Command): void {
     .option('--json', 'print the summary as JSON');
   addAgentOptions(cmd)
     .action(async (sel: string[], o: { agent: string; attempts: string; parallel: string; baselines?: boolean; out?: string; trajectory?: string; image?: string; video: boolean; json?: boolean } & AgentCliOptions) => {
-      removeContainersOnInterrupt();
+      const interrupted = removeContainersOnInterrupt();
       if (!(AGENT_NAMES as readonly string[]).includes(o.agent)) throw new UsageError(`unknown agent '${o.agent}' (agents: ${AGENT_NAMES.join(', ')})`);
       if (o.agent === 'replay' && !o.trajectory) throw new UsageError('--agent replay needs --trajectory (a trajectory.jsonl or an earlier bench folder)');
       let model: string | undefined;
@@ -61,7 +61,7 @@ export function register(program: Command): void {
       let started = false;
       const outcome = await runBench({
         tasks, agent: o.agent, attempts, parallel, outDir, baselines: o.baselines, defaultImage: image, video: o.video, trajectory: o.trajectory, deployment: docker(),
-        model, agentConfig,
+        model, agentConfig, signal: interrupted,
         onStart: (_job, done, total) => {
           if (!started && tty) bar.start(total, done, { solved, errors, last: 'starting…' });
           started = true;
