@@ -10,15 +10,12 @@ import { waitForSettle } from '../host/environment/settle';
 import { ensureImage } from '../host/image/buildImage';
 import { methods } from '../bridge/protocol';
 import { benchCapacity, benchCheckpoints, benchPool } from './benchEnv';
+import { pct, ratio } from './benchStats';
 
 const run = promisify(execFile);
 const json = process.argv.includes('--json');
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
-function pct(samples: number[], p: number): number {
-  const s = [...samples].sort((a, b) => a - b);
-  return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(1);
-}
 async function timeIt(n: number, fn: () => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -28,7 +25,6 @@ async function timeIt(n: number, fn: () => Promise<unknown>): Promise<number[]> 
   }
   return out;
 }
-const ratio = (naive: number, ours: number) => +(naive / ours).toFixed(1);
 
 /** The naive screenshot: a `docker exec` of ImageMagick's import on the display. */
 async function naiveScreenshot(containerName: string): Promise<Buffer> {

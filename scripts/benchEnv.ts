@@ -9,11 +9,10 @@ import type { DockerDeployment } from '../host/deployment/dockerDeployment';
 import { Env } from '../host/env/env';
 import { EnvPool } from '../host/env/pool';
 import { startEnvironment, type RunningEnvironment } from '../host/environment/environment';
+import { pct, ratio } from './benchStats';
 
 type Figures = Record<string, number | string | null>;
 type Row = [string, string, string, string];
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ratio = (naive: number, ours: number) => +(naive / ours).toFixed(1);
 const FILES = { 'app.py': 'def main():\n    return 1\n' + '# line\n'.repeat(200), 'README.md': '# bench\n' };
 
 /** Checkpoint/restore (same container and a new one) vs docker commit + a container from the commit. */
@@ -35,7 +34,7 @@ export async function benchCheckpoints(deployment: DockerDeployment, image: stri
     const mid = restores.sort((a, b) => a.durationMs - b.durationMs)[1];
     const fresh = await env.restore('bench', { newContainer: true });
     Object.assign(figures, {
-      checkpoint_p50_ms: median(ckpt),
+      checkpoint_p50_ms: pct(ckpt, 50),
       checkpoint_bytes: store.list()[0]?.bytes ?? null,
       restore_p50_ms: mid.durationMs,
       restore_phases_ms: JSON.stringify(mid.phases),
@@ -100,8 +99,8 @@ export async function benchPool(deployment: DockerDeployment, image: string, say
     await warm.close();
     await pool.close();
   }
-  const figures: Figures = { reset_pool_p50_ms: median(times), reset_cold_ms: coldMs, reset_pool_ratio: ratio(coldMs, median(times)) };
-  const breakdown = Object.entries(phases).map(([k, v]) => `${k} ${median(v)}`).join(', ');
+  const figures: Figures = { reset_pool_p50_ms: pct(times, 50), reset_cold_ms: coldMs, reset_pool_ratio: ratio(coldMs, pct(times, 50)) };
+  const breakdown = Object.entries(phases).map(([k, v]) => `${k} ${pct(v, 50)}`).join(', ');
   return { figures, rows: [
     ['reset from a warm pool p50', `${figures.reset_pool_p50_ms} ms`, `${coldMs} ms (cold reset)`, `${figures.reset_pool_ratio}x`],
     ['  of which, ms p50', breakdown, '', ''],

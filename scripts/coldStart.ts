@@ -4,10 +4,10 @@
 import { DockerDeployment } from '../host/deployment/dockerDeployment';
 import { startEnvironment } from '../host/environment/environment';
 import { ensureImage } from '../host/image/buildImage';
+import { pct } from './benchStats';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
-const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
   const deployment = new DockerDeployment();
@@ -30,8 +30,8 @@ async function main(): Promise<void> {
   }
   for (const [image, rows] of Object.entries(results)) {
     const keys = Object.keys(rows[0].startup);
-    const med = Object.fromEntries(keys.map((k) => [k, p50(rows.map((x) => x.startup[k] ?? NaN))]));
-    say(`${image}: n=${rows.length} startMs p50 ${p50(rows.map((x) => x.startMs))} (all ${rows.map((x) => x.startMs).join(', ')}); milestones p50 ${JSON.stringify(med)}`);
+    const med = Object.fromEntries(keys.map((k) => [k, pct(rows.map((x) => x.startup[k] ?? NaN), 50)]));
+    say(`${image}: n=${rows.length} startMs p50 ${pct(rows.map((x) => x.startMs), 50)} (all ${rows.map((x) => x.startMs).join(', ')}); milestones p50 ${JSON.stringify(med)}`);
   }
 }
 
