@@ -44,30 +44,20 @@ function reportPath(e: TestsEvaluator): string | undefined {
 }
 
 async function readCases(e: TestsEvaluator, sandbox: Sandbox, stdout: string, exitCode: number): Promise<{ cases: TestCase[]; problem?: string }> {
-  const read = async (path: string) => (await sandbox.readFile(path))?.toString('utf8');
+  if (e.framework === 'go') return { cases: parseGoTestJson(stdout) };
+  if (e.framework === 'exitCode') return { cases: [{ id: e.command.join(' '), aliases: [], status: exitCode === 0 ? 'passed' : 'failed' }] };
+  const path = reportPath(e)!;
   try {
+    const report = (await sandbox.readFile(path))?.toString('utf8');
     switch (e.framework) {
-      case 'pytest': case 'node': {
-        const xml = await read(REPORT_XML);
-        return xml ? { cases: parseJUnitXml(xml, { pythonIds: e.framework === 'pytest' }) } : { cases: [], problem: 'the test run wrote no report' };
-      }
-      case 'junit': {
-        const path = reportPath(e)!;
-        const xml = await read(path);
-        return xml ? { cases: parseJUnitXml(xml) } : { cases: [], problem: `no JUnit report at ${path}` };
-      }
-      case 'jest': {
-        const json = await read(REPORT_JSON);
-        return json ? { cases: parseJestJson(json) } : { cases: [], problem: 'jest wrote no JSON report' };
-      }
-      case 'mocha': {
-        const json = await read(REPORT_JSON);
-        return json ? { cases: parseMochaJson(json) } : { cases: [], problem: 'mocha wrote no JSON report' };
-      }
-      case 'go':
-        return { cases: parseGoTestJson(stdout) };
-      case 'exitCode':
-        return { cases: [{ id: e.command.join(' '), aliases: [], status: exitCode === 0 ? 'passed' : 'failed' }] };
+      case 'pytest': case 'node':
+        return report ? { cases: parseJUnitXml(report, { pythonIds: e.framework === 'pytest' }) } : { cases: [], problem: 'the test run wrote no report' };
+      case 'junit':
+        return report ? { cases: parseJUnitXml(report) } : { cases: [], problem: `no JUnit report at ${path}` };
+      case 'jest': case 'mocha':
+        return report
+          ? { cases: e.framework === 'jest' ? parseJestJson(report) : parseMochaJson(report) }
+          : { cases: [], problem: `${e.framework} wrote no JSON report` };
     }
   } catch (err) {
     return { cases: [], problem: `could not read the report: ${(err as Error).message}` };
