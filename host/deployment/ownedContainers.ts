@@ -22,14 +22,13 @@ let installed = false;
 
 /**
  * On SIGINT/SIGTERM/SIGHUP: calls onSignal, removes this process's containers, then exits
- * (130 for Ctrl-C).
- * Results already written stay (bench appends each as it ends, so a re-run resumes). A
+ * (130 for Ctrl-C). Results already written stay (bench appends each as it ends, so a re-run resumes). A
  * second signal exits at once.
  */
 export function removeOwnedContainersOnInterrupt(docker: Docker, o: { note?: (line: string) => void; onSignal?: () => void } = {}): void {
-  const note = o.note ?? ((l: string) => console.error(l));
   if (installed) return;
   installed = true;
+  const note = o.note ?? ((l: string) => console.error(l));
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     const code = signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 129;
