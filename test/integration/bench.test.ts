@@ -53,6 +53,16 @@ function summaryRows(stdout: string): Record<string, string>[] {
   return rows;
 }
 
+/** The containers of the bench in folder `out` (they carry it as a label). */
+const benchContainers = (out: string) => new Docker().listContainers({ all: true, filters: { label: [`pwp.bench=${out}`] } });
+
+/** Only a failed or killed bench leaves containers: removes them, and the bench folder. */
+async function removeBench(out: string): Promise<void> {
+  const docker = new Docker();
+  await Promise.all((await benchContainers(out)).map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+  rmSync(out, { recursive: true, force: true });
+}
+
 describe('pwp bench (CLI, real containers): progress, results, summary, reports, resume', function () {
   this.timeout(10 * 60_000);
   const out = mkdtempSync(join(tmpdir(), 'pwp-bench-'));
@@ -65,11 +75,7 @@ describe('pwp bench (CLI, real containers): progress, results, summary, reports,
     first = await run(join(root, 'bin/pwp'), args);
   });
   after(async () => {
-    // Only a failed or killed bench leaves containers; they carry the bench folder as a label.
-    const docker = new Docker();
-    const left = await docker.listContainers({ all: true, filters: { label: [`pwp.bench=${out}`] } });
-    await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
-    rmSync(out, { recursive: true, force: true });
+    await removeBench(out);
   });
 
   it('appends one line per run: 2 attempts of the null agent and 1 oracle run per task, null 0, oracle 1', () => {
@@ -159,8 +165,7 @@ describe('pwp bench (CLI, real containers): progress, results, summary, reports,
     try {
       // Interrupt once the first run has ended and the second one's environment exists.
       const deadline = Date.now() + 4 * 60_000;
-      const mine = () => docker.listContainers({ all: true, filters: { label: [`pwp.bench=${out2}`] } });
-      while (!(existsSync(join(out2, 'results.jsonl')) && (await mine()).length > 0)) {
+      while (!(existsSync(join(out2, 'results.jsonl')) && (await benchContainers(out2)).length > 0)) {
         assert.ok(Date.now() < deadline, `the bench never reached its second run:\n${stderr}`);
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -174,9 +179,7 @@ describe('pwp bench (CLI, real containers): progress, results, summary, reports,
       assert.deepEqual(resultLines(join(out2, 'results.jsonl')).map((l) => [l.agent, l.attempt, l.score]), [['oracle', 1, 1]], 'the finished run stays');
     } finally {
       child.kill('SIGKILL');
-      const left = await docker.listContainers({ all: true, filters: { label: [`pwp.bench=${out2}`] } });
-      await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
-      rmSync(out2, { recursive: true, force: true });
+      await removeBench(out2);
     }
   });
 });
