@@ -7,12 +7,19 @@ import type { GroupSummary, ResultLine, Summary } from './benchResults';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
 
+/** pass@k, saying how many tasks it covers when some tasks have fewer than k attempts. */
+function passAtCell(g: GroupSummary, k: number): string {
+  const covered = g.passAtKTasks[k] ?? 0;
+  if (covered === 0) return '–';
+  return covered < g.tasks ? `${pct(g.passAtK[k])} (${covered}/${g.tasks} tasks)` : pct(g.passAtK[k]);
+}
+
 function summaryRows(s: Summary): { head: string[]; rows: string[][] } {
   const ks = [...new Set(s.groups.flatMap((g) => Object.keys(g.passAtK).map(Number)))].sort((a, b) => a - b);
   const head = ['suite', 'agent', 'tasks', 'runs', 'success', 'mean score', ...ks.map((k) => `pass@${k}`), 'test pass rate', 'null', 'oracle', 'errors'];
   const rows = s.groups.map((g: GroupSummary) => [
     g.suite, g.model ? `${g.agent} (${g.model})` : g.agent, String(g.tasks), String(g.runs), pct(g.successRate), g.meanScore.toFixed(3),
-    ...ks.map((k) => pct(g.passAtK[k])), pct(g.testPassRate),
+    ...ks.map((k) => passAtCell(g, k)), pct(g.testPassRate),
     pct(s.baselines[g.suite]?.null), pct(s.baselines[g.suite]?.oracle), String(g.errors),
   ]);
   return { head, rows };

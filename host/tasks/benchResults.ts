@@ -81,8 +81,10 @@ export interface GroupSummary {
   /** Fraction of runs that solved their task. */
   successRate: number;
   meanScore: number;
-  /** pass@k by k (1 and the attempts per task), averaged over tasks. */
+  /** pass@k by k (1 and the attempts per task), averaged over the tasks with at least k attempts. */
   passAtK: Record<number, number>;
+  /** How many tasks each pass@k covers (fewer than `tasks` when some ran fewer attempts, e.g. after errors). */
+  passAtKTasks: Record<number, number>;
   /** Tests passed over tests run, over every run whose evaluator ran tests; null when none did. */
   testPassRate: number | null;
   errors: number;
@@ -113,9 +115,11 @@ export function summarize(results: readonly ResultLine[]): Summary {
     const maxAttempts = Math.max(...[...byTask.values()].map((rs) => rs.length));
     const ks = [...new Set([1, maxAttempts])];
     const passAt: Record<number, number> = {};
+    const passAtTasks: Record<number, number> = {};
     for (const kk of ks) {
       const vals = [...byTask.values()].map((rs) => passAtK(rs.length, rs.filter((r) => r.passed).length, kk)).filter((v) => !Number.isNaN(v));
       passAt[kk] = mean(vals);
+      passAtTasks[kk] = vals.length;
     }
     const withTests = runs.filter((r) => r.tests && r.tests.total > 0);
     const agentMetrics = summarizeAgentStats(runs);
@@ -124,6 +128,7 @@ export function summarize(results: readonly ResultLine[]): Summary {
       successRate: mean(runs.map((r) => (r.passed ? 1 : 0))),
       meanScore: mean(runs.map((r) => r.score)),
       passAtK: passAt,
+      passAtKTasks: passAtTasks,
       testPassRate: withTests.length ? withTests.reduce((a, r) => a + r.tests!.passed, 0) / withTests.reduce((a, r) => a + r.tests!.total, 0) : null,
       errors: runs.filter((r) => r.status === 'error').length,
       truncated: runs.filter((r) => r.status === 'truncated').length,

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchJobs } from '../../host/tasks/bench';
+import { summaryTable } from '../../host/tasks/benchReport';
 import { appendResult, isDone, passAtK, readResults, summarize, type ResultLine } from '../../host/tasks/benchResults';
 import type { Task } from '../../host/tasks/loadTask';
 import type { RunResult } from '../../host/tasks/runTask';
@@ -42,8 +43,22 @@ describe('bench results', () => {
       { tasks: x.tasks, runs: x.runs, success: x.successRate, mean: x.meanScore, passAtK: x.passAtK, tests: x.testPassRate, truncated: x.truncated },
       { tasks: 2, runs: 4, success: 0.25, mean: 0.375, passAtK: { 1: 0.25, 2: 0.5 }, tests: 7 / 12, truncated: 1 },
     );
+    assert.deepEqual(x.passAtKTasks, { 1: 2, 2: 2 });
     assert.equal(s.groups.find((g) => g.agent === 'oracle' && g.suite === 's')!.testPassRate, null, 'no tests ran: no rate');
     assert.deepEqual(s.baselines, { s: { null: 0, oracle: 1 }, t: { oracle: 1 } });
+  });
+
+  it('says how many tasks pass@k covers when some tasks have fewer attempts', () => {
+    const s = summarize([
+      line({ agent: 'x', task: 's/a', attempt: 1, passed: true, score: 1 }),
+      line({ agent: 'x', task: 's/a', attempt: 2 }),
+      line({ agent: 'x', task: 's/b', id: 'b', attempt: 1 }), // its second attempt errored and was not recorded
+    ]);
+    const x = s.groups[0];
+    assert.deepEqual({ passAtK: x.passAtK, covered: x.passAtKTasks }, { passAtK: { 1: 0.25, 2: 1 }, covered: { 1: 2, 2: 1 } });
+    const table = summaryTable(s);
+    assert.match(table, /100\.0% \(1\/2 tasks\)/, table);
+    assert.match(table, /\b25\.0%(?! \()/, 'pass@1 covers every task: no note');
   });
 
   it('a re-run skips finished and truncated runs and tries errors again; the last line of a run wins', () => {
