@@ -9,6 +9,8 @@ import { EventEmitter } from 'node:events';
 
 /** Close code telling an extension host that a newer one took over: do not reconnect. */
 export const SUPERSEDED = 4002;
+/** Close code for a connection with the right token from a process that is not the IDE's extension host. */
+export const NOT_THE_EXTENSION_HOST = 4003;
 /** How long ide.* calls wait for the extension host's first start before failing. */
 const FIRST_CONNECTION_WAIT_MS = 30_000;
 /**
@@ -18,24 +20,44 @@ const FIRST_CONNECTION_WAIT_MS = 30_000;
  */
 const PING_INTERVAL_MS = 5000;
 
+export interface ExtensionLinkOptions {
+  pingIntervalMs?: number;
+  firstConnectionWaitMs?: number;
+  /** Checks the process that connected (by its port on 127.0.0.1): null admits it, a string says why not. */
+  checkPeer?: (peerPort: number) => Promise<string | null>;
+}
+
 export class ExtensionLink extends EventEmitter {
   private readonly wss: WebSocketServer;
   private client?: JsonRpcClient;
+  private readonly pingIntervalMs: number;
+  private readonly firstConnectionWaitMs: number;
 
-  constructor(port: number, private readonly token: string, private readonly log: (line: string) => void, private readonly pingIntervalMs = PING_INTERVAL_MS,
-    private readonly firstConnectionWaitMs = FIRST_CONNECTION_WAIT_MS) {
+  constructor(port: number, private readonly token: string, private readonly log: (line: string) => void, private readonly opts: ExtensionLinkOptions = {}) {
     super();
+    this.pingIntervalMs = opts.pingIntervalMs ?? PING_INTERVAL_MS;
+    this.firstConnectionWaitMs = opts.firstConnectionWaitMs ?? FIRST_CONNECTION_WAIT_MS;
     this.wss = new WebSocketServer({ host: '127.0.0.1', port, maxPayload: 64 * 1024 * 1024 });
     this.wss.on('connection', (ws, req) => {
-      const given = new URL(req.url ?? '/', 'http://x').searchParams.get('token') ?? undefined;
-      if (!tokenMatches(this.token, given)) { ws.close(4001, 'wrong token'); return; }
-      // A browser restart leaves the old window's extension host running (the IDE server
-      // keeps it for reconnection) beside the new one: the newest activation wins, and an
-      // older one is told it is superseded so that it stops reconnecting.
-      const activated = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('activated') ?? 0);
-      if (this.connected && activated < this.activated) { ws.close(SUPERSEDED, 'a newer extension host is connected'); return; }
-      this.activated = activated;
-      this.attach(ws);
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (!tokenMatches(this.token, url.searchParams.get('token') ?? undefined)) { ws.close(4001, 'wrong token'); return; }
+      const activated = Number(url.searchParams.get('activated') ?? 0);
+      // The extension only answers requests, so nothing it sends is lost while the check runs.
+      const check = this.opts.checkPeer?.(req.socket.remotePort ?? 0) ?? Promise.resolve(null);
+      void check.catch((err: Error) => `the check failed: ${err.message}`).then((refused) => {
+        if (ws.readyState !== ws.OPEN) return;
+        if (refused) {
+          this.log(`refused an extension link connection: ${refused}`);
+          ws.close(NOT_THE_EXTENSION_HOST, 'not the IDE extension host');
+          return;
+        }
+        // A browser restart leaves the old window's extension host running (the IDE server
+        // keeps it for reconnection) beside the new one: the newest activation wins, and an
+        // older one is told it is superseded so that it stops reconnecting.
+        if (this.connected && activated < this.activated) { ws.close(SUPERSEDED, 'a newer extension host is connected'); return; }
+        this.activated = activated;
+        this.attach(ws);
+      });
     });
   }
 

@@ -8,6 +8,7 @@ import { configFromEnv } from '../config';
 import { registerControl } from '../control/controlHandlers';
 import { ControlState } from '../control/controlState';
 import { registerDom } from '../dom/domHandlers';
+import { notAnExtensionHost } from '../ide/extensionHostCheck';
 import { ExtensionLink } from '../ide/extensionLink';
 import { registerInput } from '../input/inputHandlers';
 import { Keymap } from '../input/keymap';
@@ -30,7 +31,9 @@ const log = (line: string) => process.stderr.write(`[bridge ${new Date().toISOSt
 async function main(): Promise<void> {
   const cfg = configFromEnv();
   mkdirSync(cfg.runDir, { recursive: true });
-  const link = new ExtensionLink(cfg.extensionPort, cfg.extensionToken, log);
+  const link: ExtensionLink = new ExtensionLink(cfg.extensionPort, cfg.extensionToken, log, {
+    checkPeer: (peerPort): Promise<string | null> => notAnExtensionHost(peerPort, cfg.extensionPort, stack.ide.status().pid),
+  });
   const stack = new IdeStack(cfg, link, log);
   const dispatcher = new Dispatcher();
   const framebuffer = new Framebuffer(framebufferPath(cfg));

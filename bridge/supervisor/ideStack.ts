@@ -58,8 +58,10 @@ export class IdeStack extends EventEmitter {
       startTimeoutMs: 10_000,
     }, log);
 
+    // The host's token never reaches the IDE or its terminals. The extension's token does (the
+    // extension host reads it from there), so the link also checks who connects (extensionHostCheck.ts).
     const ideEnv: NodeJS.ProcessEnv = { ...process.env, PWP_EXTENSION_PORT: String(cfg.extensionPort), PWP_EXTENSION_TOKEN: cfg.extensionToken };
-    delete ideEnv.PWP_TOKEN; // the host's token never reaches the IDE or its terminals
+    delete ideEnv.PWP_TOKEN;
     this.ide = new SupervisedProcess({
       name: 'ide',
       command: 'code-server',
@@ -86,7 +88,7 @@ export class IdeStack extends EventEmitter {
         `--window-size=${cfg.width},${cfg.height}`, `--remote-debugging-port=${cfg.devtoolsPort}`,
         '--remote-debugging-address=127.0.0.1', `--app=http://127.0.0.1:${cfg.port}/boot`,
       ],
-      env: { ...ideEnv, DISPLAY: cfg.display },
+      env: { ...browserEnv(ideEnv), DISPLAY: cfg.display },
       prepare: () => rmSync(profile, { recursive: true, force: true }),
       probe: () => httpOk(`http://127.0.0.1:${cfg.devtoolsPort}/json/version`),
       startTimeoutMs: 30_000,
@@ -247,4 +249,10 @@ export class IdeStack extends EventEmitter {
     await this.ide.stop();
     await this.display.stop();
   }
+}
+
+/** The browser needs neither token. */
+function browserEnv(ideEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { PWP_EXTENSION_TOKEN: _token, PWP_EXTENSION_PORT: _port, ...rest } = ideEnv;
+  return rest;
 }

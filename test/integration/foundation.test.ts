@@ -172,6 +172,25 @@ describe('foundation: a real IDE in a real container', function () {
     assert.equal(h.ready, true);
   });
 
+  it('refuses a program in the container that presents the extension link\'s token, and the IDE keeps answering', async () => {
+    // What an agent could do from the IDE's terminal: read the link's token from the extension
+    // host's environment and offer to serve ide.* itself (and so forge the state tasks are graded on).
+    const impostor = `
+      const [port, token] = process.argv.slice(1);
+      const ws = new WebSocket('ws://127.0.0.1:' + port + '/?token=' + token + '&activated=' + Date.now() * 2);
+      ws.onmessage = (e) => { const m = JSON.parse(e.data); ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { workspaceFolders: ['/forged'] } })); };
+      ws.onclose = (e) => { console.log('closed ' + e.code); process.exit(0); };
+      setTimeout(() => { console.log('still connected'); process.exit(0); }, 10000);`;
+    const out = await execIn(env(), ['bash', '-c', `
+      pid=$(pgrep -f -- '--type=extensionHost' | head -1)
+      var() { tr '\\0' '\\n' < /proc/$pid/environ | sed -n "s/^$1=//p"; }
+      [ -n "$(var PWP_EXTENSION_TOKEN)" ] || { echo "no token in the environment of $pid"; exit 1; }
+      node -e "$1" "$(var PWP_EXTENSION_PORT)" "$(var PWP_EXTENSION_TOKEN)"`, 'impostor', impostor]);
+    assert.equal(out.trim(), 'closed 4003');
+    const status = await env().client.call('ide.status', {});
+    assert.deepEqual(status.workspaceFolders, ['/workspace']);
+  });
+
   it('recovers when the browser is killed inside the container', async function () {
     this.timeout(120_000);
     const { client } = env();

@@ -28,14 +28,14 @@ describe('the bridge\'s link to the extension host', () => {
   afterEach(() => link?.close());
 
   it('waits a bounded time for the first extension host, then fails with NotAvailableError', async () => {
-    link = new ExtensionLink(0, TOKEN, () => undefined, 2500, 150);
+    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 2500, firstConnectionWaitMs: 150 });
     const t = Date.now();
     await assert.rejects(link.call('ide.status', {}), (e: Error) => e instanceof NotAvailableError && /not connected/.test(e.message));
     assert.ok(Date.now() - t >= 140 && Date.now() - t < 1000);
   });
 
   it('answers a call made before the first extension host connects once it does', async () => {
-    link = new ExtensionLink(0, TOKEN, () => undefined, 2500, 5000);
+    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 2500, firstConnectionWaitMs: 5000 });
     await link.listening();
     const pending = link.call('ide.status', {});
     const ext = await connectExtension(link, {
@@ -65,7 +65,7 @@ describe('the bridge\'s link to the extension host', () => {
   });
 
   it('drops an extension host that stops answering pings, so calls fail fast again', async () => {
-    link = new ExtensionLink(0, TOKEN, () => undefined, 100);
+    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 100 });
     const frozen = await connectExtension(link, { autoPong: false });
     await until(() => link.connected, 2000);
     const t = Date.now();
@@ -76,7 +76,7 @@ describe('the bridge\'s link to the extension host', () => {
   });
 
   it('keeps an extension host that answers pings', async () => {
-    link = new ExtensionLink(0, TOKEN, () => undefined, 50);
+    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 50 });
     const ext = await connectExtension(link);
     await until(() => link.connected, 2000);
     await new Promise((r) => setTimeout(r, 400));

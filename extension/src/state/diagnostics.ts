@@ -6,7 +6,7 @@ import type { Dispatcher } from '../../../bridge/server/dispatcher';
 import type { IdeDiagnostic } from '../../../bridge/protocol/ide';
 import { selectDiagnostics, waitUntilQuiet } from './diagnosticsQuery';
 import { toWireRange } from './positions';
-import { CpuActivity, descendants, readProcesses } from './procfs';
+import { CpuActivity, descendants, readProcesses } from '../../../bridge/supervisor/procfs';
 import type { PythonDiagnostics } from './pythonDiagnostics';
 import { describe, resolveFile } from './resources';
 

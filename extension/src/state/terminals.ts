@@ -2,7 +2,7 @@
 // since the terminals' processes live in this container).
 import * as vscode from 'vscode';
 import type { Dispatcher } from '../../../bridge/server/dispatcher';
-import { descendants, readCwd, readProcess, readProcesses } from './procfs';
+import { descendants, readCwd, readProcess, readProcesses } from '../../../bridge/supervisor/procfs';
 
 export function registerTerminals(d: Dispatcher): void {
   d.register('ide.terminals', async () => {

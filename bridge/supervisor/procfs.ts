@@ -1,5 +1,5 @@
-// Processes from /proc: a shell's argv and working directory and what runs under it. The
-// parsing is pure; readProcesses takes the /proc root so tests can point it at a fixture.
+// Processes from /proc: a shell's argv and working directory, what runs under it, and a
+// process's parents. The parsing is pure; readers take the /proc root so tests can use a fixture.
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
