@@ -1,5 +1,6 @@
 // The bridge's settings, all from the environment the container was started with.
 import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 
 export interface BridgeConfig {
   token: string;
@@ -34,9 +35,22 @@ function int(name: string, fallback: number): number {
   return n;
 }
 
+/**
+ * The host's token: from PWP_TOKEN_FILE, which is deleted once read (an environment variable
+ * stays readable to the container's other processes in /proc/<pid>/environ), or PWP_TOKEN.
+ */
+function readToken(env: NodeJS.ProcessEnv): string {
+  const file = env.PWP_TOKEN_FILE;
+  if (!file) return env.PWP_TOKEN ?? '';
+  let token: string;
+  try { token = readFileSync(file, 'utf8').trim(); } catch (err) { throw new Error(`PWP_TOKEN_FILE ${file} cannot be read: ${(err as Error).message}`); }
+  rmSync(file, { force: true });
+  return token;
+}
+
 export function configFromEnv(env = process.env): BridgeConfig {
-  const token = env.PWP_TOKEN ?? '';
-  if (token.length < 16) throw new Error('PWP_TOKEN must be set to a secret of at least 16 characters');
+  const token = readToken(env);
+  if (token.length < 16) throw new Error('PWP_TOKEN (or PWP_TOKEN_FILE) must give a secret of at least 16 characters');
   const size = /^(\d+)x(\d+)$/.exec(env.PWP_DISPLAY_SIZE ?? '1280x800');
   if (!size) throw new Error(`PWP_DISPLAY_SIZE must look like 1280x800, got '${env.PWP_DISPLAY_SIZE}'`);
   const runDir = env.PWP_RUN_DIR ?? '/tmp/pwp';

@@ -56,7 +56,7 @@ export async function loadArchive(container: Docker.Container, file: string, dir
 }
 
 /** A tar of in-memory files (path relative to the unpack folder -> content), owned by the IDE's user. */
-export function tarOfFiles(files: Record<string, string | Buffer>): NodeJS.ReadableStream {
+export function tarOfFiles(files: Record<string, string | Buffer>, mode = 0o644): NodeJS.ReadableStream {
   const p = pack();
   const dirs = new Set<string>();
   for (const [name, content] of Object.entries(files)) {
@@ -65,7 +65,7 @@ export function tarOfFiles(files: Record<string, string | Buffer>): NodeJS.Reada
       const d = parts.slice(0, i).join('/');
       if (!dirs.has(d)) { dirs.add(d); p.entry({ name: `${d}/`, type: 'directory', mode: 0o755, uid: 1000, gid: 1000 }); }
     }
-    p.entry({ name, mode: 0o644, uid: 1000, gid: 1000 }, typeof content === 'string' ? Buffer.from(content) : content);
+    p.entry({ name, mode, uid: 1000, gid: 1000 }, typeof content === 'string' ? Buffer.from(content) : content);
   }
   p.finalize();
   return p as unknown as NodeJS.ReadableStream;

@@ -3,15 +3,24 @@
 // lives in the container's environment, so `pwp` can find it again from any process.
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import Docker from 'dockerode';
 import { pack } from 'tar-fs';
 import { extract } from 'tar-stream';
 import { NotAvailableError } from '../../bridge/protocol';
+import { tarOfFiles } from '../checkpoint/containerFiles';
 import { IMAGE_REPOSITORY } from '../image/imageInputs';
 import type { Deployment, EnvironmentInfo, EnvironmentSpec } from './deployment';
 import { ownerLabels } from './ownedContainers';
 
 export const LABEL = 'pwp.environment';
+/** The bridge's token, for hosts that find the environment later (pwp ls, attach): labels are not visible inside the container. */
+const TOKEN_LABEL = 'pwp.token';
+/**
+ * Where the bridge finds its token at start: it reads the file and deletes it. An environment
+ * variable would stay readable to every process of the container user in /proc/1/environ.
+ */
+const TOKEN_FILE = '/tmp/.pwp-bridge-token';
 const BRIDGE_PORT = '7000/tcp';
 const IDE_PORT = '8080/tcp';
 const WORKSPACE = '/workspace';
@@ -35,8 +44,8 @@ export class DockerDeployment implements Deployment {
     const container = await this.docker.createContainer({
       name: `pwp-${id}`,
       Image: spec.image ?? this.defaultImage,
-      Env: [`PWP_TOKEN=${token}`, `PWP_DISPLAY_SIZE=${display.width}x${display.height}`, ...(spec.view ? ['PWP_VIEW=1'] : [])],
-      Labels: { [LABEL]: id, ...ownerLabels(), ...spec.labels },
+      Env: [`PWP_TOKEN_FILE=${TOKEN_FILE}`, `PWP_DISPLAY_SIZE=${display.width}x${display.height}`, ...(spec.view ? ['PWP_VIEW=1'] : [])],
+      Labels: { [LABEL]: id, ...ownerLabels(), ...spec.labels, [TOKEN_LABEL]: token },
       ExposedPorts: { [BRIDGE_PORT]: {}, [IDE_PORT]: {} },
       HostConfig: {
         PortBindings: {
@@ -57,6 +66,7 @@ export class DockerDeployment implements Deployment {
     try {
       if (spec.workspaceDir) await this.copyWorkspace(container, spec.workspaceDir);
       for (const a of spec.archives ?? []) await container.putArchive(a.tar(), { path: a.path });
+      await container.putArchive(tarOfFiles({ [basename(TOKEN_FILE)]: token }, 0o400), { path: dirname(TOKEN_FILE) });
       await container.start();
     } catch (err) {
       await container.remove({ force: true }).catch(() => undefined);
@@ -143,7 +153,7 @@ export class DockerDeployment implements Deployment {
     const [w, h] = (env.PWP_DISPLAY_SIZE ?? '1280x800').split('x').map(Number);
     const bridgePort = port(BRIDGE_PORT);
     const idePort = port(IDE_PORT);
-    const token = env.PWP_TOKEN ?? '';
+    const token = c.Config.Labels[TOKEN_LABEL] ?? env.PWP_TOKEN ?? '';
     const viewUrl = bridgePort && env.PWP_VIEW === '1' ? `http://127.0.0.1:${bridgePort}/view/?token=${encodeURIComponent(token)}` : null;
     return {
       id: c.Config.Labels[LABEL],

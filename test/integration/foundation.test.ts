@@ -172,6 +172,14 @@ describe('foundation: a real IDE in a real container', function () {
     assert.equal(h.ready, true);
   });
 
+  it('keeps the bridge\'s token out of reach of the programs in the container', async () => {
+    const { info } = env();
+    const out = await execIn(env(), ['bash', '-c', `
+      n=0; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$f" 2>/dev/null | grep -qF -- "$1" && n=$((n+1)); done
+      echo "environments holding it: $n"; ls /tmp/.pwp-bridge-token 2>&1 | grep -c 'No such file'`, 'check', info.token]);
+    assert.equal(out.trim(), 'environments holding it: 0\n1');
+  });
+
   it('refuses a program in the container that presents the extension link\'s token, and the IDE keeps answering', async () => {
     // What an agent could do from the IDE's terminal: read the link's token from the extension
     // host's environment and offer to serve ide.* itself (and so forge the state tasks are graded on).
