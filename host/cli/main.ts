@@ -20,6 +20,7 @@ import { register as restore } from './commands/restore';
 import { register as run } from './commands/run';
 import { register as screenshot } from './commands/screenshot';
 import { register as serve } from './commands/serve';
+import { register as tasks } from './commands/tasks';
 import { register as tool } from './commands/tool';
 import { register as up } from './commands/up';
 
@@ -29,7 +30,7 @@ const program = new Command('pwp')
   .showHelpAfterError()
   .exitOverride();
 
-for (const register of [buildImage, up, down, ls, screenshot, input, inspect, demo, run, bench, checkpoint, restore, checkpoints, replay, control, serve, mcp, tool, dataset]) register(program);
+for (const register of [buildImage, up, down, ls, screenshot, input, inspect, demo, tasks, run, bench, checkpoint, restore, checkpoints, replay, control, serve, mcp, tool, dataset]) register(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) process.exit(err.exitCode);

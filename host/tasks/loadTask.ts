@@ -144,6 +144,12 @@ export function suiteTaskDirs(suiteDir: string): string[] {
  * (or a task.json). Every task is loaded, so the first malformed one fails with its file.
  */
 export function resolveTasks(selectors: string[], root = TASKS_ROOT): Task[] {
+  return resolveTaskDirs(selectors, root).map((d) => loadTask(d));
+}
+
+/** The task folders selectors name (see resolveTasks), without loading them; none means every suite. */
+export function resolveTaskDirs(selectors: string[], root = TASKS_ROOT): string[] {
+  if (!selectors.length) return listSuites(root).flatMap((s) => suiteTaskDirs(join(root, s)));
   const dirs: string[] = [];
   for (const s of selectors) {
     const asPath = resolve(s);
@@ -156,7 +162,7 @@ export function resolveTasks(selectors: string[], root = TASKS_ROOT): Task[] {
       throw new TaskError(s, [`no task or suite by that name (suites: ${hint.join(', ') || 'none'}; a task is <suite>/<id>)`]);
     }
   }
-  return [...new Set(dirs)].map((d) => loadTask(d));
+  return [...new Set(dirs)];
 }
 
 /** The task's display name, `suite/id`. */

@@ -1,9 +1,11 @@
 // task.json validation: every mistake is reported with the file and the field it is in, and
 // every bundled task loads.
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '../../host/image/imageInputs';
 import { listSuites, loadTask, resolveTasks, suiteTaskDirs, TASKS_ROOT, TaskError } from '../../host/tasks/loadTask';
 
 const VALID = {
@@ -115,6 +117,22 @@ describe('task.json', () => {
     assert.deepEqual(resolveTasks(['demo-suite/y'], root).map((t) => t.id), ['y']);
     assert.deepEqual(resolveTasks([join(root, 'demo-suite', 'x', 'task.json')], root).map((t) => t.id), ['x']);
     assert.throws(() => resolveTasks(['nope'], root), /no task or suite by that name \(suites: demo-suite/);
+  });
+
+  it('pwp tasks lists a suite and reports every malformed task.json, not only the first', () => {
+    write(VALID, 'x');
+    write({ ...VALID, id: 'y', evaluator: { kind: 'nope' } }, 'y');
+    write('{ "id": "z",', 'z');
+    const r = spawnSync(join(REPO_ROOT, 'bin', 'pwp'), ['tasks', join(root, 'demo-suite')], { encoding: 'utf8' });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /^demo-suite \(1 task\)\n {2}x {2}ide {2}Turn on auto save\.$/m);
+    assert.match(r.stdout, /1 task in 1 suite; 2 task\.json files have problems/);
+    assert.match(r.stderr, /demo-suite\/y\/task\.json: evaluator\.kind: expected one of/);
+    assert.match(r.stderr, /demo-suite\/z\/task\.json: not valid JSON/);
+    const json = spawnSync(join(REPO_ROOT, 'bin', 'pwp'), ['tasks', join(root, 'demo-suite', 'x'), '--json'], { encoding: 'utf8' });
+    assert.equal(json.status, 0, json.stderr);
+    const out = JSON.parse(json.stdout) as { tasks: { task: string; evaluator: string[] }[]; invalid: unknown[] };
+    assert.deepEqual({ tasks: out.tasks.map((t) => [t.task, t.evaluator]), invalid: out.invalid }, { tasks: [['demo-suite/x', ['ide']]], invalid: [] });
   });
 });
 
