@@ -23,6 +23,7 @@ import { register as serve } from './commands/serve';
 import { register as tasks } from './commands/tasks';
 import { register as tool } from './commands/tool';
 import { register as up } from './commands/up';
+import { TaskError } from '../tasks/loadTask';
 
 const program = new Command('pwp')
   .description('operate a real VS Code IDE in a sandboxed container')
@@ -32,13 +33,16 @@ const program = new Command('pwp')
 
 for (const register of [buildImage, up, down, ls, screenshot, input, inspect, demo, tasks, run, bench, checkpoint, restore, checkpoints, replay, control, serve, mcp, tool, dataset]) register(program);
 
+/** Wrong arguments, and tasks that are not there or not valid (they name the file and field): exit code 2. */
+const isUsage = (e: unknown): boolean => e instanceof UsageError || e instanceof TaskError;
+
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) process.exit(err.exitCode);
   const debug = program.opts().debug || process.env.PWP_DEBUG;
   const e = err as Error;
   if (debug) console.error(e.stack ?? e);
-  else if (e instanceof UsageError) console.error(`pwp: ${e.message}`);
+  else if (isUsage(e)) console.error(`pwp: ${e.message}`);
   else if (e instanceof PwpError) console.error(`pwp: ${e.name}: ${e.message}`);
   else console.error(`pwp: ${e.message ?? String(e)}${debug ? '' : '  (--debug for details)'}`);
-  process.exit(e instanceof UsageError ? 2 : 1);
+  process.exit(isUsage(e) ? 2 : 1);
 });

@@ -11,7 +11,7 @@ import { ensureImage } from '../../image/buildImage';
 import { paths } from '../../image/imageInputs';
 import { runBench } from '../../tasks/bench';
 import { summaryTable } from '../../tasks/benchReport';
-import { resolveTasks, TaskError, taskName } from '../../tasks/loadTask';
+import { resolveTasks, taskName } from '../../tasks/loadTask';
 import { docker, removeContainersOnInterrupt } from '../context';
 import { parseIntArg, printJson, progress, UsageError } from '../output';
 
@@ -42,8 +42,7 @@ export function register(program: Command): void {
         } catch (err) { throw err instanceof ModelConfigError ? new UsageError(err.message) : err; }
       }
       const agentConfig = agentConfigOf(o);
-      let tasks;
-      try { tasks = resolveTasks(sel); } catch (err) { throw err instanceof TaskError ? new UsageError(err.message) : err; }
+      const tasks = resolveTasks(sel);
       const attempts = parseIntArg('--attempts', o.attempts);
       const parallel = parseIntArg('--parallel', o.parallel);
       if (attempts < 1 || parallel < 1) throw new UsageError('--attempts and --parallel must be at least 1');

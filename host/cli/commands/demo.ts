@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { OracleAgent } from '../../agents/oracleAgent';
 import { ensureImage } from '../../image/buildImage';
 import { paths } from '../../image/imageInputs';
-import { resolveTasks, TaskError, taskName } from '../../tasks/loadTask';
+import { resolveTasks, taskName } from '../../tasks/loadTask';
 import { runTask } from '../../tasks/runTask';
 import { readTrajectory } from '../../agents/replayAgent';
 import { docker, removeContainersOnInterrupt } from '../context';
@@ -36,8 +36,7 @@ export function register(program: Command): void {
     .option('--keep', 'leave the environment running afterwards')
     .action(async (o: { task: string; out?: string; keep?: boolean }) => {
       if (!o.keep) removeContainersOnInterrupt();
-      let task;
-      try { [task] = resolveTasks([o.task]); } catch (err) { throw err instanceof TaskError ? new UsageError(err.message) : err; }
+      const [task] = resolveTasks([o.task]);
       if (!task.oracle.inputOnly) throw new UsageError(`${taskName(task)}'s oracle does not act through keyboard and mouse only; pick a task with "inputOnly": true`);
       const image = await ensureImage({ docker: docker().docker, progress });
       const runDir = resolve(o.out ?? join(paths.state, 'demo', new Date().toISOString().replace(/[:.]/g, '-')));

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { AGENT_NAMES, makeAgent } from '../../agents/agents';
 import { addAgentOptions, agentConfigOf, describeAgentStats, type AgentCliOptions } from '../agentOptions';
-import { resolveTasks, TaskError, taskName } from '../../tasks/loadTask';
+import { resolveTasks, taskName } from '../../tasks/loadTask';
 import { runTask } from '../../tasks/runTask';
 import { docker, removeContainersOnInterrupt } from '../context';
 import { printJson, progress, UsageError } from '../output';
@@ -22,8 +22,7 @@ export function register(program: Command): void {
   addAgentOptions(cmd)
     .action(async (sel: string, o: { agent: string; trajectory?: string; image?: string; out?: string; video: boolean; keep?: boolean; json?: boolean } & AgentCliOptions) => {
       if (!o.keep) removeContainersOnInterrupt();
-      let tasks;
-      try { tasks = resolveTasks([sel]); } catch (err) { throw err instanceof TaskError ? new UsageError(err.message) : err; }
+      const tasks = resolveTasks([sel]);
       if (tasks.length !== 1) throw new UsageError(`'${sel}' names ${tasks.length} tasks; run one (or use pwp bench)`);
       const task = tasks[0];
       let agent;

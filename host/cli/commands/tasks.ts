@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { leaves } from '../../evaluation/evaluatorSchema';
 import { loadTask, resolveTaskDirs, TaskError, taskName, type Task } from '../../tasks/loadTask';
-import { printJson, UsageError } from '../output';
+import { printJson } from '../output';
 
 interface Listed {
   task: string;
@@ -35,8 +35,7 @@ export function register(program: Command): void {
     .argument('[tasks...]', 'suites (vscode-config), tasks (<suite>/<id>) or paths to task or suite folders')
     .option('--json', 'print the tasks and the problems as JSON')
     .action((sel: string[], o: { json?: boolean }) => {
-      let dirs: string[];
-      try { dirs = resolveTaskDirs(sel); } catch (err) { throw err instanceof TaskError ? new UsageError(err.message) : err; }
+      const dirs = resolveTaskDirs(sel);
       const tasks: Listed[] = [];
       const invalid: { file: string; problems: string[] }[] = [];
       for (const d of dirs) {
