@@ -30,13 +30,9 @@ export interface ExtensionLinkOptions {
 export class ExtensionLink extends EventEmitter {
   private readonly wss: WebSocketServer;
   private client?: JsonRpcClient;
-  private readonly pingIntervalMs: number;
-  private readonly firstConnectionWaitMs: number;
 
   constructor(port: number, private readonly token: string, private readonly log: (line: string) => void, private readonly opts: ExtensionLinkOptions = {}) {
     super();
-    this.pingIntervalMs = opts.pingIntervalMs ?? PING_INTERVAL_MS;
-    this.firstConnectionWaitMs = opts.firstConnectionWaitMs ?? FIRST_CONNECTION_WAIT_MS;
     this.wss = new WebSocketServer({ host: '127.0.0.1', port, maxPayload: 64 * 1024 * 1024 });
     this.wss.on('connection', (ws, req) => {
       const url = new URL(req.url ?? '/', 'http://x');
@@ -76,7 +72,7 @@ export class ExtensionLink extends EventEmitter {
   async call(method: string, params: unknown, opts: CallOptions = {}): Promise<unknown> {
     // The environment is ready before the extension host has started (it starts after the
     // workbench renders); calls made in that first window wait for it instead of failing.
-    if (!this.connected && !this.everConnected) await this.firstConnection(this.firstConnectionWaitMs);
+    if (!this.connected && !this.everConnected) await this.firstConnection(this.opts.firstConnectionWaitMs ?? FIRST_CONNECTION_WAIT_MS);
     if (!this.connected) {
       throw new NotAvailableError(`${method}: the IDE extension host is not connected (the IDE is starting or reloading); input.*, capture.* and dom.* still work`);
     }
@@ -120,7 +116,7 @@ export class ExtensionLink extends EventEmitter {
       if (!alive) { this.log('extension host stopped answering pings; dropping its connection'); ws.terminate(); return; }
       alive = false;
       ws.ping();
-    }, this.pingIntervalMs);
+    }, this.opts.pingIntervalMs ?? PING_INTERVAL_MS);
     ws.on('close', () => {
       clearInterval(heartbeat);
       if (this.client === client) { this.client = undefined; this.log('extension disconnected'); this.emit('change'); }
