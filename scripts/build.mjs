@@ -38,6 +38,26 @@ const sourceDirnames = {
   },
 };
 
+/**
+ * sharp loads libvips (about 0.1 s) and few CLI calls need it: the CLI bundle gets a stand-in
+ * that loads sharp on first use. Default-import use only (`sharp(...)`, `sharp.x`), as the host does.
+ */
+const lazySharp = {
+  name: 'lazy-sharp',
+  setup(b) {
+    b.onResolve({ filter: /^sharp$/ }, (args) => (args.namespace === 'lazy-sharp' ? { path: 'sharp', external: true } : { path: 'sharp', namespace: 'lazy-sharp' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-sharp' }, () => ({
+      contents: `let m; const load = () => (m ??= require('sharp'));
+module.exports = new Proxy(function () {}, {
+  apply: (_t, self, args) => load().apply(self, args),
+  construct: (_t, args) => new (load())(...args),
+  get: (_t, k) => (k === '__esModule' ? undefined : load()[k]),
+});`,
+      loader: 'js',
+    }));
+  },
+};
+
 mkdirSync('dist', { recursive: true });
 const [bridge, extension] = await Promise.all([
   build({ ...common, entryPoints: ['bridge/server/main.ts'], outfile: 'dist/bridge.js', target: 'node24', external: [...common.external, 'sharp'] }),
@@ -54,9 +74,9 @@ const [bridge, extension] = await Promise.all([
   // plain JS without its optional .node bindings); no source map, it would double the file.
   build({
     ...common, entryPoints: ['host/cli/main.ts'], outfile: 'dist/pwp.js', target: 'node20', sourcemap: false, minify: true, keepNames: true, mainFields: ['module', 'main'],
-    external: [...common.external, 'sharp', 'esbuild', 'cpu-features', '*.node'],
+    external: [...common.external, 'esbuild', 'cpu-features', '*.node'],
     banner: { js: "const __pwpSourceDir = (rel) => require('node:path').join(__dirname, '..', rel);" },
-    plugins: [sourceDirnames],
+    plugins: [sourceDirnames, lazySharp],
   }),
 ]);
 
