@@ -58,17 +58,22 @@ module.exports = new Proxy(function () {}, {
   },
 };
 
+// What the image holds; their options are part of the image's inputs digest below.
+const bridgeOptions = { ...common, entryPoints: ['bridge/server/main.ts'], outfile: 'dist/bridge.js', target: 'node24', external: [...common.external, 'sharp'] };
+// mainFields: jsonc-parser's UMD entry hides its requires from the bundler; its ESM entry does not.
+// The extension host loads this file on every IDE start, on the path to "ready": minified
+// (names kept: errors travel by class name) with its source map beside it instead of
+// inline, 2.0 MB instead of 7 MB to read and parse. The vsix leaves the .map out.
+const extensionOptions = {
+  ...common, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', target: 'node20', external: [...common.external, 'vscode'], mainFields: ['module', 'main'],
+  sourcemap: 'linked', minify: true, keepNames: true,
+};
+const vsceArgs = ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--allow-star-activation', '--out', '../dist/pwp-extension.vsix'];
+
 mkdirSync('dist', { recursive: true });
 const [bridge, extension] = await Promise.all([
-  build({ ...common, entryPoints: ['bridge/server/main.ts'], outfile: 'dist/bridge.js', target: 'node24', external: [...common.external, 'sharp'] }),
-  // mainFields: jsonc-parser's UMD entry hides its requires from the bundler; its ESM entry does not.
-  // The extension host loads this file on every IDE start, on the path to "ready": minified
-  // (names kept: errors travel by class name) with its source map beside it instead of
-  // inline, 2.0 MB instead of 7 MB to read and parse. The vsix leaves the .map out.
-  build({
-    ...common, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', target: 'node20', external: [...common.external, 'vscode'], mainFields: ['module', 'main'],
-    sourcemap: 'linked', minify: true, keepNames: true,
-  }),
+  build(bridgeOptions),
+  build(extensionOptions),
   // The CLI: one file to load instead of a TypeScript loader compiling hundreds of modules
   // on every call. Native and self-locating packages stay in node_modules (ssh2 falls back to
   // plain JS without its optional .node bindings); no source map, it would double the file.
@@ -87,7 +92,7 @@ const vsixInputs = ['extension/package.json', 'extension/LICENSE', 'extension/.v
 const versionOf = (pkg) => JSON.parse(readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), 'utf8')).version;
 const digest = createHash('sha256');
 digest.update(`esbuild ${versionOf('esbuild')}\0vsce ${versionOf('@vscode/vsce')}\0`);
-digest.update(readFileSync(new URL(import.meta.url)));
+digest.update(JSON.stringify({ bridgeOptions, extensionOptions, vsceArgs }));
 for (const f of [...inputs, ...vsixInputs].map((p) => [p, p.includes('node_modules/') ? p.slice(p.indexOf('node_modules/')) : p]).sort((a, b) => (a[1] < b[1] ? -1 : 1))) {
   digest.update(`\0${f[1]}\0`);
   digest.update(readFileSync(f[0]));
@@ -99,11 +104,11 @@ const stampFile = 'dist/pwp-extension.vsix.sha256';
 const upToDate = existsSync('dist/pwp-extension.vsix') && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === inputsDigest;
 if (!upToDate) {
   rmSync('dist/pwp-extension.vsix', { force: true });
-  execFileSync(process.execPath, [
-    new URL('../node_modules/@vscode/vsce/vsce', import.meta.url).pathname, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--allow-star-activation',
-    '--out', '../dist/pwp-extension.vsix',
-  ], { cwd: 'extension', stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [new URL('../node_modules/@vscode/vsce/vsce', import.meta.url).pathname, ...vsceArgs], { cwd: 'extension', stdio: ['ignore', 'ignore', 'inherit'] });
   writeFileSync(stampFile, inputsDigest);
 }
 writeFileSync('dist/image-inputs.sha256', `${inputsDigest}\n`);
+// The CLI's first code cache (bin/run-cached.cjs), made by a call that loads every module.
+rmSync('dist/pwp.js.cache', { force: true });
+execFileSync(process.execPath, [new URL('../bin/run-cached.cjs', import.meta.url).pathname, 'dist/pwp.js', '--help'], { stdio: 'ignore' });
 console.log('built dist/bridge.js, dist/pwp-extension.vsix, dist/pwp.js');
