@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { InvalidParamsError } from '../../bridge/protocol';
-import { readFileSync } from 'node:fs';
-import { globSync } from 'glob';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseKeySequence } from '../../bridge/input/keys';
 import { StepSchema, stepKind } from '../../host/tasks/stepSchema';
 
@@ -45,7 +45,8 @@ describe('key chords', () => {
       if (step.success && stepKind(step.data) === 'key') seen.push((step.data as { key: string }).key);
       else Object.values(v).forEach(visit);
     };
-    for (const f of globSync('tasks/**/task.json')) visit(JSON.parse(readFileSync(f, 'utf8')));
+    const files = readdirSync('tasks', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('task.json'));
+    for (const f of files.map((f) => join('tasks', f))) visit(JSON.parse(readFileSync(f, 'utf8')));
     assert.ok(seen.length >= 20, `found only ${seen.length} key steps`);
     for (const keys of seen) assert.doesNotThrow(() => parseKeySequence(keys), keys);
   });
