@@ -48,6 +48,12 @@ class DiskFiles implements FileAccess {
     await writeFile(abs, text);
     return { created };
   }
+  async writeBytes(abs: string, data: Buffer) {
+    const created = !existsSync(abs);
+    await mkdir(dirname(abs), { recursive: true });
+    await writeFile(abs, data);
+    return { created };
+  }
   async remove(abs: string) { await rm(abs, { recursive: true }); }
   async exists(abs: string) { return existsSync(abs); }
   async isDirectory(abs: string) { return existsSync(abs) && statSync(abs).isDirectory(); }

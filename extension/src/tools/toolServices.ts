@@ -13,6 +13,8 @@ export interface FileAccess {
   readBytes(abs: string): Promise<Buffer>;
   /** Writes through the IDE (edit + save) when the file exists, else creates it; returns whether it was created. */
   writeText(abs: string, text: string): Promise<{ created: boolean }>;
+  /** Writes bytes on disk (images, generated files), creating folders; not through an editor. */
+  writeBytes(abs: string, data: Buffer): Promise<{ created: boolean }>;
   remove(abs: string, opts?: { recursive?: boolean }): Promise<void>;
   exists(abs: string): Promise<boolean>;
   isDirectory(abs: string): Promise<boolean>;
