@@ -1,6 +1,7 @@
 // Thin adapter: file reads and writes through the IDE, so open editors show the new text, the
 // edit is one undo step, and the save lands in local history (the Timeline). New files and
 // deletions go through WorkspaceEdit too, so the explorer and editors follow.
+import type { Dirent } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { ConfinedFs } from './confinedFs';
@@ -42,6 +43,7 @@ export class IdeFileAccess implements FileAccess {
   }
 
   async exists(abs: string): Promise<boolean> { return !!this.fs.lstat(abs); }
+  async list(abs: string): Promise<Dirent[]> { return this.fs.readdir(abs); }
   async isDirectory(abs: string): Promise<boolean> { return !!this.fs.lstat(abs)?.isDirectory(); }
 
   async writeText(abs: string, text: string): Promise<{ created: boolean }> {

@@ -1,5 +1,6 @@
 // What tools share, handed to each tool module by the composition root. Interfaces only
 // (no vscode import), so pure tool logic can be exercised with other implementations.
+import type { Dirent } from 'node:fs';
 import type { BackgroundProcesses } from './backgroundProcesses';
 import type { BashSession } from './bashSession';
 import type { HeadlessBrowser } from './headlessBrowser';
@@ -17,6 +18,8 @@ export interface FileAccess {
   writeBytes(abs: string, data: Buffer): Promise<{ created: boolean }>;
   remove(abs: string, opts?: { recursive?: boolean }): Promise<void>;
   exists(abs: string): Promise<boolean>;
+  /** A folder's entries (not following links: a link is listed as one). */
+  list(abs: string): Promise<Dirent[]>;
   isDirectory(abs: string): Promise<boolean>;
 }
 
