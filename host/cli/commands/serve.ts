@@ -14,15 +14,16 @@ export function register(program: Command): void {
     .option('--runs <dir...>', 'folders whose trajectories the page lists (default: .pwp/runs)')
     .option('--env <id>', 'print the URL that opens this environment')
     .option('--token <token>', 'the token the page must present (default: a random one; also PWP_INSPECTOR_TOKEN)')
+    .option('--all-users', 'show every pwp environment on this machine, not only yours')
     .option('--json', 'print {url} as JSON once serving')
-    .action(async (o: { port: string; trajectory?: string[]; runs?: string[]; env?: string; token?: string; json?: boolean }) => {
+    .action(async (o: { port: string; trajectory?: string[]; runs?: string[]; env?: string; token?: string; json?: boolean; allUsers?: boolean }) => {
       const token = o.token ?? process.env.PWP_INSPECTOR_TOKEN;
       if (token !== undefined && !/^[A-Za-z0-9_-]{16,200}$/.test(token)) throw new UsageError('--token must be 16-200 letters, digits, _ or -');
       let server: InspectorServer;
       try {
         server = await InspectorServer.start({
           deployment: docker(), port: parseIntArg('--port', o.port), token,
-          runsRoots: o.runs?.map((r) => resolve(r)), trajectories: o.trajectory, log: progress,
+          runsRoots: o.runs?.map((r) => resolve(r)), trajectories: o.trajectory, log: progress, allUsers: o.allUsers,
         });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${o.port} is in use`);
