@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   // Every X client the bridge starts (xdotool, xmodmap, ffmpeg, x11vnc, the browser) presents the cookie.
   process.env.XAUTHORITY = cfg.xauthority;
   const link: ExtensionLink = new ExtensionLink(cfg.extensionPort, cfg.extensionToken, log, {
-    checkPeer: (peerPort): Promise<string | null> => notAnExtensionHost(peerPort, cfg.extensionPort, stack.ide.status().pid),
+    checkPeer: (peerPort): Promise<string | null> => notAnExtensionHost(peerPort, cfg.extensionPort, stack.ide.status().pid, '/proc', cfg.ideUser),
   });
   const stack = new IdeStack(cfg, link, log);
   const dispatcher = new Dispatcher();

@@ -1,6 +1,5 @@
 // Environments as Docker containers (dockerode). All capabilities dropped but the three the
-// bridge needs to start and stop the IDE as the IDE user (and one to see which process
-// connects to it), no-new-privileges, CPU/memory/pid limits. Each environment has a network of
+// bridge needs to start and stop the IDE as the IDE user, no-new-privileges, CPU/memory/pid limits. Each environment has a network of
 // its own, internal (no outside) unless the spec asks for the network; nothing is published:
 // the host reaches the bridge at the container's address on that network, and nothing else
 // can (README, "Security"). The token lives in a label, so `pwp` can find it again from any process.
@@ -30,11 +29,11 @@ const WORKSPACE = '/workspace';
 /** Set on environments created with the outside network. */
 const NETWORK_LABEL = 'pwp.network';
 /**
- * What the bridge (root in the container, nothing else) may do: start the IDE as the IDE user
- * (SETUID, SETGID), stop and restart it (KILL), and tell the IDE's extension host from other
- * processes of that user by their open sockets in /proc (SYS_PTRACE: /proc/<pid>/fd of another user).
+ * What the bridge (root in the container, and nothing more) may do: start the IDE as the IDE
+ * user (SETUID, SETGID) and stop or restart it (KILL). Without DAC_OVERRIDE it reads and writes
+ * only what its mode bits allow, like any user.
  */
-const BRIDGE_CAPABILITIES = ['SETUID', 'SETGID', 'KILL', 'SYS_PTRACE'];
+const BRIDGE_CAPABILITIES = ['SETUID', 'SETGID', 'KILL'];
 /** Networks of environments whose process died before removing them: collected after this long. */
 const STALE_NETWORK_AGE = '30m';
 

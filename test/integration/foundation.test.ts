@@ -203,7 +203,8 @@ describe('foundation: a real IDE in a real container', function () {
     this.timeout(120_000);
     const { client } = env();
     const before = await client.call('proc.health', {});
-    await execIn(env(), ['pkill', '-KILL', '-f', '/usr/lib/chromium/chromium']);
+    // The browser runs as the bridge's user (root), out of the IDE user's reach.
+    await execIn(env(), ['pkill', '-KILL', '-f', '/usr/lib/chromium/chromium'], 'root');
     await new Promise((r) => setTimeout(r, 500));
     const h = await client.call('proc.waitReady', { timeoutMs: 90_000 }, { timeoutMs: 100_000 });
     assert.equal(h.ready, true);
