@@ -44,7 +44,9 @@ async function main(): Promise<void> {
   const dispatcher = new Dispatcher();
   const framebuffer = new Framebuffer(framebufferPath(cfg));
   const dom = registerDom(dispatcher, { page: stack.page, framebuffer, screen: () => framebuffer.size ?? { width: cfg.width, height: cfg.height } });
-  registerInput(dispatcher, new Xdotool(cfg.display), new Keymap(cfg.display), (mark, session) => dom.resolveMark(mark, session));
+  const keymap = new Keymap(cfg.display);
+  stack.display.on('restarted', () => keymap.displayRestarted());
+  registerInput(dispatcher, new Xdotool(cfg.display), keymap, (mark, session) => dom.resolveMark(mark, session));
   const recorder = registerCapture(dispatcher, { framebuffer, display: cfg.display, recordingsDir: cfg.recordingsDir });
   registerProc(dispatcher, stack);
   dispatcher.registerFallback('ide.', (method, params) => link.call(method, params));
