@@ -19,6 +19,11 @@ export class Keymap {
 
   constructor(private readonly display: string) {}
 
+  /** The display restarted with its default keyboard map: nothing of ours is mapped any more. */
+  displayRestarted(): void {
+    this.assigned.clear();
+  }
+
   private async xmodmap(args: string[]): Promise<string> {
     try {
       const { stdout } = await inputChildren.run(() => run('xmodmap', args, { env: { ...process.env, DISPLAY: this.display }, timeout: 10_000 }));

@@ -33,10 +33,13 @@ export function publicLabels(labels: Record<string, string>): Record<string, str
   return Object.fromEntries(Object.entries(labels).filter(([k]) => !SECRET_LABELS.has(k) && !/token|secret/i.test(k)));
 }
 
-/** Force-removes this process's containers; returns how many there were. */
+/** Force-removes this process's containers, then their networks; returns how many containers there were. */
 export async function removeOwnedContainers(docker: Docker): Promise<number> {
-  const list = await docker.listContainers({ all: true, filters: { label: [`${OWNER_LABEL}=${OWNER}`] } });
+  const owned = { label: [`${OWNER_LABEL}=${OWNER}`] };
+  const list = await docker.listContainers({ all: true, filters: owned });
   await Promise.all(list.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
+  const nets = await docker.listNetworks({ filters: owned }).catch(() => []);
+  await Promise.all(nets.map((n) => docker.getNetwork(n.Id).remove().catch(() => undefined)));
   return list.length;
 }
 

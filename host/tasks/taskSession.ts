@@ -191,6 +191,7 @@ export class TaskSession {
       workspaceDir,
       display: task.environment.display,
       memoryMb: task.environment.memoryMb,
+      network: task.network,
       view: opts.view,
       labels: { 'pwp.task': taskName(task), ...opts.labels },
     }, opts.readyTimeoutMs);
