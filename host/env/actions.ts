@@ -1,6 +1,8 @@
 // What an agent can do in one Env step: input (keys, text, mouse, raw xdotool), a tool call,
-// a wait, or `done`. One zod schema gives the TypeScript type, the run-time check and the
-// JSON Schema an LLM tool definition needs (`actionJsonSchema()`).
+// a wait, or `done`. One zod schema gives the TypeScript type and the run-time check; the
+// action space published for tools (`actionSpace()`) is the same union flattened into one
+// object schema, since tool definitions (OpenAI, Anthropic, MCP) want an object at the top,
+// not a oneOf. zod validates the exact per-kind shape on the way in.
 import { z } from 'zod';
 import { InvalidParamsError } from '../../bridge/protocol';
 
@@ -38,9 +40,39 @@ export function isInputAction(a: Action): boolean {
   return !['tool', 'wait', 'done'].includes(a.type);
 }
 
-/** The JSON Schema of an action, for LLM tool definitions. */
-export function actionJsonSchema(): unknown {
-  return z.toJSONSchema(Action);
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
+
+/** The exact JSON Schema of an action: a oneOf over the kinds (for validators, not tool lists). */
+export function actionJsonSchema(): JsonSchema {
+  return z.toJSONSchema(Action) as JsonSchema;
+}
+
+/**
+ * The action space as one object schema, usable directly as a tool's input schema: `type`
+ * names the kind, and every other field says which kinds take it. Per-kind requirements
+ * (a key action needs `keys`) are checked by parseAction when the action comes in.
+ */
+export function actionSpace(): JsonSchema {
+  const variants = ((actionJsonSchema().oneOf ?? actionJsonSchema().anyOf) as JsonSchema[]);
+  const properties: Record<string, JsonSchema> = {};
+  const usedBy: Record<string, string[]> = {};
+  const kinds: string[] = [];
+  for (const v of variants) {
+    const kind = (v.properties!.type as { const: string }).const;
+    kinds.push(kind);
+    for (const [name, schema] of Object.entries(v.properties!)) {
+      if (name === 'type') continue;
+      properties[name] ??= schema;
+      (usedBy[name] ??= []).push(v.required?.includes(name) ? `${kind} (required)` : kind);
+    }
+  }
+  for (const [name, kinds_] of Object.entries(usedBy)) properties[name] = { ...properties[name], description: `for: ${kinds_.join(', ')}` };
+  return {
+    type: 'object',
+    properties: { type: { type: 'string', enum: kinds, description: 'the kind of action' }, ...properties },
+    required: ['type'],
+    additionalProperties: false,
+  };
 }
 
 /** Checks an action from untrusted input (an LLM, a file); the error names the bad field. */

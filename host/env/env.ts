@@ -19,8 +19,8 @@ import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment'
 import { startEnvironment, type RunningEnvironment } from '../environment/environment';
 import { waitForSettle, type SettleOptions, type Settled } from '../environment/settle';
 import { paths } from '../image/imageInputs';
-import { parseAction, type Action } from './actions';
-import { observe, type Observation, type ObserveKind, type ObserveOptions } from './observation';
+import { actionSpace, parseAction, type Action } from './actions';
+import { observe, observationSpace, type Observation, type ObserveKind, type ObserveOptions } from './observation';
 import type { EnvPool } from './pool';
 
 export interface ResetOptions {
@@ -122,6 +122,11 @@ export interface EnvLike {
   close(): Promise<void>;
 }
 
+/** A step after the episode ended (done, or a limit wrapper truncated it): call reset() first. */
+export class EpisodeOverError extends NotAvailableError {
+  constructor(how: string) { super(`the episode is over (${how}): call reset() to start another`); }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** mulberry32: a small seeded PRNG, so wrappers and agents can draw reproducible numbers. */
@@ -154,6 +159,10 @@ export class Env implements EnvLike {
   }
 
   get unwrapped(): Env { return this; }
+  /** What step() takes, as one object JSON Schema (usable as a tool's input schema). */
+  get actionSpace(): Record<string, unknown> { return actionSpace(); }
+  /** What reset() and step() return as the observation, as JSON Schema. */
+  get observationSpace(): Record<string, unknown> { return observationSpace(); }
   get paused(): boolean { return this.isPaused; }
   get stepCount(): number { return this.steps; }
 
@@ -243,7 +252,7 @@ export class Env implements EnvLike {
 
   async step(action: Action): Promise<StepResult> {
     const { client } = this.live();
-    if (this.over) throw new NotAvailableError('the episode is over (done was sent): call reset() to start another');
+    if (this.over) throw new EpisodeOverError('done was sent');
     const t0 = performance.now();
     this.steps++;
     const info: StepInfo = { step: this.steps, action, durationMs: 0, actionMs: 0, observeMs: 0, settle: null };
