@@ -4,7 +4,7 @@
 // object schema, since tool definitions (OpenAI, Anthropic, MCP) want an object at the top,
 // not a oneOf. zod validates the exact per-kind shape on the way in.
 import { z } from 'zod';
-import { InvalidParamsError } from '../../bridge/protocol';
+import { InvalidParamsError, isMethodName } from '../../bridge/protocol';
 
 const Coord = z.int().min(0).max(16384);
 const Button = z.enum(['left', 'middle', 'right']);
@@ -24,8 +24,21 @@ export const Action = z.discriminatedUnion('type', [
   /** PwP-style: "xdotool mousemove 10 20 click 1", or an argv. Input subcommands only. */
   z.object({ type: z.literal('xdotool'), command: z.string().min(1).max(10_000).optional(), argv: z.array(z.string()).min(1).max(200).optional() }).strict(),
   z.object({ type: z.literal('tool'), name: z.string().min(1).max(200), args: z.record(z.string(), z.unknown()).optional(), timeoutMs: z.int().min(100).max(3_600_000).optional() }).strict(),
-  /** Let time pass (a build, a test run), then settle. */
-  z.object({ type: z.literal('wait'), ms: z.int().min(0).max(60_000) }).strict(),
+  /** An IDE call (ide.* of the bridge protocol): open editors, change a setting, install an extension. */
+  z.object({
+    type: z.literal('ide'),
+    method: z.string().refine((m) => m.startsWith('ide.') && isMethodName(m), 'expected an ide.* method of the bridge protocol'),
+    params: z.record(z.string(), z.unknown()).optional(),
+  }).strict(),
+  /** A command in the environment as the IDE user (argv, never a shell); `detach` leaves it running. */
+  z.object({
+    type: z.literal('exec'), argv: z.array(z.string().max(100_000)).min(1).max(500), cwd: z.string().max(1000).optional(),
+    timeoutSec: z.int().min(1).max(7200).optional(), detach: z.boolean().optional(),
+  }).strict(),
+  /** Writes a file (absolute, or relative to /workspace): text in `content`, or bytes in `contentBase64`. */
+  z.object({ type: z.literal('write_file'), path: z.string().min(1).max(1000), content: z.string().optional(), contentBase64: z.string().optional() }).strict(),
+  /** Let time pass (a build, a test run), then settle; `quietMs` asks for a longer quiet screen first. */
+  z.object({ type: z.literal('wait'), ms: z.int().min(0).max(60_000), quietMs: z.int().min(0).max(10_000).optional() }).strict(),
   /** The agent is finished; `answer` is its reply for question-style tasks. */
   z.object({ type: z.literal('done'), answer: z.string().max(100_000).optional() }).strict(),
 ]);
@@ -37,7 +50,7 @@ export type Actor = 'agent' | 'human';
 
 /** Input actions change the screen and are followed by a settle wait. */
 export function isInputAction(a: Action): boolean {
-  return !['tool', 'wait', 'done'].includes(a.type);
+  return !['tool', 'ide', 'exec', 'write_file', 'wait', 'done'].includes(a.type);
 }
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };

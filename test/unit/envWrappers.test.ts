@@ -21,6 +21,7 @@ class FakeEnv implements EnvLike {
   async render() { return Buffer.alloc(0); }
   async checkpoint(): Promise<never> { throw new Error('not here'); }
   async restore(): Promise<never> { throw new Error('not here'); }
+  annotate() { /* nothing recorded */ }
   async close() { this.calls.push('close'); }
 }
 
