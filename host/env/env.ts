@@ -173,6 +173,7 @@ export class Env implements EnvLike {
   private isPaused = false;
   private steps = 0;
   private over = false;
+  private overHow: string | null = null;
   private lastAction: Action | null = null;
   private answer: string | null = null;
   private readonly store: CheckpointStore;
@@ -190,6 +191,8 @@ export class Env implements EnvLike {
   /** What reset() and step() return as the observation, as JSON Schema. */
   get observationSpace(): Record<string, unknown> { return observationSpace(); }
   get paused(): boolean { return this.isPaused; }
+  /** What the agent answered with done in this episode, or null. */
+  get answerGiven(): string | null { return this.answer; }
   get stepCount(): number { return this.steps; }
 
   /** The bridge connection (for what the Env does not wrap). */
@@ -208,9 +211,27 @@ export class Env implements EnvLike {
     return env;
   }
 
+  /** The image environments start from (a task Env resolves its task's). */
+  protected image(): string | undefined { return this.opts.image; }
+
+  /**
+   * Runs once the environment is up, before the first observation: a task Env sets its task
+   * up here. Steps taken here are not the episode's (the count starts after).
+   */
+  protected async prepareEpisode(): Promise<void> { /* a bare Env has nothing to set up */ }
+
+  /** Ends the episode without done (a limit wrapper truncated it): later steps are refused. */
+  endEpisode(how: string): void {
+    this.over = true;
+    this.overHow ??= how;
+  }
+
+  /** How the episode ended ('done', or the limit that cut it), or null while it runs. */
+  get episodeOver(): string | null { return this.over ? this.overHow ?? 'done' : null; }
+
   private spec(): EnvironmentSpec {
     const o = this.opts;
-    return { image: o.image, display: o.display, cpus: o.cpus, memoryMb: o.memoryMb, view: o.view, labels: o.labels };
+    return { image: this.image(), display: o.display, cpus: o.cpus, memoryMb: o.memoryMb, view: o.view, labels: o.labels };
   }
 
   async reset(args: { seed?: number; options?: ResetOptions } = {}): Promise<ResetResult> {
@@ -219,6 +240,7 @@ export class Env implements EnvLike {
     await this.dispose();
     this.steps = 0;
     this.over = false;
+    this.overHow = null;
     this.lastAction = null;
     this.answer = null;
     this.random = args.seed === undefined ? Math.random : seededRandom(args.seed);
@@ -241,6 +263,12 @@ export class Env implements EnvLike {
       await this.env.client.call('ide.editors.open', { editors });
       lap('open');
     }
+    await this.prepareEpisode();
+    lap('prepare');
+    this.steps = 0;
+    this.over = false;
+    this.overHow = null;
+    this.lastAction = null;
     const settle = await waitForSettle(this.env.client, this.opts.settle);
     lap('settle');
     const observation = await this.observe();
@@ -278,7 +306,7 @@ export class Env implements EnvLike {
 
   async step(action: Action): Promise<StepResult> {
     const { client } = this.live();
-    if (this.over) throw new EpisodeOverError('done was sent');
+    if (this.over) throw new EpisodeOverError(this.overHow ?? 'done was sent');
     const t0 = performance.now();
     this.steps++;
     const info: StepInfo = { step: this.steps, action, durationMs: 0, actionMs: 0, observeMs: 0, settle: null };
@@ -303,7 +331,7 @@ export class Env implements EnvLike {
       info.settle = await waitForSettle(client, quietMs === undefined ? this.opts.settle : { ...this.opts.settle, quietMs, capMs: Math.max(this.opts.settle?.capMs ?? 3000, quietMs + 3000) });
     }
     const terminated = info.action.type === 'done' && !info.error;
-    if (terminated) { this.over = true; this.answer = info.answer ?? null; }
+    if (terminated) { this.over = true; this.overHow = 'done'; this.answer = info.answer ?? null; }
     const reward = await this.stepReward(terminated, info);
     const t1 = performance.now();
     const observation = await this.observe();

@@ -37,6 +37,8 @@ abstract class LimitWrapper extends EnvWrapper {
     const hit = r.terminated ? null : this.limitHit();
     if (!hit) return r;
     this.truncatedBy = hit;
+    // The base Env refuses later steps too, whoever sends them (a wrapper above this one, a runner).
+    this.unwrapped.endEpisode?.(`truncated by the ${hit}`);
     return { ...r, truncated: true, info: { ...r.info, truncatedBy: r.info.truncatedBy ?? hit } };
   }
 }

@@ -4,7 +4,7 @@
 import type { HumanEvent } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
 import type { CheckpointOptions } from '../checkpoint/checkpoint';
-import type { EnvLike, ResetOptions, ResetResult, StepResult } from '../env/env';
+import type { Annotation, EnvLike, ResetOptions, ResetResult, StepResult } from '../env/env';
 import type { Observation } from '../env/observation';
 import { EnvWrapper } from '../env/wrappers';
 import { TrajectoryWriter, type ObservationRef } from './trajectoryFile';
@@ -132,6 +132,17 @@ export class RecordTrajectory extends EnvWrapper {
       });
       return r;
     });
+  }
+
+  /** Notes, waits, model turns and the end of a run go into the trajectory in order with the steps. */
+  override annotate(a: Annotation): void {
+    super.annotate(a);
+    void this.serial(async () => this.writer.append(a)).catch(() => undefined);
+  }
+
+  /** Waits until everything handed to the trajectory is on disk. */
+  flush(): Promise<void> {
+    return this.serial(async () => undefined);
   }
 
   override async checkpoint(name: string, o?: CheckpointOptions) {
