@@ -40,7 +40,7 @@ const INPUT: { [K in 'key' | 'type' | 'click' | 'double_click' | 'right_click' |
   double_click: (a) => ({ method: 'input.click', params: { ...target(a), count: 2, modifiers: a.modifiers } }),
   right_click: (a) => ({ method: 'input.click', params: { ...target(a), button: 'right', modifiers: a.modifiers } }),
   move: (a) => ({ method: 'input.move', params: { x: a.x, y: a.y } }),
-  drag: (a) => ({ method: 'input.drag', params: { from: a.from, to: a.to, button: a.button } }),
+  drag: (a) => ({ method: 'input.drag', params: { from: a.from, to: a.to, button: a.button, steps: a.steps } }),
   scroll: (a) => ({ method: 'input.scroll', params: { x: a.x, y: a.y, direction: a.direction, amount: a.amount } }),
   xdotool: (a) => ({ method: 'input.xdotool', params: a.argv ? { argv: a.argv } : { command: a.command ?? '' } }),
 };

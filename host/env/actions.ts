@@ -19,7 +19,7 @@ export const Action = z.discriminatedUnion('type', [
   z.object({ type: z.literal('double_click'), ...Target, modifiers: Modifiers.optional() }).strict(),
   z.object({ type: z.literal('right_click'), ...Target, modifiers: Modifiers.optional() }).strict(),
   z.object({ type: z.literal('move'), x: Coord, y: Coord }).strict(),
-  z.object({ type: z.literal('drag'), from: z.object({ x: Coord, y: Coord }), to: z.object({ x: Coord, y: Coord }), button: Button.optional() }).strict(),
+  z.object({ type: z.literal('drag'), from: z.object({ x: Coord, y: Coord }), to: z.object({ x: Coord, y: Coord }), button: Button.optional(), steps: z.int().min(1).max(100).optional() }).strict(),
   z.object({ type: z.literal('scroll'), x: Coord.optional(), y: Coord.optional(), direction: z.enum(['up', 'down', 'left', 'right']), amount: z.int().min(1).max(100).optional() }).strict(),
   /** PwP-style: "xdotool mousemove 10 20 click 1", or an argv. Input subcommands only. */
   z.object({ type: z.literal('xdotool'), command: z.string().min(1).max(10_000).optional(), argv: z.array(z.string()).min(1).max(200).optional() }).strict(),
