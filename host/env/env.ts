@@ -21,6 +21,7 @@ import { waitForSettle, type SettleOptions, type Settled } from '../environment/
 import { paths } from '../image/imageInputs';
 import { execIn, putFiles, readFileFrom, type ExecOptions, type ExecResult } from '../evaluation/dockerIo';
 import type { AgentEvent } from '../agents/agentEvents';
+import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { performAction } from './actionTable';
 import { actionSpace, parseAction, type Action } from './actions';
 import { observe, observationSpace, type Observation, type ObserveKind, type ObserveOptions } from './observation';
@@ -71,6 +72,8 @@ export interface StepInfo {
   answer?: string;
   /** Set by wrappers that cut an episode (time or step limit). */
   truncatedBy?: string;
+  /** A task Env's grading of the final state (the done step): score and per-check detail. */
+  evaluation?: EvaluationResult;
 }
 
 export interface ResetResult { observation: Observation; info: ResetInfo }

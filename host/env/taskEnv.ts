@@ -25,8 +25,6 @@ export interface TaskEnvOptions extends Omit<EnvOptions, 'reward' | 'rewardOn'> 
   progress?: (line: string) => void;
 }
 
-export interface TaskStepInfo extends StepInfo { evaluation?: EvaluationResult }
-
 export class TaskEnv extends Env {
   private resolvedImage?: string;
   private initialTar?: Buffer;
@@ -80,7 +78,7 @@ export class TaskEnv extends Env {
     return { ...(await super.observe(kinds)), instruction: this.task.instruction };
   }
 
-  protected override async stepReward(terminated: boolean, info: TaskStepInfo): Promise<number> {
+  protected override async stepReward(terminated: boolean, info: StepInfo): Promise<number> {
     if (!terminated) return 0;
     const evaluation = await this.grade();
     info.evaluation = evaluation;

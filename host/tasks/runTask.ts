@@ -118,14 +118,21 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
   const taskEnv = env.unwrapped;
   const timings: Record<string, number> = {};
 
+  // Builds result.json and ends the trajectory with the same status and score, whatever ended
+  // the run; the environment is closed here (unless kept) so that record is the last one.
   const finish = async (r: Omit<RunResult, keyof typeof base | 'endedAt' | 'trajectory' | 'screenshots' | 'timings'>): Promise<RunResult> => {
     timings.totalMs = Date.now() - t0;
     const result: RunResult = {
       ...base, ...r, trajectory: join(runDir, TRAJECTORY_FILE), screenshots: countScreenshots(runDir), timings, endedAt: new Date().toISOString(),
     };
-    // The trajectory's last word and result.json agree, whatever ended the run.
-    recorder.annotate({ type: 'end', status: result.status, ...(result.error ? { reason: result.error } : {}), steps: result.steps, score: result.score });
-    await recorder.flush();
+    const end = { type: 'end' as const, status: result.status, ...(result.error ? { reason: result.error } : {}), steps: result.steps, score: result.score };
+    if (o.keep && taskEnv.id) {
+      progress(`environment ${taskEnv.id} keeps running: pwp down ${taskEnv.id}`);
+      recorder.annotate(end);
+      await recorder.flush();
+    } else {
+      await recorder.closeWith(end).catch(() => undefined);
+    }
     writeFileSync(join(runDir, 'result.json'), `${JSON.stringify(result, null, 1)}\n`);
     return result;
   };
@@ -136,9 +143,7 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
     timings.startMs = reset.info.pooled ? reset.info.timings.acquire ?? 0 : reset.info.startMs;
     timings.setupMs = taskEnv.setupMs;
   } catch (err) {
-    const r = await finish({ score: 0, passed: false, status: 'error', error: (err as Error).message, steps: 0 });
-    await env.close().catch(() => undefined);
-    return r;
+    return finish({ score: 0, passed: false, status: 'error', error: (err as Error).message, steps: 0 });
   }
   const info = taskEnv.info;
   o.onEnvironment?.({ id: info.id, ideUrl: info.ideUrl, bridgeUrl: info.bridgeUrl, viewUrl: info.viewUrl ?? null });
@@ -177,9 +182,6 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
     });
   } catch (err) {
     return await finish({ score: 0, passed: false, status: 'error', error: (err as Error).message, steps: taskEnv.stepCount });
-  } finally {
-    if (o.keep) progress(`environment ${info.id} keeps running: pwp down ${info.id}`);
-    else await env.close().catch(() => undefined);
   }
 }
 

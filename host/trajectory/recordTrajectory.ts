@@ -171,12 +171,20 @@ export class RecordTrajectory extends EnvWrapper {
   }
 
   override async close(): Promise<void> {
+    return this.closeWith();
+  }
+
+  /** Closes the Env and ends the trajectory with `last` after the close record (a run's end). */
+  async closeWith(last?: Annotation): Promise<void> {
     clearInterval(this.poller);
     await this.flushHuman();
     try {
       await super.close();
     } finally {
-      await this.serial(async () => this.writer.append({ type: 'close' }));
+      await this.serial(async () => {
+        this.writer.append({ type: 'close' });
+        if (last) this.writer.append(last);
+      });
       this.writer.close();
     }
   }

@@ -8,7 +8,9 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Agent } from '../../host/agents/agent';
 import { NullAgent } from '../../host/agents/nullAgent';
+import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { OracleAgent } from '../../host/agents/oracleAgent';
 import { ReplayAgent } from '../../host/agents/replayAgent';
 import { paths } from '../../host/image/imageInputs';
@@ -52,6 +54,13 @@ describe('bundled tasks: quick subset (oracle 1, null 0)', function () {
     });
   }
 
+});
+
+describe('a task run end to end: pwp run, its trajectory, pwp replay', function () {
+  this.timeout(20 * 60_000);
+  let image: string;
+  before(async function () { this.timeout(40 * 60_000); image = await testImage(); });
+
   it('records a full run (trajectory, screenshots, video), replays it to the same reward (replay agent and pwp replay), and scores a null run 0', async () => {
     const [task] = resolveTasks(['vscode-config/color-theme']);
     const base = join(paths.state, 'test-runs', 'pipeline');
@@ -83,5 +92,24 @@ describe('bundled tasks: quick subset (oracle 1, null 0)', function () {
 
     const none = await runTask(task, { agent: new NullAgent(), runDir: join(base, 'null'), defaultImage: image, video: false, labels: { 'pwp.test': '1' } });
     assert.deepEqual([none.score, none.steps, none.status], [0, 0, 'finished']);
+  });
+
+  it('when the container dies mid-run, result.json and the trajectory\'s last record both say error', async () => {
+    const [task] = resolveTasks(['vscode-config/color-theme']);
+    const killer: Agent = {
+      name: 'killer',
+      async run(env) {
+        await env.step({ type: 'key', keys: 'shift' });
+        await new DockerDeployment().docker.getContainer(env.unwrapped.id!).kill();
+        await env.step({ type: 'key', keys: 'shift' });
+        return { status: 'finished' };
+      },
+    };
+    const run = await runTask(task, { agent: killer, runDir: join(paths.state, 'test-runs', 'killed'), defaultImage: image, video: false, labels: { 'pwp.test': '1' } });
+    assert.equal(run.status, 'error', JSON.stringify(run));
+    const result = JSON.parse(readFileSync(join(run.runDir, 'result.json'), 'utf8')) as { status: string; score: number };
+    const end = readTrajectory(run.trajectory!).records.at(-1)!;
+    assert.equal(end.type, 'end');
+    assert.deepEqual(end.type === 'end' && [end.status, end.score], [result.status, result.score]);
   });
 });
