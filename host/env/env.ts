@@ -4,6 +4,8 @@
 //   observe(kinds), reward(), pause()/resume(), render(), close()
 //   checkpoint(name)/restore(name), handOff(message) to a person watching the live view
 // Limits, recording and observation shaping are wrappers (wrappers.ts, host/trajectory), not flags.
+// Actions go through the one action table (actionTable.ts); makeEnv (taskEnv.ts) puts a task on
+// it. Below it, host/environment is one running environment (container, bridge client, settle).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pack } from 'tar-fs';
