@@ -9,16 +9,16 @@
 // model sees and can correct; only an unusable API or a lost environment ends the run.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidParamsError, PwpError, TargetClosedError, type ToolGroup } from '../../bridge/protocol';
+import { InvalidParamsError, PwpError, TargetClosedError, type Result, type ToolGroup } from '../../bridge/protocol';
 import type { ContentPart, FunctionTool, Message, ModelClient, ModelReply, ToolCall, ToolResult, ToolSpec } from '../models/conversation';
 import { ScreenScaling } from '../models/screenScaling';
 import type { Task } from '../tasks/loadTask';
-import { LimitReachedError, type Agent, type AgentEnv, type AgentOutcome } from './agent';
+import type { EnvLike } from '../env/env';
+import { LimitReachedError, stepAction, type Agent, type AgentOutcome } from './agent';
 import type { AgentEvent } from './agentEvents';
 import { StatsCollector, type AgentStats, type StopReason } from './agentStats';
 import { computerActionName, mapComputerAction } from './computerUse';
 import { contextView, DEFAULT_CONTEXT, type ContextPolicy } from './contextWindow';
-import { performAction } from './performAction';
 import { FULL_VIEW, observeScreen, type ScreenView } from './screenObservation';
 import { parseScreenArgs, screenFunctionTool, ToolArgumentError, type ScreenToolKey } from './screenTools';
 
@@ -96,10 +96,10 @@ export class ModelAgent implements Agent {
 
   get imagesAllowed(): boolean { return this.context.keepImages > 0; }
 
-  async run(env: AgentEnv, task: Task, signal: AbortSignal): Promise<AgentOutcome> {
+  async run(env: EnvLike, task: Task, signal: AbortSignal): Promise<AgentOutcome> {
     const model = this.o.model;
     const stats = new StatsCollector(this.setting.name, model.provider, model.model);
-    const record = (e: AgentEvent) => env.record?.(e);
+    const record = (e: AgentEvent) => env.annotate(e);
     const t0 = Date.now();
     const deadline = Math.min(
       this.o.timeCapMs !== undefined ? t0 + this.o.timeCapMs : Infinity,
@@ -113,7 +113,7 @@ export class ModelAgent implements Agent {
     const finish = (reason: StopReason, detail: string, error?: string): AgentOutcome => {
       const s = stats.stop(reason, detail);
       record({ type: 'agentStats', stats: s });
-      env.note(`${this.setting.name} agent stopped: ${reason} (${detail})`);
+      env.annotate({ type: 'note', text: `${this.setting.name} agent stopped: ${reason} (${detail})` });
       return {
         status: reason === 'done' ? 'finished' : reason === 'error' ? 'finished' : 'truncated',
         reason: detail,
@@ -123,9 +123,9 @@ export class ModelAgent implements Agent {
     };
 
     try {
-      env.note(`${this.setting.name} agent: model ${this.model}, at most ${this.o.maxSteps} turns` +
+      env.annotate({ type: 'note', text: `${this.setting.name} agent: model ${this.model}, at most ${this.o.maxSteps} turns` +
         `${this.o.timeCapMs !== undefined ? `, ${Math.round(this.o.timeCapMs / 1000)} s` : ''}${this.o.tokenBudget !== undefined ? `, ${this.o.tokenBudget} tokens` : ''}` +
-        `, images ${this.imagesAllowed ? `on (newest ${this.context.keepImages} kept)` : 'off'}`);
+        `, images ${this.imagesAllowed ? `on (newest ${this.context.keepImages} kept)` : 'off'}` });
       const run = new Turns(this, env, task, stats, record, stopping.signal);
       return await run.loop(finish);
     } catch (err) {
@@ -165,7 +165,7 @@ class Turns {
 
   constructor(
     private readonly agent: ModelAgent,
-    private readonly env: AgentEnv,
+    private readonly env: EnvLike,
     private readonly task: Task,
     private readonly stats: StatsCollector,
     private readonly record: (e: AgentEvent) => void,
@@ -190,7 +190,7 @@ class Turns {
         this.screenTools.set(t.name, k);
         this.tools.push(t);
       }
-      const shot = await this.env.call('capture.screenshot', { format: 'jpeg', quality: 10 });
+      const shot = await this.env.unwrapped.query('capture.screenshot', { format: 'jpeg', quality: 10 });
       this.scaling = new ScreenScaling({ width: shot.width, height: shot.height }, this.computerVersion ? undefined : { width: shot.width, height: shot.height });
       if (this.computerVersion) this.tools.unshift({ kind: 'computer', version: this.computerVersion, width: this.scaling.model.width, height: this.scaling.model.height });
     } else {
@@ -199,7 +199,7 @@ class Turns {
       this.tools.push(done);
     }
     if (s.toolGroups.length) {
-      const listed = await this.env.call('tools.list', { groups: s.toolGroups });
+      const listed = await this.env.unwrapped.query('tools.list', { groups: s.toolGroups });
       for (const t of listed.tools) {
         if (this.screenTools.has(t.name) || t.name === 'computer') throw new Error(`IDE tool ${t.name} clashes with an agent tool of the same name`);
         const { $schema: _s, ...parameters } = t.inputSchema;
@@ -389,11 +389,12 @@ class Turns {
     }
     if (!action) throw new Error(`${key} has no action`);
     if (action.type === 'done') {
-      if (action.answer !== undefined) this.env.answer(action.answer);
+      // The done step ends the episode (a task Env grades it there).
+      await stepAction(this.env, action);
       return { result: this.okResult(call, [{ type: 'text', text: 'Done.' }]), usageName: call.name, malformed: false, done: true };
     }
     if (action.type === 'click') this.checkMark(action.mark);
-    const at = await performAction(this.env, action);
+    const at = (await stepAction(this.env, action)).at;
     return { result: this.okResult(call, [{ type: 'text', text: await this.afterInput(at) }]), usageName: call.name, malformed: false };
   }
 
@@ -405,7 +406,7 @@ class Turns {
       parts.push(`clicked at (${p.x}, ${p.y})`);
     }
     if (this.setting.screen === 'on-request') {
-      const f = await this.env.call('dom.focused', {}).catch(() => undefined);
+      const f = await this.env.unwrapped.query('dom.focused', {}).catch(() => undefined);
       if (f) parts.push(`focus: ${f.focused ? `${f.focused.role || f.focused.tag}${f.focused.text ? ` "${f.focused.text.slice(0, 60)}"` : ''} in the ${f.focused.part || 'workbench'}` : 'none'}`);
     }
     return parts.join('; ');
@@ -414,20 +415,20 @@ class Turns {
   private async computer(call: ToolCall, args: unknown): Promise<Omit<CallOutcome, 'ms'>> {
     const usageName = `computer.${computerActionName(args) ?? '?'}`;
     const scaling = this.scaling!;
-    const step = await mapComputerAction(this.computerVersion!, args, scaling, () => this.env.call('capture.cursor', {}));
+    const step = await mapComputerAction(this.computerVersion!, args, scaling, () => this.env.unwrapped.query('capture.cursor', {}));
     switch (step.kind) {
       case 'screenshot': {
         const view: ScreenView = this.setting.screen === 'every-turn' ? { screenshot: true } : { screenshot: true, marks: true, cursor: true, focused: true };
         return { result: this.okResult(call, await this.look(view, 'The screen now')), usageName, malformed: false };
       }
       case 'cursor': {
-        const c = await this.env.call('capture.cursor', {});
+        const c = await this.env.unwrapped.query('capture.cursor', {});
         const p = scaling.toModel(c.x, c.y);
         return { result: this.okResult(call, [{ type: 'text', text: `X=${p.x},Y=${p.y}` }]), usageName, malformed: false };
       }
       case 'zoom': {
         if (!this.agent.imagesAllowed) return { result: this.errorResult(call, 'zoom is not available: this run sends no images'), usageName, malformed: false };
-        const shot = await this.env.call('capture.screenshot', { format: this.o.imageFormat, region: step.region });
+        const shot = await this.env.unwrapped.query('capture.screenshot', { format: this.o.imageFormat, region: step.region });
         return {
           result: this.okResult(call, [{ type: 'image', mediaType: shot.format === 'png' ? 'image/png' : 'image/jpeg', data: shot.data, label: `zoom at step ${this.step}`, step: this.step }]),
           usageName, malformed: false,
@@ -435,7 +436,7 @@ class Turns {
       }
       case 'actions': {
         let at: { x: number; y: number } | undefined;
-        for (const a of step.actions) at = (await performAction(this.env, a)) ?? at;
+        for (const a of step.actions) at = (await stepAction(this.env, a)).at ?? at;
         return { result: this.okResult(call, [{ type: 'text', text: await this.afterInput(at) }]), usageName, malformed: false };
       }
     }
@@ -444,7 +445,8 @@ class Turns {
   private async ideTool(call: ToolCall, args: Record<string, unknown>): Promise<Omit<CallOutcome, 'ms'>> {
     // The tool's own deadline, kept below the bridge client's 120 s so the tool answers first (as a result).
     const deadline = this.ideTools.get(call.name)!.timeoutMs;
-    const r = await this.env.call('tools.call', { name: call.name, args, ...(deadline > 110_000 ? { timeoutMs: 110_000 } : {}) });
+    const info = await stepAction(this.env, { type: 'tool', name: call.name, args, ...(deadline > 110_000 ? { timeoutMs: 110_000 } : {}) });
+    const r = info.toolResult as Result<'tools.call'>;
     const content: ContentPart[] = r.content.map((c): ContentPart => {
       if (c.type === 'text') return { type: 'text', text: c.text };
       if (!this.agent.imagesAllowed) return { type: 'text', text: `[an image (${c.mimeType}) was left out: this setting sends no images]` };

@@ -1,13 +1,15 @@
 // The oracle agent: performs the task's reference solution (task.json `oracle.steps`) in the
-// environment, through the same keyboard, mouse, IDE and file calls any agent has.
-import { runSteps } from '../tasks/steps';
+// environment, through the same Env actions any agent has, and says done with its answer.
+import type { EnvLike } from '../env/env';
+import { act, runSteps } from '../tasks/steps';
 import type { Task } from '../tasks/loadTask';
-import type { Agent, AgentEnv, AgentOutcome } from './agent';
+import type { Agent, AgentOutcome } from './agent';
 
 export class OracleAgent implements Agent {
   readonly name = 'oracle';
-  async run(env: AgentEnv, task: Task, signal: AbortSignal): Promise<AgentOutcome> {
-    await runSteps(task.oracle.steps, env, task.dir, signal);
+  async run(env: EnvLike, task: Task, signal: AbortSignal): Promise<AgentOutcome> {
+    const { answer } = await runSteps(task.oracle.steps, env, task.dir, signal);
+    await act(env, { type: 'done', ...(answer !== undefined ? { answer } : {}) });
     return { status: 'finished' };
   }
 }

@@ -5,7 +5,7 @@
 import type { Result } from '../../bridge/protocol';
 import type { ContentPart } from '../models/conversation';
 import type { ScreenScaling } from '../models/screenScaling';
-import type { AgentEnv } from './agent';
+import type { EnvLike } from '../env/env';
 
 export interface ScreenView {
   screenshot?: boolean;
@@ -36,7 +36,7 @@ function describeFocused(f: Result<'dom.focused'>['focused']): string {
 }
 
 export async function observeScreen(
-  env: AgentEnv, view: ScreenView,
+  env: EnvLike, view: ScreenView,
   o: { step: number; format: 'png' | 'jpeg'; scaling?: ScreenScaling; label?: string; baseline?: string; deltaImage?: boolean },
 ): Promise<ScreenObservation> {
   const parts: ContentPart[] = [];
@@ -56,14 +56,14 @@ export async function observeScreen(
   // A named baseline: the delta compares with the agent's previous look, not with screenshots
   // the recorder or a settle wait took in between.
   const delta = view.delta
-    ? await attempt('delta', () => env.call('capture.delta', { format: o.format, quality, baseline: o.baseline ?? 'agent', includeImage: o.deltaImage !== false }))
+    ? await attempt('delta', () => env.unwrapped.query('capture.delta', { format: o.format, quality, baseline: o.baseline ?? 'agent', includeImage: o.deltaImage !== false }))
     : undefined;
-  const shot = view.screenshot ? await attempt('screenshot', () => env.call('capture.screenshot', { format: o.format, quality })) : undefined;
+  const shot = view.screenshot ? await attempt('screenshot', () => env.unwrapped.query('capture.screenshot', { format: o.format, quality })) : undefined;
   const marks = view.marksImage
-    ? await attempt('marks', () => env.call('dom.marksImage', { format: o.format, quality }))
-    : view.marks ? await attempt('marks', () => env.call('dom.marks', {})) : undefined;
-  const cursor = view.cursor ? await attempt('cursor', () => env.call('capture.cursor', {})) : undefined;
-  const focused = view.focused ? await attempt('focused element', () => env.call('dom.focused', {})) : undefined;
+    ? await attempt('marks', () => env.unwrapped.query('dom.marksImage', { format: o.format, quality }))
+    : view.marks ? await attempt('marks', () => env.unwrapped.query('dom.marks', {})) : undefined;
+  const cursor = view.cursor ? await attempt('cursor', () => env.unwrapped.query('capture.cursor', {})) : undefined;
+  const focused = view.focused ? await attempt('focused element', () => env.unwrapped.query('dom.focused', {})) : undefined;
 
   const screen = shot ? { width: shot.width, height: shot.height } : marks ? marks.screen : null;
   const shown = screen && o.scaling ? o.scaling.model : screen;

@@ -1,7 +1,8 @@
 // The keyboard/mouse side of an agent as function tools a model can call: click (a
 // Set-of-Marks id or a point), type_text, press_keys, scroll, drag, move_mouse, raw xdotool,
 // wait, screenshot and done. Each is a zod schema (its JSON Schema is what the model sees)
-// and turns into an Env action (host/env/actions.ts).
+// and turns into an Env action (host/env/actions.ts), which the Env performs through its one
+// action table (host/env/actionTable.ts): no bridge call is written here.
 import { z } from 'zod';
 import type { Action } from '../env/actions';
 import type { FunctionTool } from '../models/conversation';

@@ -4,10 +4,12 @@
 //   observe(kinds), reward(), pause()/resume(), render(), close()
 //   checkpoint(name)/restore(name), handOff(message) to a person watching the live view
 // Limits, recording and observation shaping are wrappers (wrappers.ts, host/trajectory), not flags.
+// Actions go through the one action table (actionTable.ts); makeEnv (taskEnv.ts) puts a task on
+// it. Below it, host/environment is one running environment (container, bridge client, settle).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pack } from 'tar-fs';
-import { NotAvailableError, PwpError, TargetClosedError, type ControlStatus } from '../../bridge/protocol';
+import { InvalidParamsError, NotAvailableError, PwpError, TargetClosedError, type ControlStatus, type MethodName, type ParamsIn, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
 import {
   restoreCheckpoint, startFromCheckpoint, takeCheckpoint, type CheckpointOptions, type RestoreResult,
@@ -19,8 +21,12 @@ import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment'
 import { startEnvironment, type RunningEnvironment } from '../environment/environment';
 import { waitForSettle, type SettleOptions, type Settled } from '../environment/settle';
 import { paths } from '../image/imageInputs';
-import { parseAction, type Action } from './actions';
-import { observe, type Observation, type ObserveKind, type ObserveOptions } from './observation';
+import { execIn, putFiles, readFileFrom, type ExecOptions, type ExecResult } from '../evaluation/dockerIo';
+import type { AgentEvent } from '../agents/agentEvents';
+import type { EvaluationResult } from '../evaluation/evaluationResult';
+import { performAction } from './actionTable';
+import { actionSpace, parseAction, type Action } from './actions';
+import { observe, observationSpace, type Observation, type ObserveKind, type ObserveOptions } from './observation';
 import type { EnvPool } from './pool';
 
 export interface ResetOptions {
@@ -58,12 +64,18 @@ export interface StepInfo {
   settle: Settled | null;
   /** The action was refused or failed (bad parameters, a tool that does not exist, xdotool failing). */
   error?: { name: string; code?: number; message: string };
-  /** A tool call's result (tools.call). */
+  /** A tool call's or IDE call's result (tools.call, ide.*). */
   toolResult?: unknown;
+  /** An exec action's exit code and output (cut to their last 20000 characters). */
+  execResult?: ExecResult;
+  /** The screen point a click landed on. */
+  at?: { x: number; y: number };
   /** What the agent answered with `done`. */
   answer?: string;
   /** Set by wrappers that cut an episode (time or step limit). */
   truncatedBy?: string;
+  /** A task Env's grading of the final state (the done step): score and per-check detail. */
+  evaluation?: EvaluationResult;
 }
 
 export interface ResetResult { observation: Observation; info: ResetInfo }
@@ -82,6 +94,24 @@ export interface RewardContext {
 /** Scores the environment's current state (graders plug in here). */
 export type RewardFunction = (ctx: RewardContext) => number | Promise<number>;
 
+/**
+ * What an agent or a runner notes in the trajectory beside its steps: a remark, a condition
+ * it waited for (a replay waits for it too), a model turn, the end of a run.
+ */
+export type Annotation =
+  | { type: 'note'; text: string }
+  | { type: 'sync'; ide: string; params: Record<string, unknown>; match: unknown; ok: boolean; ms: number }
+  | { type: 'end'; status: string; reason?: string; steps: number; score?: number }
+  | AgentEvent;
+
+/** Bridge methods that only look: an agent may call them between steps (they are not steps). */
+export const READ_METHODS: ReadonlySet<string> = new Set([
+  'capture.screenshot', 'capture.cursor', 'capture.delta', 'proc.health',
+  'dom.tree', 'dom.marks', 'dom.marksImage', 'dom.focused',
+  'ide.status', 'ide.editors', 'ide.diagnostics', 'ide.settings.get', 'ide.keybindings.get', 'ide.timeline',
+  'ide.timeline.read', 'ide.extensions', 'ide.debug', 'ide.terminals', 'tools.list', 'tools.log',
+]);
+
 export interface RenderOptions { path?: string; format?: 'png' | 'jpeg'; quality?: number }
 
 export interface EnvOptions {
@@ -91,6 +121,8 @@ export interface EnvOptions {
   display?: { width: number; height: number };
   cpus?: number;
   memoryMb?: number;
+  /** Give the environment the outside network (a task's `network: true`); none by default. */
+  network?: boolean;
   /** Serve the live view so a person can watch and take part. */
   view?: boolean;
   labels?: Record<string, string>;
@@ -119,10 +151,16 @@ export interface EnvLike {
   render(o?: RenderOptions): Promise<Buffer>;
   checkpoint(name: string, o?: CheckpointOptions): Promise<CheckpointManifest>;
   restore(name: string, o?: CheckpointOptions & { newContainer?: boolean }): Promise<RestoreResult>;
+  /** Notes something in the trajectory (recording wrappers write it; the Env ignores it). */
+  annotate(a: Annotation): void;
   close(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A step after the episode ended (done, or a limit wrapper truncated it): call reset() first. */
+export class EpisodeOverError extends NotAvailableError {
+  constructor(how: string) { super(`the episode is over (${how}): call reset() to start another`); }
+}
+
 
 /** mulberry32: a small seeded PRNG, so wrappers and agents can draw reproducible numbers. */
 function seededRandom(seed: number): () => number {
@@ -142,6 +180,7 @@ export class Env implements EnvLike {
   private isPaused = false;
   private steps = 0;
   private over = false;
+  private overHow: string | null = null;
   private lastAction: Action | null = null;
   private answer: string | null = null;
   private readonly store: CheckpointStore;
@@ -154,7 +193,13 @@ export class Env implements EnvLike {
   }
 
   get unwrapped(): Env { return this; }
+  /** What step() takes, as one object JSON Schema (usable as a tool's input schema). */
+  get actionSpace(): Record<string, unknown> { return actionSpace(); }
+  /** What reset() and step() return as the observation, as JSON Schema. */
+  get observationSpace(): Record<string, unknown> { return observationSpace(); }
   get paused(): boolean { return this.isPaused; }
+  /** What the agent answered with done in this episode, or null. */
+  get answerGiven(): string | null { return this.answer; }
   get stepCount(): number { return this.steps; }
 
   /** The bridge connection (for what the Env does not wrap). */
@@ -173,9 +218,27 @@ export class Env implements EnvLike {
     return env;
   }
 
+  /** The image environments start from (a task Env resolves its task's). */
+  protected image(): string | undefined { return this.opts.image; }
+
+  /**
+   * Runs once the environment is up, before the first observation: a task Env sets its task
+   * up here. Steps taken here are not the episode's (the count starts after).
+   */
+  protected async prepareEpisode(): Promise<void> { /* a bare Env has nothing to set up */ }
+
+  /** Ends the episode without done (a limit wrapper truncated it): later steps are refused. */
+  endEpisode(how: string): void {
+    this.over = true;
+    this.overHow ??= how;
+  }
+
+  /** How the episode ended ('done', or the limit that cut it), or null while it runs. */
+  get episodeOver(): string | null { return this.over ? this.overHow ?? 'done' : null; }
+
   private spec(): EnvironmentSpec {
     const o = this.opts;
-    return { image: o.image, display: o.display, cpus: o.cpus, memoryMb: o.memoryMb, view: o.view, labels: o.labels };
+    return { image: this.image(), display: o.display, cpus: o.cpus, memoryMb: o.memoryMb, network: o.network, view: o.view, labels: o.labels };
   }
 
   async reset(args: { seed?: number; options?: ResetOptions } = {}): Promise<ResetResult> {
@@ -184,6 +247,7 @@ export class Env implements EnvLike {
     await this.dispose();
     this.steps = 0;
     this.over = false;
+    this.overHow = null;
     this.lastAction = null;
     this.answer = null;
     this.random = args.seed === undefined ? Math.random : seededRandom(args.seed);
@@ -191,7 +255,8 @@ export class Env implements EnvLike {
     const timings: Record<string, number> = {};
     let mark = Date.now();
     const lap = (name: string) => { const now = Date.now(); timings[name] = now - mark; mark = now; };
-    if (this.opts.pool) {
+    // A pooled IDE has the pool's network; a task that asks for another starts its own.
+    if (this.opts.pool && !!this.opts.pool.spec?.network === !!this.opts.network) {
       this.env = await this.opts.pool.acquire();
       pooled = true;
       lap('acquire');
@@ -206,6 +271,12 @@ export class Env implements EnvLike {
       await this.env.client.call('ide.editors.open', { editors });
       lap('open');
     }
+    await this.prepareEpisode();
+    lap('prepare');
+    this.steps = 0;
+    this.over = false;
+    this.overHow = null;
+    this.lastAction = null;
     const settle = await waitForSettle(this.env.client, this.opts.settle);
     lap('settle');
     const observation = await this.observe();
@@ -243,7 +314,7 @@ export class Env implements EnvLike {
 
   async step(action: Action): Promise<StepResult> {
     const { client } = this.live();
-    if (this.over) throw new NotAvailableError('the episode is over (done was sent): call reset() to start another');
+    if (this.over) throw new EpisodeOverError(this.overHow ?? 'done was sent');
     const t0 = performance.now();
     this.steps++;
     const info: StepInfo = { step: this.steps, action, durationMs: 0, actionMs: 0, observeMs: 0, settle: null };
@@ -251,17 +322,25 @@ export class Env implements EnvLike {
     try {
       const a = parseAction(action);
       info.action = a;
-      settleAfter = await this.perform(client, a, info);
+      const out = await performAction(this.actionContext(), a);
+      settleAfter = out.settle;
+      if (out.toolResult !== undefined) info.toolResult = out.toolResult;
+      if (out.execResult) info.execResult = out.execResult;
+      if (out.at) info.at = out.at;
+      if (a.type === 'done') info.answer = out.answer;
     } catch (err) {
       if (err instanceof TargetClosedError || !(err instanceof PwpError)) throw err;
       info.error = { name: err.name, code: err.code, message: err.message };
     }
     info.actionMs = +(performance.now() - t0).toFixed(1);
     this.lastAction = info.action;
-    if (settleAfter) info.settle = await waitForSettle(client, this.opts.settle);
+    if (settleAfter) {
+      const quietMs = info.action.type === 'wait' ? info.action.quietMs : undefined;
+      info.settle = await waitForSettle(client, quietMs === undefined ? this.opts.settle : { ...this.opts.settle, quietMs, capMs: Math.max(this.opts.settle?.capMs ?? 3000, quietMs + 3000) });
+    }
     const terminated = info.action.type === 'done' && !info.error;
-    if (terminated) { this.over = true; this.answer = info.answer ?? null; }
-    const reward = this.opts.reward && (terminated || this.opts.rewardOn === 'step') ? await this.reward() : 0;
+    if (terminated) { this.over = true; this.overHow = 'done'; this.answer = info.answer ?? null; }
+    const reward = await this.stepReward(terminated, info);
     const t1 = performance.now();
     const observation = await this.observe();
     info.observeMs = +(performance.now() - t1).toFixed(1);
@@ -269,30 +348,47 @@ export class Env implements EnvLike {
     return { observation, reward, terminated, truncated: false, info };
   }
 
-  /** Runs one action; returns whether the screen should be let settle afterwards. */
-  private async perform(client: BridgeClient, a: Action, info: StepInfo): Promise<boolean> {
-    const target = (t: { x?: number; y?: number; mark?: number }) => (t.mark !== undefined ? { mark: t.mark } : { x: t.x, y: t.y });
-    switch (a.type) {
-      case 'key': await client.call('input.key', { keys: a.keys, repeat: a.repeat }); return true;
-      case 'type': await client.call('input.type', { text: a.text }); return true;
-      case 'click': await client.call('input.click', { ...target(a), button: a.button, count: a.count, modifiers: a.modifiers }); return true;
-      case 'double_click': await client.call('input.click', { ...target(a), count: 2, modifiers: a.modifiers }); return true;
-      case 'right_click': await client.call('input.click', { ...target(a), button: 'right', modifiers: a.modifiers }); return true;
-      case 'move': await client.call('input.move', { x: a.x, y: a.y }); return true;
-      case 'drag': await client.call('input.drag', { from: a.from, to: a.to, button: a.button }); return true;
-      case 'scroll': await client.call('input.scroll', { x: a.x, y: a.y, direction: a.direction, amount: a.amount }); return true;
-      case 'xdotool':
-        await client.call('input.xdotool', a.argv ? { argv: a.argv } : { command: a.command ?? '' });
-        return true;
-      case 'tool':
-        // tools.call is served by the IDE's extension; where it is missing the bridge answers MethodNotFoundError.
-        info.toolResult = await client.callUnchecked('tools.call', { name: a.name, args: a.args ?? {}, timeoutMs: a.timeoutMs },
-          { timeoutMs: (a.timeoutMs ?? 600_000) + 30_000 });
-        return true;
-      case 'wait': await sleep(a.ms); return true;
-      case 'done': info.answer = a.answer; return false;
-    }
+  /** The reward a step earns: the reward function's, on done (or every step when asked). */
+  protected async stepReward(terminated: boolean, _info: StepInfo): Promise<number> {
+    return this.opts.reward && (terminated || this.opts.rewardOn === 'step') ? this.reward() : 0;
   }
+
+  private actionContext() {
+    return {
+      client: this.live().client,
+      exec: (argv: string[], o: ExecOptions) => this.exec(argv, o),
+      writeFile: (path: string, content: Buffer) => this.writeFile(path, content),
+    };
+  }
+
+  /** A command in the environment as the IDE user (what an exec action runs). */
+  async exec(argv: string[], o: ExecOptions = {}): Promise<ExecResult> {
+    const { info } = this.live();
+    return execIn(this.deployment.docker, await this.deployment.container(info.id), argv, o);
+  }
+
+  /** Writes a file (absolute, or relative to /workspace) as the IDE user, creating its folder. */
+  async writeFile(path: string, content: Buffer | string): Promise<void> {
+    const abs = path.startsWith('/') ? path : `/workspace/${path}`;
+    const dir = abs.slice(0, abs.lastIndexOf('/')) || '/';
+    const mk = await this.exec(['mkdir', '-p', dir], { cwd: '/' });
+    if (mk.exitCode !== 0) throw new NotAvailableError(`cannot create ${dir}: ${mk.stderr.trim()}`);
+    await putFiles(await this.deployment.container(this.live().info.id), dir, [{ path: abs.slice(dir.length + 1), content }]);
+  }
+
+  /** A file of the environment (absolute, or relative to /workspace), or undefined when there is none. */
+  async readFile(path: string): Promise<Buffer | undefined> {
+    const { info } = this.running();
+    return readFileFrom(await this.deployment.container(info.id), path.startsWith('/') ? path : `/workspace/${path}`);
+  }
+
+  /** A bridge method that only looks (READ_METHODS): not a step, not counted, not recorded. */
+  query<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M>> {
+    if (!READ_METHODS.has(method)) return Promise.reject(new InvalidParamsError(`${method} changes the environment: send it as an action through step()`));
+    return this.live().client.call(method, params);
+  }
+
+  annotate(_a: Annotation): void { /* recording wrappers write annotations; the bare Env keeps none */ }
 
   async observe(kinds: readonly ObserveKind[] = this.opts.observe ?? ['screenshot']): Promise<Observation> {
     return observe(this.live().client, kinds, this.opts.observeOptions);

@@ -1,6 +1,7 @@
 // What an agent sees, each part only when asked for: an agent that reads the Set-of-Marks
 // listing does not pay for a PNG, and one that looks at pixels does not pay for a DOM walk.
-import type { Mark, Result } from '../../bridge/protocol';
+import { z } from 'zod';
+import { methods, type Mark, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
 
 export const OBSERVE_KINDS = ['screenshot', 'marks', 'marksImage', 'delta', 'cursor', 'focused', 'ide'] as const;
@@ -26,6 +27,8 @@ export interface Observation {
   cursor?: { x: number; y: number };
   focused?: Result<'dom.focused'>['focused'];
   ide?: IdeSummary;
+  /** What the task asks (an Env made on a task by makeEnv). */
+  instruction?: string;
   /** ms each part took */
   timings: Partial<Record<ObserveKind, number>>;
   /** Parts that could not be observed now (e.g. `ide` while the IDE reloads), with the reason. */
@@ -84,4 +87,33 @@ export async function observe(client: BridgeClient, kinds: readonly ObserveKind[
     want.has('ide') && timed('ide', () => ideSummary(client), (s) => { obs.ide = s; }),
   ]);
   return obs;
+}
+
+// The observation space, for programs that read observations as JSON (the Env server, tool
+// lists): images travel as base64 there. Marks and focus reuse the wire's own schemas.
+const ImageSpace = z.object({ format: z.enum(['png', 'jpeg']), width: z.int(), height: z.int(), data: z.string().describe('the image, base64') });
+const MarksSpace = methods['dom.marks'].result.pick({ marks: true, text: true });
+const Box = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+const Counts = z.object({ error: z.int(), warning: z.int(), information: z.int(), hint: z.int() });
+export const ObservationSpace = z.object({
+  screenshot: ImageSpace.optional(),
+  marks: MarksSpace.optional(),
+  marksImage: ImageSpace.extend(MarksSpace.shape).optional(),
+  delta: z.object({ changed: z.boolean(), box: Box.nullable(), image: ImageSpace.nullable() }).optional(),
+  cursor: z.object({ x: z.number(), y: z.number() }).optional(),
+  focused: methods['dom.focused'].result.shape.focused.optional(),
+  ide: z.object({
+    activeEditor: z.object({ path: z.string().nullable(), uri: z.string(), languageId: z.string(), line: z.int(), column: z.int(), dirty: z.boolean() }).nullable(),
+    openEditors: z.array(z.string()),
+    dirtyFiles: z.array(z.string()),
+    diagnostics: Counts,
+  }).optional(),
+  instruction: z.string().optional().describe("the task's instruction (task Envs)"),
+  timings: z.record(z.string(), z.number()),
+  errors: z.record(z.string(), z.string()).optional(),
+});
+
+/** The observation space as JSON Schema. */
+export function observationSpace(): Record<string, unknown> {
+  return z.toJSONSchema(ObservationSpace, { io: 'output' }) as Record<string, unknown>;
 }

@@ -1,9 +1,9 @@
 // Policies around an Env, kept out of it: a wrapper is an EnvLike that delegates to the one
 // it wraps and changes one thing. `truncated` (a limit hit) stays distinct from `terminated`
-// (the agent said done).
+// (the agent said done); after either, a step is refused alike (EpisodeOverError) until reset.
 import type { Action } from './actions';
 import type { CheckpointOptions } from '../checkpoint/checkpoint';
-import type { Env, EnvLike, RenderOptions, ResetOptions, ResetResult, StepResult } from './env';
+import { EpisodeOverError, type Annotation, type Env, type EnvLike, type RenderOptions, type ResetOptions, type ResetResult, type StepResult } from './env';
 import type { ObserveKind } from './observation';
 
 export class EnvWrapper implements EnvLike {
@@ -18,22 +18,41 @@ export class EnvWrapper implements EnvLike {
   render(o?: RenderOptions): Promise<Buffer> { return this.env.render(o); }
   checkpoint(name: string, o?: CheckpointOptions) { return this.env.checkpoint(name, o); }
   restore(name: string, o?: CheckpointOptions & { newContainer?: boolean }) { return this.env.restore(name, o); }
+  annotate(a: Annotation): void { this.env.annotate(a); }
   close(): Promise<void> { return this.env.close(); }
 }
 
-/** Truncates the episode after maxSteps steps. */
-export class StepLimit extends EnvWrapper {
+/** A wrapper that may cut the episode: once it has, steps are refused until reset. */
+abstract class LimitWrapper extends EnvWrapper {
+  private truncatedBy: string | null = null;
+  override async reset(args?: { seed?: number; options?: ResetOptions }): Promise<ResetResult> {
+    this.truncatedBy = null;
+    return super.reset(args);
+  }
+  /** The reason to cut the episode after this step, or null. */
+  protected abstract limitHit(): string | null;
+  override async step(action: Action): Promise<StepResult> {
+    if (this.truncatedBy) throw new EpisodeOverError(`truncated by the ${this.truncatedBy}`);
+    const r = await super.step(action);
+    const hit = r.terminated ? null : this.limitHit();
+    if (!hit) return r;
+    this.truncatedBy = hit;
+    // The base Env refuses later steps too, whoever sends them (a wrapper above this one, a runner).
+    this.unwrapped.endEpisode?.(`truncated by the ${hit}`);
+    return { ...r, truncated: true, info: { ...r.info, truncatedBy: r.info.truncatedBy ?? hit } };
+  }
+}
+
+/** Gymnasium's TimeLimit: truncates the episode after maxSteps steps. */
+export class TimeLimit extends LimitWrapper {
   private steps = 0;
   constructor(env: EnvLike, readonly maxSteps: number) { super(env); }
   override async reset(args?: { seed?: number; options?: ResetOptions }): Promise<ResetResult> {
     this.steps = 0;
     return super.reset(args);
   }
-  override async step(action: Action): Promise<StepResult> {
-    const r = await super.step(action);
-    this.steps++;
-    if (this.steps >= this.maxSteps && !r.terminated) return { ...r, truncated: true, info: { ...r.info, truncatedBy: r.info.truncatedBy ?? `step limit (${this.maxSteps})` } };
-    return r;
+  protected limitHit(): string | null {
+    return ++this.steps >= this.maxSteps ? `step limit (${this.maxSteps})` : null;
   }
 }
 
@@ -41,12 +60,14 @@ export class StepLimit extends EnvWrapper {
  * Truncates the episode once maxMs of wall time have passed since reset. Time spent paused
  * does not count: a frozen IDE is not the agent's time.
  */
-export class TimeLimit extends EnvWrapper {
+export class WallClockLimit extends LimitWrapper {
   private startedAt = 0;
   private pausedAt: number | null = null;
   private pausedMs = 0;
   constructor(env: EnvLike, readonly maxMs: number, private readonly now: () => number = Date.now) { super(env); }
   get elapsedMs(): number { return (this.pausedAt ?? this.now()) - this.startedAt - this.pausedMs; }
+  /** ms left before the limit (never negative). */
+  get remainingMs(): number { return Math.max(0, this.maxMs - this.elapsedMs); }
   override async reset(args?: { seed?: number; options?: ResetOptions }): Promise<ResetResult> {
     const r = await super.reset(args);
     this.startedAt = this.now();
@@ -62,9 +83,7 @@ export class TimeLimit extends EnvWrapper {
     await super.resume();
     if (this.pausedAt !== null) { this.pausedMs += this.now() - this.pausedAt; this.pausedAt = null; }
   }
-  override async step(action: Action): Promise<StepResult> {
-    const r = await super.step(action);
-    if (this.elapsedMs >= this.maxMs && !r.terminated) return { ...r, truncated: true, info: { ...r.info, truncatedBy: r.info.truncatedBy ?? `time limit (${this.maxMs} ms)` } };
-    return r;
+  protected limitHit(): string | null {
+    return this.elapsedMs >= this.maxMs ? `time limit (${this.maxMs} ms)` : null;
   }
 }

@@ -1,6 +1,8 @@
-// Starting an environment and talking to it: create the container, connect to its bridge,
-// wait until the workbench has rendered. The readiness wait is event-driven on the bridge
-// (proc.waitReady), not a fixed sleep.
+// One running environment, the layer under the Env: create the container, connect to its
+// bridge, wait until the workbench has rendered. host/environment is a running IDE and its
+// bridge client (start, connect, settle); host/env builds the gymnasium Env, its actions,
+// wrappers and task Envs on it, and nothing here imports host/env. The readiness wait is
+// event-driven on the bridge (proc.waitReady), not a fixed sleep.
 import { BridgeClient } from '../client/bridgeClient';
 import type { Deployment, EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
 import type { Health } from '../../bridge/protocol';

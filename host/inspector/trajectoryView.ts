@@ -1,9 +1,10 @@
 // Trajectories as the viewer steps through them: one entry a thing that happened (an agent
 // step, a tool call, a person's input, a checkpoint), each with the screen after it, the
-// action, the tool call and its result, the model's text and the reward. Two formats on
-// disk are read: the Env recorder's (host/trajectory: header/reset/step/human records) and
-// the task runner's (host/tasks/trajectoryRecorder: call/exec/screenshot/note records, with
-// result.json beside it). Pure file reading, no environment needed.
+// action, the tool call and its result, the model's text and the reward. The format is the
+// one RecordTrajectory writes (host/trajectory: header/reset/step/human records, with notes,
+// waits, model turns and the run's end; result.json beside a task run). Runs recorded before
+// there was one format (call/exec/screenshot/note records) are still read. Pure file
+// reading, no environment needed.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { HumanEvent } from '../../bridge/protocol';
@@ -96,6 +97,9 @@ export function actionTitle(a: Record<string, unknown>): string {
     case 'done': return a.answer ? `done: ${String(a.answer).slice(0, 80)}` : 'done';
     case 'wait': return `wait ${a.ms} ms`;
     case 'xdotool': return `xdotool ${a.command ?? (a.argv as string[] | undefined)?.join(' ') ?? ''}`;
+    case 'exec': return `exec ${((a.argv as string[] | undefined) ?? []).join(' ').slice(0, 100)}`;
+    case 'write_file': return `write ${a.path}`;
+    case 'ide': return `${a.method}`;
     default: return String(a.type);
   }
 }
@@ -109,9 +113,21 @@ function fromEnvFormat(records: TrajectoryRecord[]): TrajectoryStep[] {
     steps.push({ ...s, index: steps.length });
     if (s.actor !== 'human') folder.interrupt();
   };
+  // Notes and model text go with the step after them.
+  let pendingNote: string | undefined;
+  const takeNote = () => { const n = pendingNote; pendingNote = undefined; return n; };
   for (const r of records) {
     switch (r.type) {
       case 'header': break;
+      case 'note': pendingNote = pendingNote ? `${pendingNote}\n${r.text}` : r.text; break;
+      case 'model': if (r.text.trim()) pendingNote = pendingNote ? `${pendingNote}\n${r.text}` : r.text; break;
+      case 'toolResult': break; // the step that ran the tool carries its result
+      case 'modelError': push({ t: r.t, actor: 'agent', kind: 'error', title: `model error: ${r.error}`, error: r.error }); break;
+      case 'agentStats': push({ t: r.t, actor: 'system', kind: 'agentStats', title: `agent stopped: ${r.stats.stoppedBy}`, details: { ...r.stats } }); break;
+      case 'sync': push({ t: r.t, actor: 'agent', kind: 'sync', title: `waited for ${r.ide} (${r.ok ? 'ok' : 'not reached'})`, details: { params: r.params, match: r.match, ms: r.ms } }); break;
+      case 'end':
+        push({ t: r.t, actor: 'system', kind: 'end', title: `end: ${r.status}${r.score !== undefined ? `, score ${r.score}` : ''}${r.reason ? ` (${r.reason})` : ''}`, terminated: r.status === 'finished', truncated: r.status === 'truncated', modelText: takeNote() });
+        break;
       case 'reset':
         push({
           t: r.t, actor: 'system', kind: 'reset', title: `reset${r.seed !== null ? ` (seed ${r.seed})` : ''}`,
@@ -126,7 +142,7 @@ function fromEnvFormat(records: TrajectoryRecord[]): TrajectoryStep[] {
         push({
           t: r.t, actor: 'agent', kind: 'step', title: `step ${r.step}: ${actionTitle(a)}`, action: r.action,
           tool: a.type === 'tool' ? { name: String(a.name), args: a.args ?? {}, result: toolResultOf(info.toolResult) } : undefined,
-          modelText: modelTextOf(info), reward: r.reward, terminated: r.terminated, truncated: r.truncated,
+          modelText: modelTextOf(info) ?? takeNote(), reward: r.reward, terminated: r.terminated, truncated: r.truncated,
           error: err?.message, screenshot: r.observation.screenshot, marksImage: r.observation.marksImage, marks: r.observation.marks?.file,
           details: { info: { ...info, toolResult: undefined }, timings: r.observation.timings },
         });

@@ -19,7 +19,8 @@ import { restoreCheckpoint, takeCheckpoint } from '../checkpoint/checkpoint';
 import { CheckpointStore } from '../checkpoint/checkpointStore';
 import type { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvironmentInfo } from '../deployment/deployment';
-import type { Action } from '../env/actions';
+import { bridgeCallOf, isBridgeInput } from '../env/actionTable';
+import { parseAction, type Action } from '../env/actions';
 import { waitForSettle } from '../environment/settle';
 import { REPO_ROOT } from '../image/imageInputs';
 import { TrajectoryWriter } from '../trajectory/trajectoryFile';
@@ -194,13 +195,15 @@ export class PwpMcpServer {
     const input = INPUT_TOOLS.find((t) => t.name === name);
     if (input) {
       const a = parseArgs(input.schema, args) as Record<string, unknown>;
-      const { method, params } = input.call(a);
+      const action = parseAction(input.action(a));
+      if (!isBridgeInput(action)) throw new InvalidParamsError(`${name} is not an input action`);
+      const { method, params } = bridgeCallOf(action);
       const t0 = performance.now();
       let result: unknown;
       try {
         result = await c.callUnchecked(method, params);
       } catch (err) {
-        this.record(input.action(a), { mcpTool: name, error: { name: (err as Error).name, message: (err as Error).message } });
+        this.record(action, { mcpTool: name, error: { name: (err as Error).name, message: (err as Error).message } });
         throw err;
       }
       const ms = performance.now() - t0;
@@ -213,7 +216,7 @@ export class PwpMcpServer {
         content.push({ type: 'image', data: s.data, mimeType: 'image/png' });
         shot = Buffer.from(s.data, 'base64');
       }
-      this.record(input.action(a), { mcpTool: name, result, settle }, shot);
+      this.record(action, { mcpTool: name, result, settle }, shot);
       return { content };
     }
     const read = READ_TOOLS.find((t) => t.name === name);

@@ -1,5 +1,6 @@
 // The tools `pwp mcp` offers, each with a JSON Schema derived from a zod schema (most are
-// the bridge protocol's own params), and what each does over the bridge. The IDE's tools
+// the bridge protocol's own params). An input tool turns its arguments into an Env action;
+// the action table (host/env/actionTable.ts) makes the bridge call, as for every agent. The IDE's tools
 // (tools.list: file/bash, assisted, IDE-native, IDE-Bench) are added as they are, with the
 // JSON Schemas the extension publishes.
 import { z } from 'zod';
@@ -20,9 +21,7 @@ export interface InputTool {
   name: string;
   description: string;
   schema: z.ZodObject;
-  /** The bridge call for validated arguments (without `screenshot`). */
-  call: (args: Record<string, unknown>) => { method: MethodName; params: Record<string, unknown> };
-  /** The same action as the Env's action type, for the trajectory. */
+  /** The Env action for validated arguments (performed through the action table, recorded as it is). */
   action: (args: Record<string, unknown>) => Action;
 }
 
@@ -36,56 +35,48 @@ export const INPUT_TOOLS: InputTool[] = [
     kind: 'input', name: 'key',
     description: 'Press a key chord or a space-separated sequence of chords in the IDE, e.g. "ctrl+s", "ctrl+shift+p", "ctrl+k ctrl+t", "enter".',
     schema: (methods['input.key'].params as z.ZodObject).extend(ScreenshotFlag),
-    call: (a) => ({ method: 'input.key', params: pick(a, 'keys', 'repeat') }),
     action: (a) => ({ type: 'key', keys: String(a.keys), ...(a.repeat !== undefined ? { repeat: Number(a.repeat) } : {}) }),
   },
   {
     kind: 'input', name: 'type_text',
     description: 'Type text (any Unicode) into the focused element of the IDE, as keystrokes.',
     schema: z.object({ text: z.string().max(100_000), ...ScreenshotFlag }).strict(),
-    call: (a) => ({ method: 'input.type', params: pick(a, 'text') }),
     action: (a) => ({ type: 'type', text: String(a.text) }),
   },
   {
     kind: 'input', name: 'click',
     description: 'Click at a screen point (pixels of the screenshot); count 2 double-clicks; modifiers are held during the click.',
     schema: z.object({ x: z.int().min(0).max(16384), y: z.int().min(0).max(16384), button: Button, count: z.int().min(1).max(3).default(1), modifiers: Modifiers, ...ScreenshotFlag }).strict(),
-    call: (a) => ({ method: 'input.click', params: pick(a, 'x', 'y', 'button', 'count', 'modifiers') }),
-    action: (a) => ({ type: 'click', x: Number(a.x), y: Number(a.y), button: a.button as 'left', count: Number(a.count ?? 1) }),
+    action: (a) => ({ type: 'click', x: Number(a.x), y: Number(a.y), button: a.button as 'left', count: Number(a.count ?? 1), ...pick(a, 'modifiers') }),
   },
   {
     kind: 'input', name: 'click_mark',
     description: 'Click a Set-of-Marks element by the id that set_of_marks listed (at the centre of its visible part).',
     schema: z.object({ mark: z.int().min(0).max(1_000_000), button: Button, count: z.int().min(1).max(3).default(1), modifiers: Modifiers, ...ScreenshotFlag }).strict(),
-    call: (a) => ({ method: 'input.click', params: pick(a, 'mark', 'button', 'count', 'modifiers') }),
-    action: (a) => ({ type: 'click', mark: Number(a.mark), button: a.button as 'left', count: Number(a.count ?? 1) }),
+    action: (a) => ({ type: 'click', mark: Number(a.mark), button: a.button as 'left', count: Number(a.count ?? 1), ...pick(a, 'modifiers') }),
   },
   {
     kind: 'input', name: 'move_mouse',
     description: 'Move the mouse pointer to a screen point (hover).',
     schema: (methods['input.move'].params as z.ZodObject).extend(ScreenshotFlag),
-    call: (a) => ({ method: 'input.move', params: pick(a, 'x', 'y') }),
     action: (a) => ({ type: 'move', x: Number(a.x), y: Number(a.y) }),
   },
   {
     kind: 'input', name: 'drag',
     description: 'Press a mouse button at one point, move to another and release (select text, move a splitter, drag a file).',
     schema: (methods['input.drag'].params as z.ZodObject).extend(ScreenshotFlag),
-    call: (a) => ({ method: 'input.drag', params: pick(a, 'from', 'to', 'button', 'steps') }),
-    action: (a) => ({ type: 'drag', from: a.from as { x: number; y: number }, to: a.to as { x: number; y: number } }),
+    action: (a) => ({ type: 'drag', from: a.from as { x: number; y: number }, to: a.to as { x: number; y: number }, ...pick(a, 'button', 'steps') }),
   },
   {
     kind: 'input', name: 'scroll',
     description: 'Scroll the mouse wheel at a point (or where the pointer is) by a number of notches.',
     schema: (methods['input.scroll'].params as z.ZodObject).extend(ScreenshotFlag),
-    call: (a) => ({ method: 'input.scroll', params: pick(a, 'x', 'y', 'direction', 'amount') }),
     action: (a) => ({ type: 'scroll', direction: a.direction as 'up', ...pick(a, 'x', 'y', 'amount') }),
   },
   {
     kind: 'input', name: 'xdotool',
     description: 'Run a PwP-style xdotool command ("xdotool mousemove 10 20 click 1", "xdotool key ctrl+s"); input subcommands only, never a shell.',
     schema: z.object({ command: z.string().min(1).max(10_000), ...ScreenshotFlag }).strict(),
-    call: (a) => ({ method: 'input.xdotool', params: pick(a, 'command') }),
     action: (a) => ({ type: 'xdotool', command: String(a.command) }),
   },
 ];

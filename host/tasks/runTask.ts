@@ -1,7 +1,9 @@
-// One run of one agent on one task, start to finish: environment and set-up, the agent
-// (recorded: trajectory, screenshots, video), the IDE state and workspace it leaves,
-// grading in the verifier, and result.json in the run's folder.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// One run of one agent on one task, start to finish, through the task's Env (makeEnv): the
+// environment and set-up, the agent acting on the Env within the task's limits (recorded by
+// RecordTrajectory: trajectory, screenshots; plus a video), grading in the verifier (the done
+// step's, or the state the agent left), and result.json in the run's folder. The trajectory's
+// last record says what result.json says, whatever ended the run.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
 import { ensureImage } from '../image/buildImage';
@@ -9,10 +11,14 @@ import { paths } from '../image/imageInputs';
 import type { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { testCounts } from '../evaluation/evaluationResult';
-import type { Agent } from '../agents/agent';
+import { LimitReachedError, type Agent, type AgentOutcome } from '../agents/agent';
 import type { AgentStats } from '../agents/agentStats';
+import { EpisodeOverError, type EnvLike } from '../env/env';
+import type { EnvPool } from '../env/pool';
+import { makeEnv } from '../env/taskEnv';
+import type { RecordTrajectory } from '../trajectory/recordTrajectory';
+import { TRAJECTORY_FILE } from '../trajectory/trajectoryFile';
 import { taskName, type Task } from './loadTask';
-import { TaskSession } from './taskSession';
 
 export interface RunResult {
   task: string;
@@ -53,6 +59,8 @@ export interface RunOptions {
   defaultImage?: string;
   deployment?: DockerDeployment;
   docker?: Docker;
+  /** Take the environment from a warm pool of the task's image. */
+  pool?: EnvPool;
   video?: boolean;
   screenshots?: boolean;
   /** Leave the agent's environment running afterwards (its id is printed by the CLI). */
@@ -75,51 +83,122 @@ export async function resolveImage(task: Task, defaultImage?: string, progress?:
   return defaultImage ?? ensureImage({ progress });
 }
 
+/** Image files the trajectory saved (one per observed step, plus the reset's). */
+function countScreenshots(dir: string): number {
+  let n = 0;
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (/^(reset|step-\d+)\.(png|jpg)$/.test(e.name)) n++;
+    }
+  };
+  try { walk(dir); } catch { /* no folder, no screenshots */ }
+  return n;
+}
+
 export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
   const attempt = o.attempt ?? 1;
   const runDir = resolve(o.runDir ?? defaultRunDir(task, o.agent.name, attempt));
   mkdirSync(runDir, { recursive: true });
-  // A re-run into the same folder must not leave an earlier run's video or grading behind.
-  for (const stale of ['video.mp4', 'evaluation.json']) rmSync(join(runDir, stale), { force: true });
+  // A re-run into the same folder must not leave an earlier run's trajectory, video or grading behind.
+  for (const stale of ['video.mp4', 'evaluation.json', 'ide-state.json', TRAJECTORY_FILE, 'episode-1', 'screenshots']) rmSync(join(runDir, stale), { recursive: true, force: true });
   const startedAt = new Date().toISOString();
   const t0 = Date.now();
   const progress = o.progress ?? (() => undefined);
   const image = await resolveImage(task, o.defaultImage, progress);
   const base = { task: taskName(task), suite: task.suite, id: task.id, agent: o.agent.name, ...(o.agent.model ? { model: o.agent.model } : {}), attempt, image, runDir, startedAt };
-  const finish = (r: Omit<RunResult, keyof typeof base | 'endedAt'>): RunResult => {
-    const result: RunResult = { ...base, ...r, endedAt: new Date().toISOString() };
+  const shots = o.screenshots !== false;
+  const env = makeEnv(task, {
+    image, deployment: o.deployment, pool: o.pool, view: o.view, labels: { 'pwp.run': runDir, ...o.labels },
+    observe: shots ? ['screenshot'] : [], observeOptions: { format: 'jpeg', quality: 70 },
+    saveGradeInputsTo: runDir, progress,
+    record: { dir: runDir, humanPollMs: o.view ? 500 : 0, meta: { agent: o.agent.name, ...(o.agent.model ? { model: o.agent.model } : {}), attempt } },
+  });
+  const recorder = env as unknown as RecordTrajectory;
+  const taskEnv = env.unwrapped;
+  const timings: Record<string, number> = {};
+
+  // Builds result.json and ends the trajectory with the same status and score, whatever ended
+  // the run; the environment is closed here (unless kept) so that record is the last one.
+  const finish = async (r: Omit<RunResult, keyof typeof base | 'endedAt' | 'trajectory' | 'screenshots' | 'timings'>): Promise<RunResult> => {
+    timings.totalMs = Date.now() - t0;
+    const result: RunResult = {
+      ...base, ...r, trajectory: join(runDir, TRAJECTORY_FILE), screenshots: countScreenshots(runDir), timings, endedAt: new Date().toISOString(),
+    };
+    const end = { type: 'end' as const, status: result.status, ...(result.error ? { reason: result.error } : {}), steps: result.steps, score: result.score };
+    if (o.keep && taskEnv.id) {
+      progress(`environment ${taskEnv.id} keeps running: pwp down ${taskEnv.id}`);
+      recorder.annotate(end);
+      await recorder.flush();
+    } else {
+      await recorder.closeWith(end).catch(() => undefined);
+    }
     writeFileSync(join(runDir, 'result.json'), `${JSON.stringify(result, null, 1)}\n`);
     return result;
   };
 
-  let session: TaskSession;
   try {
     progress(`${taskName(task)}: starting the environment and setting up`);
-    session = await TaskSession.start(task, { image, deployment: o.deployment, view: o.view, labels: { 'pwp.run': runDir, ...o.labels } });
+    const reset = await env.reset();
+    timings.startMs = reset.info.pooled ? reset.info.timings.acquire ?? 0 : reset.info.startMs;
+    timings.setupMs = taskEnv.setupMs;
   } catch (err) {
-    return finish({ score: 0, passed: false, status: 'error', error: (err as Error).message, steps: 0, screenshots: 0, timings: { totalMs: Date.now() - t0 } });
+    return finish({ score: 0, passed: false, status: 'error', error: (err as Error).message, steps: 0 });
   }
-  o.onEnvironment?.({ id: session.info.id, ideUrl: session.info.ideUrl, bridgeUrl: session.info.bridgeUrl, viewUrl: session.info.viewUrl ?? null });
+  const info = taskEnv.info;
+  o.onEnvironment?.({ id: info.id, ideUrl: info.ideUrl, bridgeUrl: info.bridgeUrl, viewUrl: info.viewUrl ?? null });
   try {
     progress(`${taskName(task)}: ${o.agent.name} agent acting`);
-    const acted = await session.act(o.agent, { runDir, video: o.video, screenshots: o.screenshots });
+    const video = o.video !== false && await taskEnv.client.call('capture.recordStart', { fps: 5, path: '/tmp/pwp-run/video.mp4' }).then(() => true, () => false);
+    const ta = Date.now();
+    const { outcome, error } = await runAgent(o.agent, env, task);
+    const steps = taskEnv.stepCount;
+    // An agent that stops without done (the null agent, the oracle of an older trajectory) is done now.
+    if (!error && !taskEnv.episodeOver) await env.step({ type: 'done' }).catch(() => undefined);
+    timings.agentMs = Date.now() - ta;
+    let videoFile: string | undefined;
+    if (video) {
+      try {
+        const stopped = await taskEnv.client.call('capture.recordStop', {});
+        const data = await taskEnv.readFile(stopped.path);
+        if (data) { videoFile = join(runDir, 'video.mp4'); writeFileSync(videoFile, data); }
+      } catch (err) {
+        recorder.annotate({ type: 'note', text: `no video: ${(err as Error).message}` });
+      }
+    }
     progress(`${taskName(task)}: grading in a verifier container`);
     const tg = Date.now();
-    const evaluation = await session.grade({ saveInputsTo: runDir });
-    const timings = { ...session.timings, agentMs: acted.durationMs, gradeMs: Date.now() - tg, totalMs: Date.now() - t0 };
+    const evaluation = taskEnv.episodeOver === 'done' && taskEnv.evaluation ? taskEnv.evaluation : await taskEnv.grade();
+    timings.gradeMs = Date.now() - tg;
     writeFileSync(join(runDir, 'evaluation.json'), `${JSON.stringify(evaluation, null, 1)}\n`);
-    return finish({
+    const truncatedBy = taskEnv.episodeOver?.startsWith('truncated') ? taskEnv.episodeOver : undefined;
+    const status = error || outcome.error ? 'error' : truncatedBy || outcome.status === 'truncated' ? 'truncated' : 'finished';
+    return await finish({
       score: evaluation.score, passed: evaluation.passed, tests: testCounts(evaluation),
-      status: acted.error || acted.outcome.error ? 'error' : acted.outcome.status,
-      error: acted.error ?? acted.outcome.error ?? (acted.outcome.status === 'truncated' ? acted.outcome.reason : undefined),
-      answer: acted.answer, steps: acted.steps, evaluation,
-      trajectory: acted.trajectory, video: acted.video, screenshots: acted.screenshots, timings,
-      ...(acted.outcome.stats ? { agentStats: acted.outcome.stats } : {}),
+      status, error: error ?? outcome.error ?? (status === 'truncated' ? outcome.reason ?? truncatedBy : undefined),
+      answer: taskEnv.answerGiven ?? undefined, steps, evaluation,
+      ...(videoFile ? { video: videoFile } : {}),
+      ...(outcome.stats ? { agentStats: outcome.stats } : {}),
     });
   } catch (err) {
-    return finish({ score: 0, passed: false, status: 'error', error: (err as Error).message, steps: 0, screenshots: 0, timings: { ...session.timings, totalMs: Date.now() - t0 } });
+    return await finish({ score: 0, passed: false, status: 'error', error: (err as Error).message, steps: taskEnv.stepCount });
+  }
+}
+
+/** The agent within the task's wall-clock limit; a limit that ends it is an outcome, not an error. */
+export async function runAgent(agent: Agent, env: EnvLike, task: Task): Promise<{ outcome: AgentOutcome; error?: string }> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new LimitReachedError(`time limit of ${task.limits.seconds} s reached`)), task.limits.seconds * 1000);
+  try {
+    const outcome = await Promise.race([
+      agent.run(env, task, controller.signal),
+      new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason))),
+    ]);
+    return { outcome };
+  } catch (err) {
+    if (err instanceof LimitReachedError || err instanceof EpisodeOverError) return { outcome: { status: 'truncated', reason: err.message } };
+    return { outcome: { status: 'finished', reason: 'the agent failed' }, error: (err as Error).message };
   } finally {
-    if (o.keep) progress(`environment ${session.info.id} keeps running: pwp down ${session.info.id}`);
-    else await session.close();
+    clearTimeout(timer);
   }
 }

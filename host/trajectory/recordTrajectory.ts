@@ -4,7 +4,7 @@
 import type { HumanEvent } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
 import type { CheckpointOptions } from '../checkpoint/checkpoint';
-import type { EnvLike, ResetOptions, ResetResult, StepResult } from '../env/env';
+import type { Annotation, EnvLike, ResetOptions, ResetResult, StepResult } from '../env/env';
 import type { Observation } from '../env/observation';
 import { EnvWrapper } from '../env/wrappers';
 import { TrajectoryWriter, type ObservationRef } from './trajectoryFile';
@@ -134,6 +134,17 @@ export class RecordTrajectory extends EnvWrapper {
     });
   }
 
+  /** Notes, waits, model turns and the end of a run go into the trajectory in order with the steps. */
+  override annotate(a: Annotation): void {
+    super.annotate(a);
+    void this.serial(async () => this.writer.append(a)).catch(() => undefined);
+  }
+
+  /** Waits until everything handed to the trajectory is on disk. */
+  flush(): Promise<void> {
+    return this.serial(async () => undefined);
+  }
+
   override async checkpoint(name: string, o?: CheckpointOptions) {
     const m = await super.checkpoint(name, o);
     await this.serial(async () => this.writer.append({ type: 'checkpoint', name, result: { createdAt: m.createdAt, bytes: m.bytes, durationMs: m.durationMs } }));
@@ -160,12 +171,20 @@ export class RecordTrajectory extends EnvWrapper {
   }
 
   override async close(): Promise<void> {
+    return this.closeWith();
+  }
+
+  /** Closes the Env and ends the trajectory with `last` after the close record (a run's end). */
+  async closeWith(last?: Annotation): Promise<void> {
     clearInterval(this.poller);
     await this.flushHuman();
     try {
       await super.close();
     } finally {
-      await this.serial(async () => this.writer.append({ type: 'close' }));
+      await this.serial(async () => {
+        this.writer.append({ type: 'close' });
+        if (last) this.writer.append(last);
+      });
       this.writer.close();
     }
   }

@@ -4,6 +4,7 @@
 import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HumanEvent } from '../../bridge/protocol';
+import type { AgentEvent } from '../agents/agentEvents';
 import type { Action } from '../env/actions';
 
 export const TRAJECTORY_FILE = 'trajectory.jsonl';
@@ -34,6 +35,14 @@ export type TrajectoryRecord = Base & (
   | { type: 'checkpoint' | 'restore'; name: string; result: Record<string, unknown> }
   | { type: 'pause' | 'resume' | 'close' }
   | { type: 'error'; during: string; action?: Action; error: { name: string; message: string } }
+  /** A remark by the agent or the runner (what a set-up or oracle step is for, why an agent stopped). */
+  | { type: 'note'; text: string }
+  /** A condition the agent waited for; a replay waits for it too. */
+  | { type: 'sync'; ide: string; params: Record<string, unknown>; match: unknown; ok: boolean; ms: number }
+  /** How the run ended: the same status and score as its result.json. */
+  | { type: 'end'; status: string; reason?: string; steps: number; score?: number }
+  /** Model-driven agents: model turns, tool results, statistics. */
+  | AgentEvent
 );
 export type RecordType = TrajectoryRecord['type'];
 /** A record as a caller hands it over: the writer numbers and stamps it. */

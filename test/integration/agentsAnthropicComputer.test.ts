@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScreenScaling } from '../../host/models/screenScaling';
-import type { TaskSession } from '../../host/tasks/taskSession';
+import type { TaskEnv } from '../../host/env/taskEnv';
 import { runScriptedAgent, type AgentRunResult } from '../support/agentRun';
 import { anthropicReply, findMark, lastToolResults, type RecordedRequest } from '../support/scriptedModelServer';
 
@@ -38,7 +38,7 @@ function requestImages(req: RecordedRequest): string[] {
 describe('cua agent with Anthropic\'s computer-use tool (real container, scaled screen)', function () {
   this.timeout(600_000);
   const secret = `sk-ant-pwp-test-${randomBytes(16).toString('hex')}`;
-  let session: TaskSession | undefined;
+  let session: TaskEnv | undefined;
   const clicks: { x: number; y: number }[] = [];
   let run: AgentRunResult;
 
@@ -127,8 +127,7 @@ describe('cua agent with Anthropic\'s computer-use tool (real container, scaled 
   });
 
   it('scales the model\'s coordinates back: each click lands on the element it aimed at', () => {
-    const landed = run.records.filter((r) => r.type === 'call' && (r as { method: string }).method === 'input.click')
-      .map((r) => (r as { params: { x: number; y: number } }).params);
+    const landed = run.records.flatMap((r) => (r.type === 'step' && r.action.type === 'click' ? [r.info.at as { x: number; y: number }] : []));
     assert.equal(landed.length, 2);
     landed.forEach((p, i) => {
       assert.ok(Math.abs(p.x - clicks[i].x) <= 2 && Math.abs(p.y - clicks[i].y) <= 2, `click ${i} at ${JSON.stringify(p)}, aimed at ${JSON.stringify(clicks[i])}`);

@@ -105,7 +105,7 @@ describe('cua agent (OpenAI chat completions, real container)', function () {
     assert.equal(turns.length, 7);
     assert.equal(turns[0].text, 'Opening the file.');
     assert.ok(turns.every((t) => t.toolCalls.length > 0 && t.usage.input > 0 && t.latencyMs >= 0));
-    assert.ok(run.records.some((r) => r.type === 'call' && (r as { method: string }).method === 'input.click'));
+    assert.ok(run.records.some((r) => r.type === 'step' && r.action.type === 'click'));
     assert.equal(run.records.filter((r) => r.type === 'agentStats').length, 1);
   });
 

@@ -3,13 +3,14 @@
 // closed, and the state it left can still be graded. One environment serves all four runs.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeModelAgent, type ModelAgentConfig } from '../../host/agents/modelAgents';
 import { resolveTasks } from '../../host/tasks/loadTask';
-import { TaskSession, type ActResult } from '../../host/tasks/taskSession';
-import type { StampedRecord } from '../../host/tasks/trajectoryRecorder';
+import { makeEnv } from '../../host/env/taskEnv';
+import { readTrajectory, type TrajectoryRecord } from '../../host/trajectory/trajectoryFile';
+import { actOn, type ActResult } from '../support/actOnEnv';
 import { testImage } from './environmentFixture';
 import { errorReply, openaiReply, ScriptedModelServer } from '../support/scriptedModelServer';
 
@@ -18,7 +19,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('model agent stopping rules (real container)', function () {
   this.timeout(600_000);
   let server: ScriptedModelServer;
-  let session: TaskSession;
+  const task = resolveTasks(['general-swe/swap-variables'])[0];
+  let env: ReturnType<typeof makeEnv>;
   const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
 
   before(async () => {
@@ -35,21 +37,23 @@ describe('model agent stopping rules (real container)', function () {
     });
     process.env.OPENAI_API_KEY = `sk-pwp-test-${randomBytes(8).toString('hex')}`;
     process.env.OPENAI_BASE_URL = server.openaiBaseURL;
-    session = await TaskSession.start(resolveTasks(['general-swe/swap-variables'])[0], { image: await testImage(), labels: { 'pwp.test': '1' } });
+    // No task limits: the agents' own caps are under test, and five runs share this episode.
+    env = makeEnv(task, { image: await testImage(), labels: { 'pwp.test': '1' }, observe: [], limits: false });
+    await env.reset();
   });
 
   after(async () => {
     if (saved.key === undefined) delete process.env.OPENAI_API_KEY; else process.env.OPENAI_API_KEY = saved.key;
     if (saved.url === undefined) delete process.env.OPENAI_BASE_URL; else process.env.OPENAI_BASE_URL = saved.url;
-    await session?.close();
+    await env?.close();
     await server?.close();
   });
 
-  async function act(model: string, c: Partial<ModelAgentConfig>): Promise<{ acted: ActResult; records: StampedRecord[] }> {
+  async function act(model: string, c: Partial<ModelAgentConfig>): Promise<{ acted: ActResult; records: TrajectoryRecord[] }> {
     const runDir = mkdtempSync(join(tmpdir(), 'pwp-agent-limits-'));
     const { agent } = makeModelAgent('ide-agent', { model: `openai:${model}`, ...c });
-    const acted = await session.act(agent, { runDir, video: false });
-    const records = readFileSync(join(runDir, 'trajectory.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as StampedRecord);
+    const acted = await actOn(env, agent, task, runDir);
+    const records = readTrajectory(runDir).records;
     assert.equal(records.at(-1)?.type, 'end', 'the trajectory is closed');
     assert.equal(records.filter((r) => r.type === 'agentStats').length, 1);
     return { acted, records };
@@ -95,7 +99,7 @@ describe('model agent stopping rules (real container)', function () {
   });
 
   it('leaves a state that is still graded', async () => {
-    const evaluation = await session.grade();
+    const evaluation = await env.unwrapped.grade();
     assert.equal(evaluation.passed, false);
     assert.equal(evaluation.score, 0);
   });

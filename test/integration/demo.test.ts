@@ -30,7 +30,7 @@ describe('pwp demo (the main job of the README)', function () {
       assert.match(stdout, new RegExp(`^${label}\\s+.*${name.replace('.', '\\.')}$`, 'm'), all);
       assert.ok(existsSync(join(out, name)) && statSync(join(out, name)).size > 0, `${name} in the run folder`);
     }
-    assert.ok(readdirSync(join(out, 'screenshots')).length >= actions.length, 'a screenshot per action');
+    assert.ok(readdirSync(join(out, 'episode-1')).filter((f) => /^step-\d+\.jpg$/.test(f)).length >= actions.length, 'a screenshot per action');
     const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { score: number; passed: boolean; agent: string };
     assert.deepEqual([result.score, result.passed, result.agent], [1, true, 'oracle']);
   });

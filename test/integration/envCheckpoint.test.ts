@@ -11,7 +11,7 @@ import { CheckpointStore } from '../../host/checkpoint/checkpointStore';
 import { execIn } from '../../host/checkpoint/containerFiles';
 import { checkEnv } from '../../host/env/checkEnv';
 import { Env } from '../../host/env/env';
-import { StepLimit, TimeLimit } from '../../host/env/wrappers';
+import { TimeLimit, WallClockLimit } from '../../host/env/wrappers';
 import { waitForSettle } from '../../host/environment/settle';
 import { testImage } from './environmentFixture';
 import { eventually } from './ideDriving';
@@ -51,7 +51,7 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
 
   it('passes checkEnv, also behind wrappers, and close() leaves no container behind', async () => {
     const env = new Env({ image, labels: { 'pwp.test': '1' }, checkpoints: store });
-    const wrapped = new TimeLimit(new StepLimit(env, 100), 10 * 60_000);
+    const wrapped = new WallClockLimit(new TimeLimit(env, 100), 10 * 60_000);
     let id: string;
     try {
       const r = await checkEnv(wrapped, { files: { 'hello.txt': 'hi\n' } });

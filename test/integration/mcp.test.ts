@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import sharp from 'sharp';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { loadTask, TASKS_ROOT } from '../../host/tasks/loadTask';
-import { TaskSession } from '../../host/tasks/taskSession';
+import { makeEnv, type TaskEnv } from '../../host/env/taskEnv';
 import { readTrajectory } from '../../host/trajectory/trajectoryFile';
 import { testImage } from './environmentFixture';
 
@@ -41,7 +41,8 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
   before(async function () { this.timeout(30 * 60_000); image = await testImage(); });
 
   describe('attached to a task\'s environment', () => {
-    let session: TaskSession;
+    let session: TaskEnv;
+    let env: ReturnType<typeof makeEnv>;
     let client: Client;
     let stderr = '';
     const record = mkdtempSync(join(tmpdir(), 'pwp-mcp-record-'));
@@ -50,7 +51,9 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
 
     before(async function () {
       this.timeout(5 * 60_000);
-      session = await TaskSession.start(loadTask(join(TASKS_ROOT, 'vscode-config', 'rulers')), { image, labels: { 'pwp.test': '1' } });
+      env = makeEnv(loadTask(join(TASKS_ROOT, 'vscode-config', 'rulers')), { image, labels: { 'pwp.test': '1' }, observe: [] });
+      await env.reset();
+      session = env.unwrapped;
       const transport = new StdioClientTransport({ command: PWP, args: ['mcp', '--env', session.info.id, '--record', record], stderr: 'pipe' });
       transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
       client = new Client({ name: 'pwp-test', version: '1.0.0' });

@@ -1,14 +1,15 @@
-// The null and oracle baselines of a task in one environment: the state right after set-up
-// is exactly what the null agent leaves (it does nothing), so it is graded first; then the
-// oracle acts in the same environment and the result is graded again. Each grading runs in
+// The null and oracle baselines of a task in one task Env (makeEnv): the state right after
+// set-up is exactly what the null agent leaves (it does nothing), so it is graded first; then
+// the oracle acts in the same environment and its done step grades the result. Each grading runs in
 // its own verifier container. Used by the task tests and by `npm run test:tasks`.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { OracleAgent } from '../../host/agents/oracleAgent';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
 import { paths } from '../../host/image/imageInputs';
 import { taskName, type Task } from '../../host/tasks/loadTask';
-import { TaskSession } from '../../host/tasks/taskSession';
+import { makeEnv } from '../../host/env/taskEnv';
+import { actOn } from '../support/actOnEnv';
 
 export interface Baselines {
   task: string;
@@ -25,20 +26,24 @@ export interface Baselines {
 export async function taskBaselines(task: Task, image: string): Promise<Baselines> {
   const t0 = Date.now();
   const runDir = join(paths.state, 'test-runs', task.suite, task.id);
-  const session = await TaskSession.start(task, { image, labels: { 'pwp.test': '1' } });
+  rmSync(runDir, { recursive: true, force: true });
+  const env = makeEnv(task, { image, labels: { 'pwp.test': '1' }, observe: [], record: { dir: runDir, humanPollMs: 0 } });
+  const taskEnv = env.unwrapped;
   try {
+    await env.reset();
     const t1 = Date.now();
-    const nullResult = await session.grade();
+    const nullResult = await taskEnv.grade();
     const t2 = Date.now();
-    const acted = await session.act(new OracleAgent(), { runDir, video: false });
+    const acted = await actOn(env, new OracleAgent(), task);
     const t3 = Date.now();
-    const oracleResult = await session.grade();
+    // The oracle ends with done, which grades; an oracle cut short is graded as it left things.
+    const oracleResult = taskEnv.episodeOver === 'done' && taskEnv.evaluation ? taskEnv.evaluation : await taskEnv.grade();
     const t4 = Date.now();
     const hiddenLeaks: string[] = [];
     for (const rel of hiddenWorkspaceFiles(task)) {
       // A hidden file may replace a workspace file of the same name (SWE-bench's test patch):
       // a leak is the hidden content itself in the agent's environment.
-      const there = await session.readFile(`/workspace/${rel}`);
+      const there = await taskEnv.readFile(`/workspace/${rel}`);
       if (there && there.equals(readFileSync(join(task.hiddenDir!, 'workspace', rel)))) hiddenLeaks.push(rel);
     }
     return {
@@ -47,7 +52,7 @@ export async function taskBaselines(task: Task, image: string): Promise<Baseline
       ms: { start: t1 - t0, nullGrade: t2 - t1, oracle: t3 - t2, oracleGrade: t4 - t3, total: t4 - t0 },
     };
   } finally {
-    await session.close();
+    await env.close();
   }
 }
 

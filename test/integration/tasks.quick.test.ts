@@ -4,14 +4,19 @@
 // screenshots, video), its replay, and a null run through the same pipeline. The full set is
 // `npm run test:tasks` (test/tasks/allTasks.test.ts).
 import { strict as assert } from 'node:assert';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Agent } from '../../host/agents/agent';
 import { NullAgent } from '../../host/agents/nullAgent';
+import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { OracleAgent } from '../../host/agents/oracleAgent';
 import { ReplayAgent } from '../../host/agents/replayAgent';
 import { paths } from '../../host/image/imageInputs';
 import { resolveTasks } from '../../host/tasks/loadTask';
 import { runTask } from '../../host/tasks/runTask';
+import { readTrajectory } from '../../host/trajectory/trajectoryFile';
 import { testImage } from './environmentFixture';
 import { describeBaselines, inParallel, taskBaselines, type Baselines } from './taskBaselines';
 
@@ -49,7 +54,14 @@ describe('bundled tasks: quick subset (oracle 1, null 0)', function () {
     });
   }
 
-  it('records a full run (trajectory, screenshots, video), replays it to the same reward, and scores a null run 0', async () => {
+});
+
+describe('a task run end to end: pwp run, its trajectory, pwp replay', function () {
+  this.timeout(20 * 60_000);
+  let image: string;
+  before(async function () { this.timeout(40 * 60_000); image = await testImage(); });
+
+  it('records a full run (trajectory, screenshots, video), replays it to the same reward (replay agent and pwp replay), and scores a null run 0', async () => {
     const [task] = resolveTasks(['vscode-config/color-theme']);
     const base = join(paths.state, 'test-runs', 'pipeline');
     const run = await runTask(task, { agent: new OracleAgent(), runDir: join(base, 'oracle'), defaultImage: image, labels: { 'pwp.test': '1' } });
@@ -57,9 +69,22 @@ describe('bundled tasks: quick subset (oracle 1, null 0)', function () {
     assert.equal(run.status, 'finished');
     assert.ok(run.trajectory && statSync(run.trajectory).size > 0);
     assert.ok(run.video && statSync(run.video).size > 10_000, 'a video of the run');
-    const shots = readdirSync(join(run.runDir, 'screenshots'));
-    assert.ok(shots.length >= run.steps, `a screenshot after each input action: ${shots.join(', ')}`);
+    const shots = readdirSync(join(run.runDir, 'episode-1')).filter((f) => /^step-\d+\.jpg$/.test(f));
+    assert.ok(shots.length >= run.steps, `a screenshot after each step: ${shots.join(', ')}`);
+    assert.equal(run.screenshots, shots.length + 1, 'the reset\'s screenshot and one per step');
     assert.ok(existsSync(join(run.runDir, 'result.json')) && existsSync(join(run.runDir, 'ide-state.json')));
+    // The trajectory's last record says what result.json says.
+    const end = readTrajectory(run.trajectory).records.at(-1)!;
+    assert.deepEqual(end.type === 'end' && [end.status, end.score], ['finished', 1]);
+
+    // pwp replay on the run's own trajectory: a fresh environment on the task, the same actions, the same final state and reward.
+    const root = join(__dirname, '..', '..');
+    const { stdout } = await promisify(execFile)(join(root, 'bin/pwp'), ['replay', run.trajectory, '--image', image, '--json'], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+    const replayed = JSON.parse(stdout) as { reward: number; agentSteps: number; divergences: unknown[]; evaluation: { summary: string } };
+    assert.equal(replayed.reward, 1, stdout);
+    assert.equal(replayed.agentSteps, run.steps, 'every recorded step replayed');
+    assert.deepEqual(replayed.divergences, []);
+    assert.equal(replayed.evaluation.summary, (JSON.parse(readFileSync(join(run.runDir, 'evaluation.json'), 'utf8')) as { summary: string }).summary, 'the same final state, check by check');
 
     const replay = await runTask(task, { agent: new ReplayAgent(run.trajectory), runDir: join(base, 'replay'), defaultImage: image, video: false, labels: { 'pwp.test': '1' } });
     assert.equal(replay.score, 1, replay.error ?? replay.evaluation?.summary);
@@ -67,5 +92,24 @@ describe('bundled tasks: quick subset (oracle 1, null 0)', function () {
 
     const none = await runTask(task, { agent: new NullAgent(), runDir: join(base, 'null'), defaultImage: image, video: false, labels: { 'pwp.test': '1' } });
     assert.deepEqual([none.score, none.steps, none.status], [0, 0, 'finished']);
+  });
+
+  it('when the container dies mid-run, result.json and the trajectory\'s last record both say error', async () => {
+    const [task] = resolveTasks(['vscode-config/color-theme']);
+    const killer: Agent = {
+      name: 'killer',
+      async run(env) {
+        await env.step({ type: 'key', keys: 'shift' });
+        await new DockerDeployment().docker.getContainer(env.unwrapped.id!).kill();
+        await env.step({ type: 'key', keys: 'shift' });
+        return { status: 'finished' };
+      },
+    };
+    const run = await runTask(task, { agent: killer, runDir: join(paths.state, 'test-runs', 'killed'), defaultImage: image, video: false, labels: { 'pwp.test': '1' } });
+    assert.equal(run.status, 'error', JSON.stringify(run));
+    const result = JSON.parse(readFileSync(join(run.runDir, 'result.json'), 'utf8')) as { status: string; score: number };
+    const end = readTrajectory(run.trajectory!).records.at(-1)!;
+    assert.equal(end.type, 'end');
+    assert.deepEqual(end.type === 'end' && [end.status, end.score], [result.status, result.score]);
   });
 });

@@ -13,7 +13,7 @@ import { evaluate } from '../../host/evaluation/evaluate';
 import { EvaluatorSchema, type Evaluator } from '../../host/evaluation/evaluatorSchema';
 import { Verifier } from '../../host/evaluation/verifier';
 import { loadTask } from '../../host/tasks/loadTask';
-import { gradeState } from '../../host/tasks/taskSession';
+import { gradeState } from '../../host/tasks/gradeState';
 import { testImage } from './environmentFixture';
 
 /** A tar of files as the agent container's getArchive('/workspace') gives it (owned by the IDE user). */

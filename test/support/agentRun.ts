@@ -1,6 +1,6 @@
 // Runs one model agent on one bundled task in a real container, against the scripted model
-// server, through the same TaskSession a `pwp run` uses: set-up, the agent (recorded), and
-// grading in a verifier. Before the environment goes it looks for the API key everywhere the
+// server, through the same task Env (makeEnv) a `pwp run` uses: set-up, the agent (recorded),
+// and grading in a verifier. Before the environment goes it looks for the API key everywhere the
 // container could hold it (its configured environment, the environment of a process started
 // in it, its files), so every agent test is also a leak test.
 import { randomBytes } from 'node:crypto';
@@ -11,8 +11,9 @@ import { makeModelAgent, type ModelAgentConfig, type ModelAgentName } from '../.
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
 import { resolveTasks, type Task } from '../../host/tasks/loadTask';
-import type { StampedRecord } from '../../host/tasks/trajectoryRecorder';
-import { TaskSession, type ActResult } from '../../host/tasks/taskSession';
+import { makeEnv, type TaskEnv } from '../../host/env/taskEnv';
+import { readTrajectory, type TrajectoryRecord } from '../../host/trajectory/trajectoryFile';
+import { actOn, type ActResult } from './actOnEnv';
 import { testImage } from '../integration/environmentFixture';
 import { requestProblems } from './providerRequestSchemas';
 import { ScriptedModelServer, type Script } from './scriptedModelServer';
@@ -29,14 +30,14 @@ export interface AgentRunOptions {
   /** Changes to the task before it starts (e.g. another display size). */
   adjust?: (task: Task) => Task;
   /** Gives the script access to the session once it runs (the script may look at the IDE). */
-  onSession?: (session: TaskSession) => void;
+  onSession?: (session: TaskEnv) => void;
 }
 
 export interface AgentRunResult {
   acted: ActResult;
   evaluation: EvaluationResult;
   server: ScriptedModelServer;
-  records: StampedRecord[];
+  records: TrajectoryRecord[];
   runDir: string;
   /** Problems of each request against its provider's documented shape, by request index. */
   requestProblems: { n: number; problems: string[] }[];
@@ -50,22 +51,24 @@ export async function runScriptedAgent(o: AgentRunOptions): Promise<AgentRunResu
   const vars = o.env?.(server) ?? {};
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
   Object.assign(process.env, vars);
-  let session: TaskSession | undefined;
+  let env: ReturnType<typeof makeEnv> | undefined;
   try {
     const { agent } = makeModelAgent(o.agent, { model: o.model, ...o.config });
     let task = resolveTasks([o.task])[0];
     if (o.adjust) task = o.adjust(task);
     const runDir = mkdtempSync(join(tmpdir(), `pwp-agent-${o.agent}-`));
-    session = await TaskSession.start(task, { image, labels: { 'pwp.test': '1' } });
+    env = makeEnv(task, { image, labels: { 'pwp.test': '1' }, observe: [] });
+    await env.reset();
+    const session = env.unwrapped;
     o.onSession?.(session);
-    const acted = await session.act(agent, { runDir, video: false });
+    const acted = await actOn(env, agent, task, runDir);
     const leaks = await findSecrets(session, Object.values(vars).filter((v) => v.length >= 16));
     // The search must be able to find a secret that is there: plant a canary and look for it.
     const canary = `canary-${randomBytes(12).toString('hex')}`;
     await session.client.call('tools.call', { name: 'bash', args: { command: `echo ${canary} > /tmp/pwp-canary.txt` } });
     if ((await findSecrets(session, [canary])).length === 0) throw new Error('the secret search did not find a planted canary: it cannot be trusted');
-    const evaluation = await session.grade();
-    const records = readFileSync(join(runDir, 'trajectory.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as StampedRecord);
+    const evaluation = session.episodeOver === 'done' && session.evaluation ? session.evaluation : await session.grade();
+    const records = readTrajectory(runDir).records;
     for (const v of Object.values(vars).filter((x) => x.length >= 16)) {
       if (readFileSync(join(runDir, 'trajectory.jsonl'), 'utf8').includes(v)) leaks.push('the trajectory');
     }
@@ -75,13 +78,13 @@ export async function runScriptedAgent(o: AgentRunOptions): Promise<AgentRunResu
     };
   } finally {
     for (const [k, v] of Object.entries(saved)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; }
-    await session?.close();
+    await env?.close();
     await server.close();
   }
 }
 
 /** Looks for secret values in the container: its configured env, a process's env, its files. */
-async function findSecrets(session: TaskSession, secrets: string[]): Promise<string[]> {
+async function findSecrets(session: TaskEnv, secrets: string[]): Promise<string[]> {
   if (!secrets.length) return [];
   const leaks: string[] = [];
   const container = await new DockerDeployment().container(session.info.id);

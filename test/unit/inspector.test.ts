@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HumanEvent } from '../../bridge/protocol';
+import { bridgeCallOf, isBridgeInput } from '../../host/env/actionTable';
 import { parseAction } from '../../host/env/actions';
 import { foldHumanEvents, HumanInputFolder } from '../../host/inspector/humanInput';
 import { settingsKeys } from '../../host/inspector/idePanels';
@@ -184,10 +185,17 @@ describe('pwp mcp tool definitions', () => {
       key: { keys: 'ctrl+s' }, type_text: { text: 'hi' }, click: { x: 1, y: 2 }, click_mark: { mark: 3 }, move_mouse: { x: 1, y: 1 },
       drag: { from: { x: 1, y: 1 }, to: { x: 5, y: 5 } }, scroll: { direction: 'down' }, xdotool: { command: 'xdotool key a' },
     };
+    const methodOf: Record<string, string> = {
+      key: 'input.key', type_text: 'input.type', click: 'input.click', click_mark: 'input.click', move_mouse: 'input.move',
+      drag: 'input.drag', scroll: 'input.scroll', xdotool: 'input.xdotool',
+    };
     for (const t of INPUT_TOOLS) {
       const parsed = t.schema.parse(args[t.name]) as Record<string, unknown>;
-      assert.doesNotThrow(() => parseAction(t.action(parsed)), t.name);
-      assert.ok(!('screenshot' in t.call(parsed).params), `${t.name}: the screenshot flag is not sent to the bridge`);
+      const action = parseAction(t.action(parsed));
+      assert.ok(isBridgeInput(action), `${t.name} is an input action`);
+      const call = bridgeCallOf(action);
+      assert.equal(call.method, methodOf[t.name], `${t.name} goes to the bridge through the action table`);
+      assert.ok(!('screenshot' in call.params), `${t.name}: the screenshot flag is not sent to the bridge`);
     }
   });
 });

@@ -77,7 +77,7 @@ export function register(program: Command): void {
       if (o.json) { printJson({ ...outcome.summary, ran: outcome.ran, skipped: outcome.skipped, files: outcome.files }); return; }
       console.log(`\n${outcome.ran} runs now, ${outcome.skipped} already done\n`);
       console.log(summaryTable(outcome.summary));
-      console.log(`\nresults:  ${outcome.files.results}\nreport:   ${outcome.files.markdown}\n          ${outcome.files.html}\nruns:     ${join(outDir, 'runs')}/<suite>/<id>/<agent>-<attempt>/ (trajectory.jsonl, screenshots/, ${o.video ? 'video.mp4, ' : ''}result.json)`);
+      console.log(`\nresults:  ${outcome.files.results}\nreport:   ${outcome.files.markdown}\n          ${outcome.files.html}\nruns:     ${join(outDir, 'runs')}/<suite>/<id>/<agent>-<attempt>/ (trajectory.jsonl, episode-1/, ${o.video ? 'video.mp4, ' : ''}result.json)`);
       if (outcome.results.some((r) => r.status === 'error')) process.exitCode = 1;
     });
 }

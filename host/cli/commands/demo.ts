@@ -9,7 +9,7 @@ import { ensureImage } from '../../image/buildImage';
 import { paths } from '../../image/imageInputs';
 import { resolveTasks, taskName } from '../../tasks/loadTask';
 import { runTask } from '../../tasks/runTask';
-import { readTrajectory } from '../../agents/replayAgent';
+import { readTrajectory } from '../../trajectory/trajectoryFile';
 import { docker, removeContainersOnInterrupt } from '../context';
 import { progress, UsageError } from '../output';
 
@@ -17,14 +17,17 @@ export const DEMO_TASK = 'vscode-config/rebind-shortcut';
 
 /** One line per action in the run's trajectory, as a person would describe it. */
 function describeActions(trajectory: string): string[] {
-  return readTrajectory(trajectory).flatMap((r) => {
-    if (r.type !== 'call' || !r.method.startsWith('input.')) return [];
-    const p = r.params as Record<string, unknown>;
-    const what = r.method === 'input.key' ? `press ${String(p.keys)}`
-      : r.method === 'input.type' ? `type ${JSON.stringify(p.text)}`
-        : r.method === 'input.click' ? `click ${p.mark !== undefined ? `mark ${String(p.mark)} ` : ''}at (${String((r.result as { x?: number } | undefined)?.x ?? p.x)}, ${String((r.result as { y?: number } | undefined)?.y ?? p.y)})`
-          : r.method;
-    return [`  ${(r.t / 1000).toFixed(1).padStart(5)} s  ${what}`];
+  const { records } = readTrajectory(trajectory);
+  const t0 = records.find((r) => r.type === 'reset')?.t ?? records[0]?.t ?? 0;
+  return records.flatMap((r) => {
+    if (r.type !== 'step' || r.action.type === 'done' || r.action.type === 'wait') return [];
+    const a = r.action;
+    const at = r.info.at as { x: number; y: number } | undefined;
+    const what = a.type === 'key' ? `press ${a.keys}`
+      : a.type === 'type' ? `type ${JSON.stringify(a.text)}`
+        : a.type === 'click' ? `click ${a.mark !== undefined ? `mark ${a.mark} ` : ''}at (${at?.x ?? a.x}, ${at?.y ?? a.y})`
+          : a.type;
+    return [`  ${((r.t - t0) / 1000).toFixed(1).padStart(5)} s  ${what}`];
   });
 }
 
@@ -53,7 +56,7 @@ export function register(program: Command): void {
       if (r.evaluation) console.log(`  ${r.evaluation.summary}`);
       if (r.error) console.log(`  ${r.status}: ${r.error}`);
       console.log(`\ntrajectory:  ${r.trajectory ?? '(none)'}`);
-      console.log(`screenshots: ${join(runDir, 'screenshots')}/ (${r.screenshots})`);
+      console.log(`screenshots: ${join(runDir, 'episode-1')}/ (${r.screenshots}, one after each step)`);
       console.log(`video:       ${r.video ?? '(none recorded)'}`);
       console.log(`result:      ${join(runDir, 'result.json')}`);
       console.log(`timings:     ${Object.entries(r.timings).map(([k, v]) => `${k.replace(/Ms$/, '')} ${(v / 1000).toFixed(1)} s`).join(', ')}`);

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { Env } from '../../env/env';
+import { Env, type EnvLike } from '../../env/env';
+import { makeEnv } from '../../env/taskEnv';
 import { ensureImage } from '../../image/buildImage';
+import { resolveTasks } from '../../tasks/loadTask';
 import { RecordTrajectory } from '../../trajectory/recordTrajectory';
 import { replayTrajectory } from '../../trajectory/replay';
 import { readTrajectory } from '../../trajectory/trajectoryFile';
@@ -9,7 +11,7 @@ import { parseIntArg, printJson, progress } from '../output';
 
 export function register(program: Command): void {
   program.command('replay')
-    .description('re-execute a trajectory (agent actions and recorded human input) in a fresh environment')
+    .description('re-execute a trajectory (agent actions and recorded human input) in a fresh environment; a task run\'s trajectory is replayed on its task and graded')
     .argument('<trajectory>', 'trajectory folder or its trajectory.jsonl')
     .option('--episode <n>', 'which episode (reset) to replay', '1')
     .option('--image <tag>', 'image to run (default: the recorded one, else built from this tree)')
@@ -23,21 +25,31 @@ export function register(program: Command): void {
       const traj = readTrajectory(path);
       const recorded = traj.header?.meta.image;
       const image = o.image ?? (typeof recorded === 'string' ? recorded : await ensureImage({ docker: docker().docker, progress }));
-      const base = new Env({ deployment: docker(), image, view: o.view, observe: [] });
-      const env = o.record ? new RecordTrajectory(base, o.record, { meta: { replayOf: traj.dir } }) : base;
+      // A task run's trajectory names its task: the replay starts from the task's set-up and is graded.
+      const taskName = traj.header?.meta.task;
+      const task = typeof taskName === 'string' ? resolveTasks([taskName])[0] : undefined;
+      const taskEnv = task ? makeEnv(task, { deployment: docker(), image, view: o.view, observe: [], limits: false, progress }) : undefined;
+      const base: EnvLike = taskEnv ?? new Env({ deployment: docker(), image, view: o.view, observe: [] });
+      const env = o.record ? new RecordTrajectory(base, o.record, { meta: { replayOf: traj.dir, ...(task ? { task: taskName } : {}) } }) : base;
       let keep = false;
       try {
-        progress(`replaying ${traj.dir} in a fresh environment from ${image}`);
+        progress(`replaying ${traj.dir} in a fresh environment from ${image}${task ? ` on ${String(taskName)}` : ''}`);
         const r = await replayTrajectory(path, env, {
           episode: parseIntArg('--episode', o.episode),
           onRecord: (rec, i, n) => { if (rec.type === 'step' && !o.json) progress(`  [${i + 1}/${n}] ${rec.action.type}`); },
         });
+        // A task episode that did not end with done is graded as it stands.
+        const t = taskEnv?.unwrapped;
+        const evaluation = t ? (t.episodeOver === 'done' && t.evaluation ? t.evaluation : await t.grade()) : undefined;
         if (o.checkpoint) await env.checkpoint(o.checkpoint);
         keep = !!o.keep;
-        if (o.json) return printJson({ id: base.id, kept: keep, ...r });
+        const id = base.unwrapped.id;
+        const { last: _last, ...summary } = r;
+        if (o.json) return printJson({ id, kept: keep, ...summary, ...(evaluation ? { reward: evaluation.score, evaluation } : {}) });
         console.log(`replayed ${r.agentSteps} agent step(s) and ${r.humanEvents} human input event(s) in ${(r.durationMs / 1000).toFixed(1)} s`);
         for (const d of r.divergences) console.log(`  differs at record ${d.seq}: recorded ${d.recorded ?? 'ok'}, replayed ${d.replayed ?? 'ok'}`);
-        if (keep) console.log(`environment ${base.id} left running (pwp down ${base.id})`);
+        if (evaluation) console.log(`reward: ${evaluation.score.toFixed(2)}  (${evaluation.summary})`);
+        if (keep) console.log(`environment ${id} left running (pwp down ${id})`);
       } finally {
         if (!keep) await env.close();
       }

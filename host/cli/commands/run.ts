@@ -37,7 +37,7 @@ export function register(program: Command): void {
       if (r.answer !== undefined) console.log(`  answer: ${JSON.stringify(r.answer)}`);
       if (r.agentStats) for (const line of describeAgentStats(r.agentStats)) console.log(line);
       console.log(`  run folder:  ${r.runDir}`);
-      if (r.trajectory) console.log(`  trajectory:  ${r.trajectory} (${r.screenshots} screenshots in screenshots/)`);
+      if (r.trajectory) console.log(`  trajectory:  ${r.trajectory} (${r.screenshots} screenshots beside it, in episode-1/)`);
       if (r.video) console.log(`  video:       ${r.video}`);
       console.log(`  timings:     ${Object.entries(r.timings).map(([k, v]) => `${k.replace(/Ms$/, '')} ${(v / 1000).toFixed(1)} s`).join(', ')}`);
       if (r.status === 'error') process.exitCode = 1;

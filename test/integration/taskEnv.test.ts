@@ -1,0 +1,57 @@
+// An Env on a task (makeEnv), in a real container: it keeps the Env contract (checkEnv), its
+// reset sets the task up and shows the instruction, its done step grades in the verifier (the
+// reward and every check in info.evaluation), it publishes its spaces, and the task's step
+// limit truncates the episode, after which steps are refused like after done.
+import { strict as assert } from 'node:assert';
+import { checkEnv } from '../../host/env/checkEnv';
+import { EpisodeOverError } from '../../host/env/env';
+import { makeEnv } from '../../host/env/taskEnv';
+import { resolveTasks } from '../../host/tasks/loadTask';
+import { testImage } from './environmentFixture';
+
+describe('makeEnv: an Env on a task (real containers)', function () {
+  this.timeout(10 * 60_000);
+  let image: string;
+  before(async function () { this.timeout(30 * 60_000); image = await testImage(); });
+
+  it('passes checkEnv, with its limits and grading in place', async () => {
+    const env = makeEnv('vscode-config/rulers', { image, labels: { 'pwp.test': '1' } });
+    try {
+      const r = await checkEnv(env);
+      assert.ok(r.checked.length >= 8, r.checked.join('\n'));
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('sets the task up on reset, shows the instruction, grades on done, and refuses steps past the step limit', async () => {
+    const [task] = resolveTasks(['vscode-config/rulers']);
+    const env = makeEnv({ ...task, limits: { ...task.limits, steps: 2 } }, { image, labels: { 'pwp.test': '1' }, observe: ['ide'] });
+    try {
+      const { observation } = await env.reset();
+      assert.equal(observation.instruction, task.instruction);
+      assert.ok(observation.ide, 'the observation kinds asked for');
+      const space = env.unwrapped.actionSpace as { type: string; properties: { type: { enum: string[] } } };
+      assert.equal(space.type, 'object');
+      assert.ok(space.properties.type.enum.includes('exec'));
+      assert.equal((env.unwrapped.observationSpace as { type: string }).type, 'object');
+
+      const first = await env.step({ type: 'wait', ms: 0 });
+      assert.deepEqual([first.terminated, first.truncated], [false, false]);
+      const second = await env.step({ type: 'wait', ms: 0 });
+      assert.deepEqual([second.terminated, second.truncated], [false, true], 'the task\'s step limit truncates');
+      await assert.rejects(env.step({ type: 'done' }), EpisodeOverError, 'a step after truncation is refused');
+      // The state can still be graded: nothing was done, so it scores 0 with the reason in the checks.
+      assert.equal(await env.reward(), 0);
+      assert.ok(env.unwrapped.evaluation?.checks?.length, 'per-check detail');
+
+      await env.reset();
+      const done = await env.step({ type: 'done' });
+      assert.deepEqual([done.terminated, done.reward], [true, 0]);
+      assert.equal(done.info.evaluation?.score, 0);
+      assert.equal(done.info.evaluation?.passed, false);
+    } finally {
+      await env.close();
+    }
+  });
+});
