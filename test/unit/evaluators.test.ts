@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { checkAnswer, firstNumber } from '../../host/evaluation/answerGrader';
 import { EvaluatorSchema, type Evaluator } from '../../host/evaluation/evaluatorSchema';
 import { evaluate } from '../../host/evaluation/evaluate';
-import { globToRegExp } from '../../host/evaluation/glob';
+import { matchesAny } from '../../host/evaluation/glob';
 import { normalizeKeys } from '../../host/evaluation/ideGrader';
 import type { IdeState } from '../../host/evaluation/ideState';
 import { imageSimilarity } from '../../host/evaluation/imageSimilarity';
@@ -201,10 +201,19 @@ describe('helpers', () => {
     assert.equal(sameRows([[1, 'a'], [2, 'b']], [[2, 'b'], [1, 'a']], true), false);
     assert.equal(sameRows([[1]], [[1], [2]], false), false);
   });
-  it('turns globs into path patterns', () => {
-    assert.equal(globToRegExp('**/__pycache__/**').test('src/__pycache__/a.pyc'), true);
-    assert.equal(globToRegExp('**/__pycache__/**').test('__pycache__/a.pyc'), true);
-    assert.equal(globToRegExp('.vscode/**').test('.vscode/settings.json'), true);
-    assert.equal(globToRegExp('*.log').test('a/b.log'), false);
+  it('matches path globs: ** across folders, * and ? within one, {a,b} and [ab] as alternatives, dotfiles like any name', () => {
+    assert.equal(matchesAny('src/__pycache__/a.pyc', ['**/__pycache__/**']), true);
+    assert.equal(matchesAny('__pycache__/a.pyc', ['**/__pycache__/**']), true);
+    assert.equal(matchesAny('.vscode/settings.json', ['.vscode/**']), true);
+    assert.equal(matchesAny('a/b.log', ['*.log']), false);
+    assert.equal(matchesAny('a/b.log', ['**/*.log']), true);
+    assert.equal(matchesAny('build/out.js', ['{build,dist}/**']), true);
+    assert.equal(matchesAny('dist/out.js', ['{build,dist}/**']), true);
+    assert.equal(matchesAny('lib/out.js', ['{build,dist}/**']), false);
+    assert.equal(matchesAny('log-a.txt', ['log-[ab].txt']), true);
+    assert.equal(matchesAny('log-c.txt', ['log-[ab].txt']), false);
+    assert.equal(matchesAny('{build,dist}/x', ['{build,dist}/**']), false, 'braces are alternatives, not literal text');
+    assert.equal(matchesAny('a/.mocharc.json', ['**/.mocharc.*']), true);
+    assert.equal(matchesAny('x', []), false);
   });
 });

@@ -29,6 +29,22 @@ describe('test reports', () => {
     assert.deepEqual(two, one);
   });
 
+  it('scores a passing test whose captured output holds failure markup (escaped or CDATA) as passed', () => {
+    const cases = parseJUnitXml(fixture('junit-captured-failure-text.xml'), { pythonIds: true });
+    assert.deepEqual(cases.map((c) => [c.id, c.status]), [
+      ['tests/test_log.py::test_prints_markup', 'passed'],
+      ['tests/test_log.py::test_cdata_markup', 'passed'],
+      ['tests/test_log.py::test_really_fails', 'failed'],
+    ]);
+    assert.equal(cases[2].message, 'assert 1 == 2');
+    assert.deepEqual(tally(cases), { passed: 2, failed: 1, skipped: 0, total: 3, missing: [] });
+  });
+
+  it('reads entities and numeric character references in names and messages', () => {
+    const cases = parseJUnitXml('<testsuite name="s &amp; t"><testcase name="caf&#233; &lt;&#x41;&gt;"><failure>a &amp;&amp; b</failure></testcase></testsuite>');
+    assert.deepEqual(cases.map((c) => [c.id, c.status, c.message]), [['s & t > café <A>', 'failed', 'a && b']]);
+  });
+
   it('counts expected tests by id or alias, and missing ones as failed', () => {
     const cases = parseJUnitXml(fixture('pytest-xunit1.xml'), { pythonIds: true });
     assert.equal(findCase(cases, 'tests.test_calc.TestMul::test_mul[2-3]')?.status, 'passed');
