@@ -16,6 +16,7 @@ import { archiveOf, execIn, putFiles, readFileFrom, type ExecOptions, type ExecR
 import { evaluate } from '../evaluation/evaluate';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { captureIdeState, ideStateNeeds } from '../evaluation/ideState';
+import { restoreRulesOf } from '../evaluation/testInfrastructure';
 import { Verifier } from '../evaluation/verifier';
 import { LimitReachedError, type Agent, type AgentEnv, type AgentOutcome } from '../agents/agent';
 import type { AgentEvent } from '../agents/agentEvents';
@@ -295,7 +296,10 @@ export async function gradeState(task: Task, s: {
 }): Promise<EvaluationResult> {
   const verifier = await Verifier.start({ docker: s.docker, image: s.image, labels: { 'pwp.task': taskName(task) } });
   try {
-    await verifier.load({ workspaceTar: s.workspaceTar, initialTar: s.initialTar, hiddenDir: task.hiddenDir, ideState: s.ideState, answer: s.answer });
+    await verifier.load({
+      workspaceTar: s.workspaceTar, initialTar: s.initialTar, baselineDir: task.workspaceDir, rules: restoreRulesOf(task.evaluator, task.grading),
+      hiddenDir: task.hiddenDir, ideState: s.ideState, answer: s.answer,
+    });
     return await evaluate(task.evaluator, verifier);
   } finally {
     await verifier.remove();
