@@ -106,9 +106,12 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   const allPass = !tampering && t.total > 0 && t.passed === t.total && (e.expected?.length ? true : run.exitCode === 0);
   const score = tampering ? 0 : e.scoring === 'passRate' ? passRate : allPass ? 1 : 0;
   const why = tampering ?? (run.timedOut ? `timed out after ${e.timeoutSec} s` : problem ?? (t.missing.length ? `missing tests: ${t.missing.slice(0, 5).join(', ')}` : ''));
+  const replaced = ctx?.infrastructure.length
+    ? `; the task's test infrastructure replaced the agent's changes to ${ctx.infrastructure.slice(0, 5).map((c) => `${c.path} (${c.change})`).join(', ')}${ctx.infrastructure.length > 5 ? ` and ${ctx.infrastructure.length - 5} more` : ''}`
+    : '';
   return {
     kind: 'tests', score, passed: allPass,
-    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode})${why ? `; ${why}` : ''}`,
+    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode})${why ? `; ${why}` : ''}${replaced}`,
     tests: { ...t, cases, exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr) },
     ...(tampering ? { tampering: { reason: tampering, findings, disagreement } } : {}),
     ...(ctx?.infrastructure.length ? { infrastructure: ctx.infrastructure } : {}),
