@@ -51,7 +51,12 @@ export function commandFiles(evaluator: Evaluator): string[] {
   return [...out];
 }
 
-export function restoreRulesOf(evaluator: Evaluator, grading: Grading = {}): RestoreRules {
+/**
+ * The rules for a task, or undefined when it runs no tests: a `files`, `diff` or `ide` task
+ * may have `package.json` or `pyproject.toml` as its deliverable, and nothing of it runs.
+ */
+export function restoreRulesOf(evaluator: Evaluator, grading: Grading = {}): RestoreRules | undefined {
+  if (!leaves(evaluator).some((e) => e.kind === 'tests')) return undefined;
   return { restore: grading.restore ?? [], agentFiles: grading.agentFiles ?? [], commandFiles: commandFiles(evaluator) };
 }
 

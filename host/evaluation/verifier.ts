@@ -49,12 +49,14 @@ export interface VerifierInputs {
   initialTar?: Buffer;
   hiddenDir?: string;
   /**
-   * The task's copy of the workspace when no initialTar is given (the task's workspace folder).
-   * With neither, a task's workspace is taken as empty (with `rules`); without rules either,
-   * the workspace is taken as it comes and nothing is put back.
+   * The task's copy of the workspace when no initialTar is given (the task's workspace folder);
+   * with neither, the task's workspace was empty.
    */
   baselineDir?: string;
-  /** Which files are test infrastructure beyond the defaults, and which are the agent's. */
+  /**
+   * Which files are test infrastructure beyond the defaults, and which are the agent's.
+   * Without rules (a task that runs no tests) the workspace is taken as it comes.
+   */
   rules?: RestoreRules;
   ideState?: IdeState;
   answer?: string;
@@ -128,9 +130,9 @@ export class Verifier implements Sandbox {
     await putFiles(this.container, '/', [...runnerFiles(), { path: 'pwp/report/.keep', content: '' }], ROOT);
     const hidden = inputs.hiddenDir ? listHostFiles(inputs.hiddenDir) : [];
     const overlay = hidden.filter((f) => f.path.startsWith('workspace/')).map((f) => ({ ...f, path: f.path.slice('workspace/'.length) }));
-    const baseline = inputs.initialTar ? await readTar(Readable.from([inputs.initialTar]), 1)
+    const baseline = !inputs.rules ? undefined : inputs.initialTar ? await readTar(Readable.from([inputs.initialTar]), 1)
       : inputs.baselineDir ? new Map(listHostFiles(inputs.baselineDir).map((f) => [f.path, Buffer.from(f.content)]))
-        : inputs.rules ? new Map<string, Buffer>() : undefined;
+        : new Map<string, Buffer>();
     await this.loadWorkspace(inputs.workspaceTar, baseline, new Set(overlay.map((f) => f.path)), inputs.rules);
     if (inputs.initialTar) {
       await putFiles(this.container, '/', [{ path: 'pwp/initial/.keep', content: '' }], ROOT);

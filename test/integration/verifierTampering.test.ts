@@ -3,9 +3,11 @@
 // verifier. None solves the task; each must score 0 with the reason in the result. Between
 // tricks the workspace goes back to the state right after set-up.
 import { strict as assert } from 'node:assert';
+import { pack } from 'tar-stream';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
+import { captureIdeState, ideStateNeeds, KEYBINDINGS_FILE, type IdeState } from '../../host/evaluation/ideState';
 import { resolveTasks } from '../../host/tasks/loadTask';
-import { TaskSession } from '../../host/tasks/taskSession';
+import { gradeState, TaskSession } from '../../host/tasks/taskSession';
 import { testImage } from './environmentFixture';
 
 /** Bash as the agent's shell runs it: the IDE user, in /workspace. */
@@ -233,3 +235,36 @@ echo 'module.exports = new Proxy(() => {}, { get: () => () => {} });' > node_mod
     assert.ok(changed(r).includes('node_modules/assert/index.js added'), show(r));
   });
 });
+
+describe('verifier against tampering: forged IDE answers (vscode-config/rebind-shortcut)', function () {
+  this.timeout(10 * 60_000);
+  const session = useTask('vscode-config/rebind-shortcut');
+
+  /** The IDE state as a rewritten extension would answer it, with the files as the container holds them. */
+  async function forgedState(): Promise<IdeState> {
+    const real = await captureIdeState(session().client, ideStateNeeds(session().task.evaluator), (p) => session().readFile(p));
+    return { ...real, keybindings: { path: KEYBINDINGS_FILE, errors: [], keybindings: [{ key: 'ctrl+alt+d', command: 'editor.action.duplicateSelection' }] } };
+  }
+  const grade = async (ideState: IdeState) => gradeState(session().task, { image: await testImage(), workspaceTar: await emptyWorkspace(), ideState });
+
+  it('an answer claiming a keybinding that keybindings.json does not have scores 0; the same binding written to the file scores 1', async () => {
+    const forged = await grade(await forgedState());
+    assert.equal(forged.score, 0, JSON.stringify(forged.checks));
+    assert.match(forged.summary, /keybindings\.json has no such entry/);
+    await bash(session(), `printf '[{"key": "ctrl+alt+d", "command": "editor.action.duplicateSelection"}]\\n' > ${KEYBINDINGS_FILE}`);
+    const real = await grade(await forgedState());
+    assert.equal(real.score, 1, JSON.stringify(real.checks));
+    await bash(session(), `rm -f ${KEYBINDINGS_FILE}`);
+  });
+});
+
+/** An empty /workspace archive, as a task without workspace files leaves it. */
+async function emptyWorkspace(): Promise<Buffer> {
+  const p = pack();
+  const chunks: Buffer[] = [];
+  const done = new Promise<void>((resolve) => { p.on('data', (c: unknown) => chunks.push(c as Buffer)); p.on('end', () => resolve()); });
+  p.entry({ name: 'workspace/', type: 'directory', mode: 0o755, uid: 1000, gid: 1000 });
+  p.finalize();
+  await done;
+  return Buffer.concat(chunks);
+}
