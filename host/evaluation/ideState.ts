@@ -15,19 +15,12 @@ export interface IdeState {
   capturedAt: string;
   /** ide.settings.get results by `key` or `key@languageId`. */
   settings: Record<string, Result<'ide.settings.get'>>;
+  /** The keybindings as the IDE reports them: a record of the run, not graded (files.keybindings is). */
   keybindings?: Result<'ide.keybindings.get'>;
   extensions?: { id: string; version: string; builtin: boolean; enabled: boolean; active: boolean }[];
   colorTheme?: Result<'ide.extensions'>['colorTheme'];
   iconTheme?: Result<'ide.extensions'>['iconTheme'];
   breakpoints?: Result<'ide.debug'>['breakpoints'];
-  /** The effective `launch` setting (launch.json and user launch configurations). */
-  launch?: unknown;
-  /**
-   * The user settings.json as parsed JSON-with-comments. The IDE reports no value for keys no
-   * installed extension registers (window.restoreWindows in a browser IDE, python.* without the
-   * Python extension), though a person can still set them in the file.
-   */
-  userSettingsFile?: Record<string, unknown>;
   /** The IDE's files as the container holds them (read through the engine, not the IDE). */
   files?: IdeFiles;
   /** Local history by workspace-relative path. */
@@ -114,20 +107,19 @@ export async function readIdeFiles(readFile: (path: string) => Promise<Buffer | 
 }
 
 /**
- * Reads keybindings, extensions and themes, breakpoints, launch configurations, and what
- * `needs` names; `readFile` reads a file of the environment (for the user settings file).
+ * Reads the IDE's files (with `readFile`, a read of the environment's files through the
+ * engine), and from the IDE: the settings `needs` names (for their registered defaults),
+ * extensions and themes, breakpoints, keybindings (recorded, not graded), local history.
  */
 export async function captureIdeState(client: BridgeClient, needs: IdeStateNeeds, readFile?: (path: string) => Promise<Buffer | undefined>): Promise<IdeState> {
   const state: IdeState = { capturedAt: new Date().toISOString(), settings: {}, timeline: {}, errors: [] };
   const attempt = async <T>(what: string, f: () => Promise<T>): Promise<T | undefined> => {
     try { return await f(); } catch (err) { state.errors.push(`${what}: ${(err as Error).message}`); return undefined; }
   };
-  for (const s of [...needs.settings, { key: 'launch' }]) {
-    const r = await attempt(`ide.settings.get ${settingKey(s.key, 'languageId' in s ? s.languageId : undefined)}`,
-      () => client.call('ide.settings.get', { key: s.key, languageId: 'languageId' in s ? s.languageId : undefined }));
-    if (r) state.settings[settingKey(s.key, 'languageId' in s ? s.languageId : undefined)] = r;
+  for (const s of needs.settings) {
+    const r = await attempt(`ide.settings.get ${settingKey(s.key, s.languageId)}`, () => client.call('ide.settings.get', { key: s.key, languageId: s.languageId }));
+    if (r) state.settings[settingKey(s.key, s.languageId)] = r;
   }
-  state.launch = state.settings.launch?.value;
   state.keybindings = await attempt('ide.keybindings.get', () => client.call('ide.keybindings.get', {}));
   const ext = await attempt('ide.extensions', () => client.call('ide.extensions', { kind: 'all' }));
   if (ext) {
@@ -138,12 +130,6 @@ export async function captureIdeState(client: BridgeClient, needs: IdeStateNeeds
   state.breakpoints = (await attempt('ide.debug', () => client.call('ide.debug', {})))?.breakpoints;
   if (readFile) {
     state.files = await attempt('the IDE\'s files', () => readIdeFiles(readFile));
-    const text = await attempt('user settings.json', async () => (await readFile(USER_SETTINGS_FILE))?.toString('utf8'));
-    if (text !== undefined) {
-      const parsed = parseJsonWithComments(text);
-      if (parsed.error) state.errors.push(`user settings.json: ${parsed.error}`);
-      if (parsed.value && typeof parsed.value === 'object') state.userSettingsFile = parsed.value as Record<string, unknown>;
-    }
   }
   for (const file of needs.timeline) {
     const t = await attempt(`ide.timeline ${file}`, () => client.call('ide.timeline', { file }));

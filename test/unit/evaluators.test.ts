@@ -168,7 +168,6 @@ describe('file, diff and IDE graders', () => {
       keybindings: { path: '', errors: [], keybindings: [{ key: 'ctrl+alt+d', command: 'editor.action.duplicateSelection' }] },
       extensions: [{ id: 'pwptasks.ocean-theme', version: '1.0.0', builtin: false, enabled: true, active: true }],
       colorTheme: { id: 'Ocean Breeze', label: 'Ocean Breeze', extensionId: 'pwptasks.ocean-theme', kind: 'dark' },
-      launch: { configurations: [{ type: 'debugpy', module: 'flask' }] },
       files: { errors: [], userSettings: { 'workbench.startupEditor': 'none' }, keybindings: [], extensions: [] },
     };
     sb.put('pwp/ide/state.json', JSON.stringify(forged));
