@@ -105,6 +105,8 @@ describe('tampering detector', () => {
     assert.equal(find('tests/test_a.py', 'import pytest\n').length, 1);
     assert.equal(find('tests/test_a.py', 'import atexit\n', undefined, ['tests/**']).length, 1);
     assert.deepEqual(find('a.py', 'def slugify(text):\n    return text.lower()\n'), []);
+    const inPytestItself = findTampering(new Map([['src/_pytest/runner.py', b('from _pytest.reports import TestReport\n')]]), new Map([['src/_pytest/main.py', b('')]]));
+    assert.deepEqual(inPytestItself, [], "a change to pytest's own source (a SWE-bench task on pytest) names pytest's modules");
   });
 
   // Every bundled task's oracle must still score 1: nothing it writes may look like tampering.
