@@ -5,9 +5,9 @@
 //   with an environment of its own (no NODE_OPTIONS, PYTHONPATH, LD_PRELOAD from anywhere);
 // - the runners are the image's: PATH holds no workspace folder; `python3 -m pytest` goes
 //   through a root-owned shim that runs pytest isolated (`-I`: no working directory or
-//   script folder first on sys.path, no user site, no PYTHON* variables) with the workspace
-//   appended to the path, so a pytest.py or _pytest/ in the workspace is never imported in
-//   its place; `npx jest` and node_modules/.bin runners become the image's;
+//   script folder on sys.path, no user site, no PYTHON* variables) and puts the workspace on
+//   the path only once pytest is imported, so a pytest.py or _pytest/ in the workspace is
+//   never imported in its place; `npx jest` and node_modules/.bin runners become the image's;
 // - the runner writes its report into a fresh folder; when the runner's process ends, every
 //   process of the tests' user is killed, so nothing left in the background can rewrite the
 //   report, and only then root copies report, output and exit status into /pwp/report,
@@ -23,8 +23,12 @@ export const SCRATCH_DIR = '/pwp/out';
 /** PATH of the tests: the shims, then the image's runners; never a workspace folder. */
 export const TESTS_PATH = `${RUNNER_DIR}/bin:/opt/node/bin:/opt/test-runners/bin:/usr/local/bin:/usr/bin:/bin`;
 
-// pytest with the workspace last on sys.path: the standard library and pytest itself come first.
-const PYTEST_LAUNCH = "import sys; sys.path.append('/workspace'); import pytest; sys.exit(pytest.console_main())";
+// pytest is imported from the image before the workspace goes on sys.path, so no pytest.py,
+// _pytest/ or pluggy/ of the workspace is ever imported in their place (their submodules load
+// from the packages already imported). The workspace then goes first, as `python -m pytest`
+// would put it: a repository's own package must win over an installed one of the same name
+// (SWE-bench). A new workspace module named like an installed one is reported (tamperCheck.ts).
+const PYTEST_LAUNCH = "import sys, pytest; sys.path.insert(0, '/workspace'); sys.exit(pytest.console_main())";
 
 const PYTHON_SHIM = `#!/bin/sh
 # python3 as the tests see it: "-m pytest" runs pytest isolated, anything else as asked.
