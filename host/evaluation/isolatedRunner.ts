@@ -31,9 +31,11 @@ export const TESTS_PATH = `${RUNNER_DIR}/bin:/opt/node/bin:/opt/test-runners/bin
 const PYTEST_LAUNCH = "import sys, pytest; sys.path.insert(0, '/workspace'); sys.exit(pytest.console_main())";
 
 const PYTHON_SHIM = `#!/bin/sh
-# python3 as the tests see it: "-m pytest" runs pytest isolated, anything else as asked.
+# python3 as the tests see it: "-m pytest" runs pytest isolated; anything else as asked, with
+# the script's folder first on sys.path as usual (PYTHONSAFEPATH only guards a run that
+# names /usr/bin/python3 itself).
 if [ "$1" = "-m" ] && [ "$2" = "pytest" ]; then shift 2; exec /usr/bin/python3 -I -c "${PYTEST_LAUNCH}" "$@"; fi
-exec /usr/bin/python3 "$@"
+exec env -u PYTHONSAFEPATH /usr/bin/python3 "$@"
 `;
 const PYTEST_SHIM = `#!/bin/sh
 exec /usr/bin/python3 -I -c "${PYTEST_LAUNCH}" "$@"
