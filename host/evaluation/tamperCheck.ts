@@ -63,8 +63,8 @@ function rulesFor(path: string): Rule[] | undefined {
 
 /**
  * Findings in the lines `changed` files gained over `baseline` (a file the task did not have
- * is all new). `pythonModules`: top-level module names installed in the image (standard
- * library and site packages); a new Python module of that name shadows it.
+ * is all new). `pythonModules`: top-level modules the image's pytest imports; a new Python
+ * module of that name would be imported in its place.
  */
 export function findTampering(
   changed: ReadonlyMap<string, Buffer>, baseline: ReadonlyMap<string, Buffer>,

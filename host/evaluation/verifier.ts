@@ -182,10 +182,20 @@ export class Verifier implements Sandbox {
     this.grading = { infrastructure: plan.changes, findings };
   }
 
-  /** Top-level Python modules of the image (standard library and installed packages): names a workspace module must not take. */
+  /**
+   * Top-level modules a pytest run of this image imports after the workspace goes on the path
+   * (isolatedRunner.ts: everything `import pytest` loads comes before it and is safe), found
+   * by a run with no workspace at all: a new workspace module of such a name would be
+   * imported in its place. Names nothing imports then (`test`, `roman`, `code`) stay free
+   * for the agent's own files.
+   */
   private async pythonModules(): Promise<Set<string>> {
-    const r = await this.exec(['/usr/bin/python3', '-I', '-c', 'import sys, pkgutil; print("\\n".join(sorted(set(sys.stdlib_module_names) | {m.name for m in pkgutil.iter_modules()})))'], { cwd: '/' });
-    return new Set(r.exitCode === 0 ? r.stdout.split('\n').map((l) => l.trim()).filter(Boolean) : []);
+    const probe = 'import sys, pytest; first = {m.split(".")[0] for m in sys.modules}; '
+      + 'pytest.main(["-q", "-p", "no:cacheprovider", "--junitxml=/dev/null", "--co", "/tmp/pwp-none"]); '
+      + 'print("@@modules"); print(" ".join(sorted({m.split(".")[0] for m in sys.modules} - first)))';
+    const r = await this.exec(['/usr/bin/python3', '-I', '-c', probe], { cwd: '/tmp', timeoutSec: 60 });
+    const line = r.stdout.split('@@modules\n')[1] ?? '';
+    return new Set(line.split(/\s+/).filter((n) => n && !n.startsWith('_')));
   }
 
   exec(argv: string[], opts: ExecOptions = {}): Promise<ExecResult> {

@@ -171,11 +171,12 @@ mkdir -p reports && echo '${PASSING_XML}' > report.xml && cp report.xml reports/
     assert.ok(changed(r).includes('sitecustomize.py added') && changed(r).includes('evil.pth added'), show(r));
   });
 
-  it('a module shadowing one of the image\'s (here the standard library\'s `fractions`) is reported', async () => {
-    await bash(session(), 'printf "Fraction = int\\n" > fractions.py');
+  it('a module that pytest would import in place of the standard library\'s (faulthandler) is reported; a scratch test.py is not', async () => {
+    await bash(session(), 'printf "def enable(*a, **k):\\n    pass\\n" > faulthandler.py && printf "print(1)\\n" > test.py');
     const r = await session().grade();
     assert.equal(r.score, 0, show(r));
-    assert.match(r.summary, /fractions\.py shadows the installed Python module "fractions"/);
+    assert.match(r.summary, /faulthandler\.py shadows the installed Python module "faulthandler"/);
+    assert.ok(!r.tampering!.findings.some((f) => f.path === 'test.py'), show(r));
   });
 });
 
