@@ -83,6 +83,8 @@ export interface RestorePlan {
 export function planRestore(final: readonly WorkspaceEntry[], baseline: ReadonlyMap<string, Buffer>, hidden: ReadonlySet<string>, rules: RestoreRules): RestorePlan {
   const infra = globMatcher([...DEFAULT_INFRASTRUCTURE, ...rules.restore]);
   const agents = globMatcher(rules.agentFiles);
+  // Byte-code and runner caches under test folders go like the rest, without being listed.
+  const cache = globMatcher(['**/__pycache__/**', '**/.pytest_cache/**', '**/*.pyc']);
   const named = new Set(rules.commandFiles);
   const isInfra = (p: string) => hidden.has(p) || ((infra(p) || named.has(p)) && !agents(p));
   // Folders on the way to a file the task puts back: an agent's symlink or file there would
@@ -106,7 +108,7 @@ export function planRestore(final: readonly WorkspaceEntry[], baseline: Readonly
     const same = e.type === 'file' && theirs !== undefined && e.content !== undefined && theirs.equals(e.content);
     if (isInfra(e.path) || (e.type !== 'file' && ancestors.has(e.path))) {
       drop.add(e.path);
-      if (!same) changes.push({ path: e.path, change: theirs === undefined ? 'added' : 'modified' });
+      if (!same && !cache(e.path)) changes.push({ path: e.path, change: theirs === undefined ? 'added' : 'modified' });
     } else if (e.type === 'file' && !same && e.content) {
       deliverable.set(e.path, e.content);
     }

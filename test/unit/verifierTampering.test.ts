@@ -23,7 +23,7 @@ describe('test infrastructure put back before grading', () => {
     const final = [
       file('conftest.py', 'hooked'), file('app.py', 'new'), file('pytest.py', 'shadow'), file('tests/test_extra.py', 'x'),
       file('sub/sitecustomize.py', 'x'), file('x.pth', 'x'), file('node_modules/.bin/jest', 'x'), file('pytest.ini', '[pytest]'),
-      file('package.json', '{}'), { path: 'lib', type: 'symlink' },
+      file('package.json', '{}'), { path: 'lib', type: 'symlink' }, file('tests/__pycache__/t.cpython-311.pyc', 'x'),
     ];
     const plan = planRestore(final, baseline, new Set(['tests/test_hidden.py']), NO_RULES);
     assert.deepEqual([...plan.restore.keys()].sort(), ['conftest.py', 'package.json', 'run_tests.sh']);
@@ -37,7 +37,7 @@ describe('test infrastructure put back before grading', () => {
       { path: 'tests/test_extra.py', change: 'added' },
       { path: 'x.pth', change: 'added' },
     ]);
-    assert.ok(!plan.drop.has('app.py') && !plan.drop.has('lib') && plan.drop.has('package.json'));
+    assert.ok(!plan.drop.has('app.py') && !plan.drop.has('lib') && plan.drop.has('package.json') && plan.drop.has('tests/__pycache__/t.cpython-311.pyc'));
     assert.deepEqual([...plan.deliverable.keys()], ['app.py']);
   });
 
