@@ -3,7 +3,7 @@
 // environment (set-up, oracle) and for the verifier.
 import { PassThrough, Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { pack, extract } from 'tar-stream';
+import { pack, extract, type Header } from 'tar-stream';
 
 export interface ExecOptions {
   cwd?: string;
@@ -85,6 +85,34 @@ export function readTar(stream: NodeJS.ReadableStream, strip = 0): Promise<Map<s
     ex.on('error', reject);
     stream.pipe(ex);
   });
+}
+
+/** Every entry of a tar (any type), with its header, in archive order. */
+export function readTarEntries(tar: Buffer): Promise<{ header: Header; content: Buffer }[]> {
+  return new Promise((resolve, reject) => {
+    const out: { header: Header; content: Buffer }[] = [];
+    const ex = extract();
+    ex.on('entry', (header, body, next) => {
+      const chunks: Buffer[] = [];
+      body.on('data', (c: unknown) => chunks.push(c as Buffer));
+      body.on('end', () => { out.push({ header, content: Buffer.concat(chunks) }); next(); });
+      body.resume();
+    });
+    ex.on('finish', () => resolve(out));
+    ex.on('error', reject);
+    Readable.from([tar]).pipe(ex);
+  });
+}
+
+/** A tar of entries as readTarEntries gives them. */
+export function packEntries(entries: readonly { header: Header; content: Buffer }[]): Readable {
+  const tar = pack();
+  for (const e of entries) {
+    if (e.header.type === 'file' || e.header.type === undefined) tar.entry(e.header, e.content);
+    else tar.entry({ ...e.header, size: 0 });
+  }
+  tar.finalize();
+  return tar as unknown as Readable;
 }
 
 /** Regular files under a directory of the container, by path relative to it; undefined when it does not exist. */

@@ -1,4 +1,6 @@
 // What grading returns: a score in [0,1], whether the task counts as solved, and why.
+import type { TamperFinding } from './tamperCheck';
+import type { InfrastructureChange } from './testInfrastructure';
 import type { TestCase, TestTally } from './testReports';
 
 export interface CheckResult { name: string; ok: boolean; why: string }
@@ -14,6 +16,10 @@ export interface EvaluationResult {
   /** A command's outcome, where one ran (image rendering, `command` evaluators). */
   output?: { exitCode: number; timedOut: boolean; stdoutTail: string; stderrTail: string };
   similarity?: number;
+  /** Why the run was not believed (score 0): the runner's output disagreed with the report, or the deliverable patches the runner. */
+  tampering?: { reason: string; findings: TamperFinding[]; disagreement?: string };
+  /** The agent's changes to the test infrastructure, which the verifier replaced with the task's copy. */
+  infrastructure?: InfrastructureChange[];
   /** The parts of an `all` evaluator. */
   parts?: EvaluationResult[];
   durationMs: number;

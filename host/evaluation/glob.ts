@@ -1,17 +1,18 @@
-// Path globs for ignore lists: `**` crosses folders, `*` and `?` stay within one.
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*' && glob[i + 1] === '*') {
-      if (glob[i + 2] === '/') { re += '(?:.*/)?'; i += 2; } else { re += '.*'; i += 1; }
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
+// Path globs for ignore lists and test-infrastructure lists, as picomatch reads them: `**`
+// crosses folders, `*` and `?` stay within one, `{a,b}` and `[ab]` are alternatives, and
+// dotfiles match like any other name (a workspace's `.vscode/` or `.mocharc.json` are files
+// like the rest).
+import picomatch from 'picomatch';
+
+const OPTIONS: picomatch.PicomatchOptions = { dot: true };
+
+/** A matcher for one glob or several. */
+export function globMatcher(globs: string | readonly string[]): (path: string) => boolean {
+  const list = typeof globs === 'string' ? [globs] : [...globs];
+  if (!list.length) return () => false;
+  return picomatch(list, OPTIONS);
 }
 
 export function matchesAny(path: string, globs: readonly string[]): boolean {
-  return globs.some((g) => globToRegExp(g).test(path));
+  return globMatcher(globs)(path);
 }

@@ -1,5 +1,11 @@
 // `ide` evaluators: settings, keybindings, extensions, themes, breakpoints, launch
-// configurations and local history, from the IDE state the verifier received.
+// configurations and local history, from the IDE state the verifier received. Whatever the
+// agent may change is judged from files: the settings.json files (workspace, machine, user,
+// with VS Code's precedence), keybindings.json, the extensions folder, launch.json and the
+// `launch` settings. An ide.* answer counts only for what the IDE alone knows: a setting's
+// registered default when no file sets it, whether an installed extension is enabled,
+// breakpoints and local history (see the README's Security section for why those can be
+// trusted). A forged answer about anything else changes nothing.
 import type { IdeCheck, IdeEvaluator } from './evaluatorSchema';
 import { fromChecks, type CheckResult, type EvaluationResult } from './evaluationResult';
 import { parseJsonWithComments } from './fileGrader';
@@ -17,7 +23,39 @@ export function normalizeKeys(keys: string): string {
   }).join(' ');
 }
 
-function launchConfigurations(state: IdeState | null, launchJson: string | undefined): { configs: unknown[]; problem?: string } {
+type Json = Record<string, unknown>;
+interface SettingFiles { workspace?: Json; machine?: Json; user?: Json }
+
+function fileValue(file: Json | undefined, key: string, languageId?: string): unknown {
+  const scope = languageId ? file?.[`[${languageId}]`] : file;
+  return scope && typeof scope === 'object' ? (scope as Json)[key] : undefined;
+}
+
+/**
+ * A setting's value at a scope from the files, in VS Code's order: language-specific values
+ * (workspace, machine, user, registered default) before plain ones (workspace, machine,
+ * user, registered default); object values merge across the layers, as VS Code merges them
+ * (`files.exclude` keeps the default's entries). The defaults come from the IDE.
+ */
+export function settingFromFiles(files: SettingFiles, key: string, languageId: string | undefined, scope: 'effective' | 'user' | 'workspace' | 'workspaceFolder', defaults: { value?: unknown; languageValue?: unknown } = {}): { value: unknown; source: string } {
+  const layers: [string, Json | undefined][] = scope === 'effective' ? [['workspace', files.workspace], ['machine', files.machine], ['user', files.user]]
+    : scope === 'user' ? [['machine', files.machine], ['user', files.user]] : [['workspace', files.workspace]];
+  // Highest precedence first.
+  const found: { value: unknown; source: string }[] = [];
+  if (languageId) {
+    for (const [name, f] of layers) { const v = fileValue(f, key, languageId); if (v !== undefined) found.push({ value: v, source: `${name} settings.json [${languageId}]` }); }
+    if (scope === 'effective' && defaults.languageValue !== undefined) found.push({ value: defaults.languageValue, source: `the registered default for ${languageId}` });
+  }
+  for (const [name, f] of layers) { const v = fileValue(f, key); if (v !== undefined) found.push({ value: v, source: `${name} settings.json` }); }
+  if (scope === 'effective' && defaults.value !== undefined) found.push({ value: defaults.value, source: 'the registered default' });
+  if (!found.length) return { value: undefined, source: 'no settings file' };
+  const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObj(found[0].value)) return found[0];
+  const objects = found.filter((f) => isObj(f.value));
+  return { value: Object.assign({}, ...objects.reverse().map((f) => f.value as Json)), source: objects.map((f) => f.source).reverse().join(' + ') };
+}
+
+function launchConfigurations(files: SettingFiles, launchJson: string | undefined): { configs: unknown[]; problem?: string } {
   const configs: unknown[] = [];
   let problem: string | undefined;
   if (launchJson !== undefined) {
@@ -26,60 +64,58 @@ function launchConfigurations(state: IdeState | null, launchJson: string | undef
     const list = (parsed.value as { configurations?: unknown })?.configurations;
     if (Array.isArray(list)) configs.push(...list);
   }
-  const fromIde = (state?.launch as { configurations?: unknown } | undefined)?.configurations;
-  if (Array.isArray(fromIde)) configs.push(...fromIde);
+  // The `launch` setting of the settings files holds configurations too.
+  for (const f of [files.workspace, files.machine, files.user]) {
+    const list = (f?.launch as { configurations?: unknown } | undefined)?.configurations;
+    if (Array.isArray(list)) configs.push(...list);
+  }
   return { configs, problem };
 }
 
-function fileValue(file: Record<string, unknown> | undefined, key: string, languageId?: string): unknown {
-  const scope = languageId ? file?.[`[${languageId}]`] : file;
-  return scope && typeof scope === 'object' ? (scope as Record<string, unknown>)[key] : undefined;
-}
-
-function checkOne(c: IdeCheck, state: IdeState | null, launch: { configs: unknown[]; problem?: string }, files: { workspace?: Record<string, unknown> }): CheckResult {
+function checkOne(c: IdeCheck, state: IdeState | null, launch: { configs: unknown[]; problem?: string }, files: SettingFiles): CheckResult {
   const unread = (what: string) => ({ ok: false, why: `the IDE state has no ${what}${state?.errors.length ? ` (${state.errors.join('; ')})` : ''}` });
+  const noFiles = !state?.files;
   if ('setting' in c) {
     const name = `setting ${c.setting}${c.languageId ? ` for ${c.languageId}` : ''}${c.scope !== 'effective' ? ` (${c.scope})` : ''}`;
-    const s = state?.settings[settingKey(c.setting, c.languageId)];
-    if (!s) return { name, ...unread(`value for ${c.setting}`) };
-    const scoped = c.languageId && s.language ? s.language : s;
-    let value = c.scope === 'effective' ? s.value
-      : c.scope === 'user' ? scoped.userValue : c.scope === 'workspace' ? scoped.workspaceValue : scoped.workspaceFolderValue;
-    let source: string = s.source;
-    // A key no extension registers has no value in the IDE's eyes; read it from the files.
-    if (value === undefined && s.source === 'none') {
-      const fromWorkspace = c.scope === 'effective' || c.scope === 'workspace' ? fileValue(files.workspace, c.setting, c.languageId) : undefined;
-      const fromUser = c.scope === 'effective' || c.scope === 'user' ? fileValue(state?.userSettingsFile, c.setting, c.languageId) : undefined;
-      value = fromWorkspace ?? fromUser;
-      source = fromWorkspace !== undefined ? 'workspace settings.json (unregistered key)' : 'user settings.json (unregistered key)';
-    }
+    if (noFiles) return { name, ...unread("settings files") };
+    const ide = state?.settings[settingKey(c.setting, c.languageId)];
+    const { value, source } = settingFromFiles(files, c.setting, c.languageId, c.scope, { value: ide?.defaultValue, languageValue: ide?.language?.defaultValue });
     const m = match(value, c.value, c.setting);
-    return { name, ok: m.ok, why: m.ok ? `${m.why} (from ${source})` : m.why };
+    return { name, ok: m.ok, why: m.ok ? `${m.why} (from ${source})` : `${m.why} (from ${source})` };
   }
   if ('keybinding' in c) {
     const name = `keybinding ${c.keybinding.key} → ${c.keybinding.command}${c.present ? '' : ' absent'}`;
-    if (!state?.keybindings) return { name, ...unread('keybindings') };
+    const entries = state?.files?.keybindings;
+    if (!entries) return { name, ...unread('keybindings.json') };
     const want = normalizeKeys(c.keybinding.key);
-    const found = state.keybindings.keybindings.find((k) => normalizeKeys(k.key) === want && k.command === c.keybinding.command
+    const found = entries.find((k) => normalizeKeys(k.key) === want && k.command === c.keybinding.command
       && (c.keybinding.when === undefined || match(k.when, c.keybinding.when).ok));
     const ok = !!found === c.present;
-    return { name, ok, why: found ? `keybindings.json binds it${k2s(found.when)}` : `keybindings.json has no such entry (${state.keybindings.keybindings.length} entries${state.keybindings.errors.length ? `, ${state.keybindings.errors.length} syntax errors` : ''})` };
+    return { name, ok, why: found ? `keybindings.json binds it${k2s(found.when)}` : `keybindings.json has no such entry (${entries.length} entries)` };
   }
   if ('extension' in c) {
     const name = `extension ${c.extension}${c.enabled !== undefined ? (c.enabled ? ' enabled' : ' disabled') : ''}`;
-    if (!state?.extensions) return { name, ...unread('extension list') };
-    const e = state.extensions.find((x) => x.id.toLowerCase() === c.extension.toLowerCase());
-    if (!e) return { name, ok: !c.installed, why: 'not installed' };
-    if (!c.installed) return { name, ok: false, why: `installed (${e.version})` };
-    const ok = c.enabled === undefined || e.enabled === c.enabled;
-    return { name, ok, why: `installed (${e.version}), ${e.enabled ? 'enabled' : 'not enabled'}` };
+    const installed = state?.files?.extensions;
+    if (!installed) return { name, ...unread('extensions folder') };
+    const same = (id: string) => id.toLowerCase() === c.extension.toLowerCase();
+    // Built-in extensions ship with the IDE (root-owned): only the IDE lists them.
+    const builtin = state?.extensions?.find((x) => x.builtin && same(x.id));
+    const onDisk = installed.find((x) => same(x.id));
+    const version = onDisk?.version ?? builtin?.version;
+    if (!version) return { name, ok: !c.installed, why: 'not in the extensions folder' };
+    if (!c.installed) return { name, ok: false, why: `installed (${version})` };
+    if (c.enabled === undefined) return { name, ok: true, why: `installed (${version})` };
+    const e = state?.extensions?.find((x) => same(x.id));
+    if (!e) return { name, ok: false, why: `installed (${version}), but the IDE does not report it loaded` };
+    return { name, ok: e.enabled === c.enabled, why: `installed (${version}), ${e.enabled ? 'enabled' : 'not enabled'}` };
   }
   if ('colorTheme' in c || 'iconTheme' in c) {
     const which = 'colorTheme' in c ? 'colorTheme' : 'iconTheme';
-    const theme = state?.[which];
-    if (!theme) return { name: which, ...unread(which) };
-    const m = match(theme.id, 'colorTheme' in c ? c.colorTheme : c.iconTheme, which);
-    return { name: which, ok: m.ok, why: m.why };
+    if (noFiles) return { name: which, ...unread('settings files') };
+    const key = `workbench.${which}`;
+    const { value, source } = settingFromFiles(files, key, undefined, 'effective', { value: state?.settings[key]?.defaultValue });
+    const m = match(value, 'colorTheme' in c ? c.colorTheme : c.iconTheme, which);
+    return { name: which, ok: m.ok, why: `${m.why} (from ${source})` };
   }
   if ('breakpoint' in c) {
     const b = c.breakpoint;
@@ -115,9 +151,10 @@ export async function gradeIde(e: IdeEvaluator, sandbox: Sandbox): Promise<Evalu
   const raw = await sandbox.readFile('/pwp/ide/state.json');
   const state = raw ? (JSON.parse(raw.toString('utf8')) as IdeState | null) : null;
   const launchJson = e.checks.some((c) => 'launch' in c) ? (await sandbox.readFile('/workspace/.vscode/launch.json'))?.toString('utf8') : undefined;
-  const launch = launchConfigurations(state, launchJson);
-  const wsText = e.checks.some((c) => 'setting' in c) ? (await sandbox.readFile('/workspace/.vscode/settings.json'))?.toString('utf8') : undefined;
+  const wsText = (await sandbox.readFile('/workspace/.vscode/settings.json'))?.toString('utf8');
   const ws = wsText !== undefined ? parseJsonWithComments(wsText).value : undefined;
-  const files = { workspace: ws && typeof ws === 'object' ? ws as Record<string, unknown> : undefined };
+  const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? v as Json : undefined);
+  const files: SettingFiles = { workspace: obj(ws), machine: state?.files?.machineSettings, user: state?.files?.userSettings };
+  const launch = launchConfigurations(files, launchJson);
   return fromChecks('ide', e.checks.map((c) => checkOne(c, state, launch, files)), e.scoring, t0);
 }

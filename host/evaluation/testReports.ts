@@ -2,6 +2,7 @@
 // JVM and .NET runners), Jest's and Mocha's JSON reporters, and `go test -json`. Each case
 // carries the ids it can be named by, so a task's expected list (`tests/test_x.py::test_a`,
 // `TestFoo/sub`, `suite name > title`) finds it whichever runner wrote it.
+import { XMLParser } from 'fast-xml-parser';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 export interface TestCase {
@@ -16,17 +17,17 @@ export interface TestCase {
 
 // ---- JUnit XML ------------------------------------------------------------------------------
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function unescapeXml(s: string): string {
-  return s.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (_, e: string) =>
-    e.startsWith('#x') ? String.fromCodePoint(parseInt(e.slice(2), 16)) : e.startsWith('#') ? String.fromCodePoint(Number(e.slice(1))) : ENTITIES[e]);
-}
+// An XML parser, not patterns: a case's captured output (system-out, CDATA) may hold any
+// text, `<failure` included, and only the element structure says what failed.
+const xml = new XMLParser({
+  preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false,
+  parseTagValue: false, trimValues: false, processEntities: true, htmlEntities: true,
+});
+type XmlNode = Record<string, unknown> & { ':@'?: Record<string, string> };
 
-function attributes(tag: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of tag.matchAll(/([A-Za-z_:][\w:.-]*)\s*=\s*("([^"]*)"|'([^']*)')/g)) out[m[1]] = unescapeXml(m[3] ?? m[4] ?? '');
-  return out;
-}
+const tagOf = (n: XmlNode): string | undefined => Object.keys(n).find((k) => k !== ':@');
+const childrenOf = (n: XmlNode): XmlNode[] => { const t = tagOf(n); const c = t ? n[t] : undefined; return Array.isArray(c) ? (c as XmlNode[]) : []; };
+const textOf = (nodes: readonly XmlNode[]): string => nodes.map((n) => (typeof n['#text'] === 'string' ? n['#text'] : textOf(childrenOf(n)))).join('');
 
 /** The id pytest gives a case: path::Class::name, from xunit1's file attribute or the classname. */
 function pytestIds(a: Record<string, string>): { id: string; aliases: string[] } {
@@ -68,22 +69,27 @@ function junitIds(attrs: Record<string, string>, suites: readonly string[]): { i
 }
 
 /** `pythonIds`: name cases as pytest does (path::Class::name); otherwise classname::name, or by suites and name. */
-export function parseJUnitXml(xml: string, opts: { pythonIds?: boolean } = {}): TestCase[] {
+export function parseJUnitXml(text: string, opts: { pythonIds?: boolean } = {}): TestCase[] {
   const cases: TestCase[] = [];
-  const suites: string[] = [];
-  const re = /<testsuite\b([^>]*?)(\/?)>|<\/testsuite>|<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g;
-  for (const m of xml.matchAll(re)) {
-    if (m[0].startsWith('</testsuite')) { suites.pop(); continue; }
-    if (m[0].startsWith('<testsuite')) { if (m[2] !== '/') suites.push(attributes(m[1]).name ?? ''); continue; }
-    const a = attributes(m[3]);
-    const body = m[5] ?? '';
-    const failure = /<(failure|error)\b([^>]*?)(\/>|>([\s\S]*?)<\/\1>)/.exec(body);
-    const skipped = /<skipped\b/.test(body);
-    const status: TestStatus = failure ? 'failed' : skipped ? 'skipped' : 'passed';
-    const { id, aliases } = opts.pythonIds ? pytestIds(a) : junitIds(a, suites.filter(Boolean));
-    const message = failure ? (attributes(failure[2]).message ?? unescapeXml((failure[4] ?? '').trim())).slice(0, 2000) : undefined;
-    cases.push({ id, aliases, status, message, durationMs: a.time ? Math.round(Number(a.time) * 1000) : undefined });
-  }
+  const walk = (nodes: readonly XmlNode[], suites: readonly string[]): void => {
+    for (const n of nodes) {
+      const tag = tagOf(n);
+      const a = n[':@'] ?? {};
+      if (tag === 'testsuite') walk(childrenOf(n), [...suites, a.name ?? '']);
+      else if (tag === 'testsuites') walk(childrenOf(n), suites);
+      else if (tag === 'testcase') {
+        const body = childrenOf(n);
+        const failure = body.find((c) => tagOf(c) === 'failure' || tagOf(c) === 'error');
+        const skipped = body.some((c) => tagOf(c) === 'skipped');
+        const status: TestStatus = failure ? 'failed' : skipped ? 'skipped' : 'passed';
+        const { id, aliases } = opts.pythonIds ? pytestIds(a) : junitIds(a, suites.filter(Boolean));
+        const message = failure ? ((failure[':@'] ?? {}).message ?? textOf(childrenOf(failure)).trim()).slice(0, 2000) : undefined;
+        const seconds = a.time !== undefined ? Number(a.time) : NaN;
+        cases.push({ id, aliases, status, message, durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : undefined });
+      }
+    }
+  };
+  walk(xml.parse(text) as XmlNode[], []);
   return cases;
 }
 

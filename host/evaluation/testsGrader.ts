@@ -1,28 +1,33 @@
-// `tests` and `command` evaluators: run a command in the verifier's /workspace as the IDE
-// user, with the framework's machine-readable report switched on, and count the cases.
+// `tests` and `command` evaluators. A `tests` run goes through the isolated runner
+// (isolatedRunner.ts): the image's runner as the tests' user, the report copied out of its
+// reach once every process of that user is gone. The cases are then checked against the
+// runner's own output and exit status (runnerOutput.ts), and the deliverable against code
+// that patches the runner from inside (tamperCheck.ts); either finding scores 0.
 import type { CommandEvaluator, TestsEvaluator } from './evaluatorSchema';
 import { tail, type EvaluationResult } from './evaluationResult';
+import { DROPPED_ENV, imageRunner, RESULTS_DIR, SCRATCH_DIR, TESTS_UID, testsEnv, type RunOutcome, type RunSpec } from './isolatedRunner';
 import { match } from './matcher';
+import { crossCheck } from './runnerOutput';
+import { describeFindings } from './tamperCheck';
 import { parseGoTestJson, parseJestJson, parseJUnitXml, parseMochaJson, tally, type TestCase } from './testReports';
 import type { Sandbox } from './verifier';
 
-const REPORT_XML = '/pwp/out/report.xml';
-const REPORT_JSON = '/pwp/out/report.json';
+let runs = 0;
 
-/** The command with the flags that make the framework write a report we can read. */
-export function withReportFlags(e: Pick<TestsEvaluator, 'framework' | 'command'>): string[] {
-  const argv = [...e.command];
+/** The command with the flags that make the framework write its report to `report` (and, for node, TAP totals to stdout). */
+export function withReportFlags(e: Pick<TestsEvaluator, 'framework' | 'command'>, report = `${SCRATCH_DIR}/report`): string[] {
+  const argv = imageRunner(e.command);
   switch (e.framework) {
     case 'pytest':
       // xunit1 names each case's file; no cache in the (possibly read-only) test folders.
-      return [...argv, `--junitxml=${REPORT_XML}`, '-o', 'junit_family=xunit1', '-p', 'no:cacheprovider'];
+      return [...argv, `--junitxml=${report}`, '-o', 'junit_family=xunit1', '-p', 'no:cacheprovider'];
     case 'node':
-      // Options must come before the test files.
-      return [argv[0], '--test-reporter=junit', `--test-reporter-destination=${REPORT_XML}`, ...argv.slice(1)];
+      // Options must come before the test files. TAP on stdout is node's own count of the run.
+      return [argv[0], '--test-reporter=junit', `--test-reporter-destination=${report}`, '--test-reporter=tap', '--test-reporter-destination=stdout', ...argv.slice(1)];
     case 'jest':
-      return [...argv, '--json', `--outputFile=${REPORT_JSON}`];
+      return [...argv, '--json', `--outputFile=${report}`];
     case 'mocha':
-      return [...argv, '--reporter', 'json', '--reporter-option', `output=${REPORT_JSON}`];
+      return [...argv, '--reporter', 'json', '--reporter-option', `output=${report}`];
     case 'go': {
       if (argv.includes('-json')) return argv;
       const i = argv.indexOf('test');
@@ -33,31 +38,45 @@ export function withReportFlags(e: Pick<TestsEvaluator, 'framework' | 'command'>
   }
 }
 
-/** Where the framework's report is read from; undefined when the cases come from stdout. */
-function reportPath(e: TestsEvaluator): string | undefined {
+/** Where the framework writes its report inside the run's folder; undefined when the cases come from stdout or the task names the place. */
+function ownReport(e: TestsEvaluator, dir: string): string | undefined {
   switch (e.framework) {
-    case 'pytest': case 'node': return REPORT_XML;
-    case 'jest': case 'mocha': return REPORT_JSON;
+    case 'pytest': case 'node': return `${dir}/report.xml`;
+    case 'jest': case 'mocha': return `${dir}/report.json`;
     case 'junit': return e.report!.startsWith('/') ? e.report! : `/workspace/${e.report}`;
     default: return undefined;
   }
 }
 
-async function readCases(e: TestsEvaluator, sandbox: Sandbox, stdout: string, exitCode: number): Promise<{ cases: TestCase[]; problem?: string }> {
-  if (e.framework === 'go') return { cases: parseGoTestJson(stdout) };
-  if (e.framework === 'exitCode') return { cases: [{ id: e.command.join(' '), aliases: [], status: exitCode === 0 ? 'passed' : 'failed' }] };
-  const path = reportPath(e)!;
+/** Runs the tests through the verifier's root-owned runner and reads what it kept. */
+export async function runIsolated(sandbox: Sandbox, spec: Omit<RunSpec, 'uid' | 'gid' | 'dropEnv'>): Promise<RunOutcome> {
+  const full: RunSpec = { ...spec, uid: TESTS_UID, gid: TESTS_UID, dropEnv: DROPPED_ENV };
+  const r = await sandbox.exec(['/opt/node/bin/node', '/pwp/runner/run.js', JSON.stringify(full)], { user: 'root', cwd: '/', timeoutSec: spec.timeoutSec + 60 });
+  const line = r.stdout.trim().split('\n').pop() ?? '';
+  let meta: { exitCode: number; timedOut: boolean; survivors: number; hasReport: boolean; problem?: string };
+  try { meta = JSON.parse(line); } catch {
+    throw new Error(`the test runner failed (exit code ${r.exitCode}): ${tail(`${r.stdout}${r.stderr}`.trim(), 500)}`);
+  }
+  const dir = `${RESULTS_DIR}/${spec.id}`;
+  const text = async (f: string) => (await sandbox.readFile(`${dir}/${f}`))?.toString('utf8') ?? '';
+  return {
+    exitCode: meta.exitCode, timedOut: meta.timedOut, survivors: meta.survivors, problem: meta.problem,
+    stdout: await text('stdout'), stderr: await text('stderr'),
+    report: meta.hasReport ? await sandbox.readFile(`${dir}/report`) : undefined,
+  };
+}
+
+function readCases(e: TestsEvaluator, run: RunOutcome): { cases: TestCase[]; problem?: string } {
+  if (e.framework === 'go') return { cases: parseGoTestJson(run.stdout) };
+  if (e.framework === 'exitCode') return { cases: [{ id: e.command.join(' '), aliases: [], status: run.exitCode === 0 ? 'passed' : 'failed' }] };
+  const report = run.report?.toString('utf8');
+  if (!report) return { cases: [], problem: run.problem ?? (e.framework === 'junit' ? `no JUnit report at ${ownReport(e, '')}` : e.framework === 'jest' || e.framework === 'mocha' ? `${e.framework} wrote no JSON report` : 'the test run wrote no report') };
   try {
-    const report = (await sandbox.readFile(path))?.toString('utf8');
     switch (e.framework) {
-      case 'pytest': case 'node':
-        return report ? { cases: parseJUnitXml(report, { pythonIds: e.framework === 'pytest' }) } : { cases: [], problem: 'the test run wrote no report' };
-      case 'junit':
-        return report ? { cases: parseJUnitXml(report) } : { cases: [], problem: `no JUnit report at ${path}` };
-      case 'jest': case 'mocha':
-        return report
-          ? { cases: e.framework === 'jest' ? parseJestJson(report) : parseMochaJson(report) }
-          : { cases: [], problem: `${e.framework} wrote no JSON report` };
+      case 'pytest': case 'node': return { cases: parseJUnitXml(report, { pythonIds: e.framework === 'pytest' }) };
+      case 'junit': return { cases: parseJUnitXml(report) };
+      case 'jest': return { cases: parseJestJson(report) };
+      case 'mocha': return { cases: parseMochaJson(report) };
     }
   } catch (err) {
     return { cases: [], problem: `could not read the report: ${(err as Error).message}` };
@@ -66,23 +85,36 @@ async function readCases(e: TestsEvaluator, sandbox: Sandbox, stdout: string, ex
 
 export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
-  // A report already there (one the agent left in the workspace, or an earlier evaluator's)
-  // must not stand in for one this run failed to write.
-  const report = reportPath(e);
-  if (report && (await sandbox.exec(['rm', '-f', '--', report])).exitCode !== 0) {
+  const id = `run-${++runs}-${Date.now().toString(36)}`;
+  const dir = `${SCRATCH_DIR}/${id}`;
+  const report = ownReport(e, dir);
+  // A report already there (one the agent left in the workspace) must not stand in for one
+  // this run failed to write.
+  if (e.framework === 'junit' && (await sandbox.exec(['rm', '-f', '--', report!])).exitCode !== 0) {
     return { kind: 'tests', score: 0, passed: false, summary: `could not remove the stale report ${report} before the run`, durationMs: Date.now() - t0 };
   }
-  const run = await sandbox.exec(withReportFlags(e), { cwd: '/workspace', timeoutSec: e.timeoutSec, env: { PYTHONDONTWRITEBYTECODE: '1', CI: '1', ...e.env } });
-  const { cases, problem } = await readCases(e, sandbox, run.stdout, run.exitCode);
+  const run = await runIsolated(sandbox, { id, argv: withReportFlags(e, report), cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report });
+  const { cases, problem } = readCases(e, run);
   const t = tally(cases, e.expected);
+  const ctx = sandbox.grading;
+  const quiet = e.command.some((a) => a === '-qq' || a === 'no:terminal' || a === '--no-summary');
+  const disagreement = crossCheck(e.framework, cases, run, quiet);
+  const findings = ctx?.findings ?? [];
+  const tampering = disagreement ? `tampering suspected: ${disagreement}`
+    : findings.length ? `tampering suspected: the deliverable touches the test framework: ${describeFindings(findings)}` : undefined;
   const passRate = t.total > 0 ? t.passed / t.total : 0;
-  const allPass = t.total > 0 && t.passed === t.total && (e.expected?.length ? true : run.exitCode === 0);
-  const score = e.scoring === 'passRate' ? passRate : allPass ? 1 : 0;
-  const why = run.timedOut ? `timed out after ${e.timeoutSec} s` : problem ?? (t.missing.length ? `missing tests: ${t.missing.slice(0, 5).join(', ')}` : '');
+  const allPass = !tampering && t.total > 0 && t.passed === t.total && (e.expected?.length ? true : run.exitCode === 0);
+  const score = tampering ? 0 : e.scoring === 'passRate' ? passRate : allPass ? 1 : 0;
+  const why = tampering ?? (run.timedOut ? `timed out after ${e.timeoutSec} s` : problem ?? (t.missing.length ? `missing tests: ${t.missing.slice(0, 5).join(', ')}` : ''));
+  const replaced = ctx?.infrastructure.length
+    ? `; the task's test infrastructure replaced the agent's changes to ${ctx.infrastructure.slice(0, 5).map((c) => `${c.path} (${c.change})`).join(', ')}${ctx.infrastructure.length > 5 ? ` and ${ctx.infrastructure.length - 5} more` : ''}`
+    : '';
   return {
     kind: 'tests', score, passed: allPass,
-    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode})${why ? `; ${why}` : ''}`,
+    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode})${why ? `; ${why}` : ''}${replaced}`,
     tests: { ...t, cases, exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr) },
+    ...(tampering ? { tampering: { reason: tampering, findings, disagreement } } : {}),
+    ...(ctx?.infrastructure.length ? { infrastructure: ctx.infrastructure } : {}),
     durationMs: Date.now() - t0,
   };
 }

@@ -3,6 +3,7 @@
 import type Docker from 'dockerode';
 import { evaluate } from '../evaluation/evaluate';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
+import { restoreRulesOf } from '../evaluation/testInfrastructure';
 import { Verifier } from '../evaluation/verifier';
 import { taskName, type Task } from './loadTask';
 
@@ -11,7 +12,10 @@ export async function gradeState(task: Task, s: {
 }): Promise<EvaluationResult> {
   const verifier = await Verifier.start({ docker: s.docker, image: s.image, labels: { 'pwp.task': taskName(task) } });
   try {
-    await verifier.load({ workspaceTar: s.workspaceTar, initialTar: s.initialTar, hiddenDir: task.hiddenDir, ideState: s.ideState, answer: s.answer });
+    await verifier.load({
+      workspaceTar: s.workspaceTar, initialTar: s.initialTar, baselineDir: task.workspaceDir, rules: restoreRulesOf(task.evaluator, task.grading),
+      hiddenDir: task.hiddenDir, ideState: s.ideState, answer: s.answer,
+    });
     return await evaluate(task.evaluator, verifier);
   } finally {
     await verifier.remove();

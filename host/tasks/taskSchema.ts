@@ -32,6 +32,15 @@ export const TaskSchema = z.object({
   }).strict().default({ steps: 100, seconds: 900 }),
   /** Folder only the verifier receives (default: `hidden` when the task has one). */
   hidden: Folder.optional(),
+  /**
+   * Which workspace files grading takes from the task and which are the agent's: `restore`
+   * adds globs to the test infrastructure put back before grading, `agentFiles` exempts the
+   * deliverable where it looks like infrastructure (tests written by the agent).
+   */
+  grading: z.object({
+    restore: z.array(z.string().min(1).max(1000)).max(500).default([]),
+    agentFiles: z.array(z.string().min(1).max(1000)).max(500).default([]),
+  }).strict().default({ restore: [], agentFiles: [] }),
   tags: z.array(z.string().max(100)).max(50).default([]),
   /** The agent's environment may reach the outside network (off: it reaches nothing but itself). */
   network: z.boolean().default(false),

@@ -8,8 +8,9 @@ import sharp from 'sharp';
 import { checkAnswer, firstNumber } from '../../host/evaluation/answerGrader';
 import { EvaluatorSchema, type Evaluator } from '../../host/evaluation/evaluatorSchema';
 import { evaluate } from '../../host/evaluation/evaluate';
-import { globToRegExp } from '../../host/evaluation/glob';
+import { matchesAny } from '../../host/evaluation/glob';
 import { normalizeKeys } from '../../host/evaluation/ideGrader';
+import { settingFromFiles } from '../../host/evaluation/ideGrader';
 import type { IdeState } from '../../host/evaluation/ideState';
 import { imageSimilarity } from '../../host/evaluation/imageSimilarity';
 import { match } from '../../host/evaluation/matcher';
@@ -128,12 +129,18 @@ describe('file, diff and IDE graders', () => {
       capturedAt: '', errors: [], timeline: { 'a.txt': [] },
       settings: {
         'editor.formatOnSave@python': setting('editor.formatOnSave', true, { source: 'userLanguage' as const, userValue: undefined, language: { languageId: 'python', defaultValue: undefined, userValue: true, workspaceValue: undefined, workspaceFolderValue: undefined } }),
-        'editor.formatOnSave': setting('editor.formatOnSave', false, { source: 'default' as const, userValue: undefined }),
+        'editor.formatOnSave': setting('editor.formatOnSave', false, { source: 'default' as const, userValue: undefined, defaultValue: false }),
       },
       keybindings: { path: '', errors: [], keybindings: [{ key: 'Shift+Ctrl+D', command: 'editor.action.copyLinesDownAction', when: 'editorTextFocus' }] },
       extensions: [{ id: 'PwpTest.tiny-theme', version: '1.0.0', builtin: false, enabled: true, active: false }],
       colorTheme: { id: 'Solarized Light', label: 'Solarized Light', extensionId: 'vscode.theme-solarized-light', kind: 'light' },
       breakpoints: [{ id: '1', kind: 'source', enabled: true, condition: 'i == 42', hitCondition: null, logMessage: null, uri: null, path: '/workspace/loop.py', line: 7, column: 1, functionName: null }],
+      files: {
+        errors: [],
+        userSettings: { '[python]': { 'editor.formatOnSave': true }, 'workbench.colorTheme': 'Solarized Light' },
+        keybindings: [{ key: 'Shift+Ctrl+D', command: 'editor.action.copyLinesDownAction', when: 'editorTextFocus' }],
+        extensions: [{ id: 'PwpTest.tiny-theme', version: '1.0.0' }],
+      },
     };
     sb.put('pwp/ide/state.json', JSON.stringify(state));
     sb.put('workspace/.vscode/launch.json', '{ // flask\n "configurations": [{ "type": "debugpy", "request": "launch", "module": "flask", "args": ["run", "--port", "5001"] }] }');
@@ -151,14 +158,44 @@ describe('file, diff and IDE graders', () => {
     const bad = await grade({ kind: 'ide', checks: [{ breakpoint: { file: 'loop.py', line: 7, condition: 'i == 41' } }, { extension: 'other.ext' }], scoring: 'fraction' }, sb);
     assert.equal(bad.score, 0);
     assert.match(bad.checks![0].why, /no matching breakpoint \(breakpoints: \/workspace\/loop\.py:7 if i == 42\)/);
-    assert.equal(bad.checks![1].why, 'not installed');
+    assert.equal(bad.checks![1].why, 'not in the extensions folder');
+  });
+
+  it('scores forged ide.* answers 0: keybindings, extensions, settings and themes come from the IDE\'s files', async () => {
+    const forged: IdeState = {
+      capturedAt: '', errors: [], timeline: {},
+      settings: { 'editor.fontSize': { key: 'editor.fontSize', value: 15, source: 'user', defaultValue: 14, userValue: 15, workspaceValue: undefined, workspaceFolderValue: undefined, language: null, languageIds: [] } },
+      keybindings: { path: '', errors: [], keybindings: [{ key: 'ctrl+alt+d', command: 'editor.action.duplicateSelection' }] },
+      extensions: [{ id: 'pwptasks.ocean-theme', version: '1.0.0', builtin: false, enabled: true, active: true }],
+      colorTheme: { id: 'Ocean Breeze', label: 'Ocean Breeze', extensionId: 'pwptasks.ocean-theme', kind: 'dark' },
+      files: { errors: [], userSettings: { 'workbench.startupEditor': 'none' }, keybindings: [], extensions: [] },
+    };
+    sb.put('pwp/ide/state.json', JSON.stringify(forged));
+    const r = await grade({ kind: 'ide', scoring: 'fraction', checks: [
+      { keybinding: { key: 'ctrl+alt+d', command: 'editor.action.duplicateSelection' } },
+      { extension: 'pwptasks.ocean-theme', enabled: true },
+      { setting: 'editor.fontSize', value: 15 },
+      { colorTheme: 'Ocean Breeze' },
+      { launch: { module: 'flask' } },
+    ] }, sb);
+    assert.equal(r.score, 0, JSON.stringify(r.checks, null, 1));
+    assert.match(r.checks![2].why, /expected 15, found 14 \(from the registered default\)/);
+  });
+
+  it('reads settings in VS Code\'s order: language-specific first, workspace over machine over user, objects merged with the default', () => {
+    const files = { workspace: { 'files.exclude': { build: true }, 'editor.tabSize': 4 }, user: { '[yaml]': { 'editor.tabSize': 2 }, 'editor.tabSize': 8 }, machine: { 'editor.tabSize': 6 } };
+    assert.deepEqual(settingFromFiles(files, 'editor.tabSize', 'yaml', 'effective'), { value: 2, source: 'user settings.json [yaml]' });
+    assert.deepEqual(settingFromFiles(files, 'editor.tabSize', undefined, 'effective'), { value: 4, source: 'workspace settings.json' });
+    assert.deepEqual(settingFromFiles(files, 'editor.tabSize', undefined, 'user').value, 6);
+    assert.deepEqual(settingFromFiles(files, 'files.exclude', undefined, 'effective', { value: { '**/.git': true } }).value, { '**/.git': true, build: true });
+    assert.deepEqual(settingFromFiles({}, 'editor.rulers', undefined, 'workspace', { value: [] }), { value: undefined, source: 'no settings file' });
   });
 
   it('fails IDE checks with the reason when the state could not be read', async () => {
-    sb.put('pwp/ide/state.json', JSON.stringify({ capturedAt: '', settings: {}, timeline: {}, errors: ['ide.keybindings.get: the extension host is not available'] }));
+    sb.put('pwp/ide/state.json', JSON.stringify({ capturedAt: '', settings: {}, timeline: {}, errors: ['the IDE\'s files: no such container'] }));
     const r = await grade({ kind: 'ide', checks: [{ keybinding: { key: 'ctrl+k', command: 'x' } }] }, sb);
     assert.equal(r.score, 0);
-    assert.match(r.summary, /no keybindings \(ide\.keybindings\.get: the extension host is not available\)/);
+    assert.match(r.summary, /no keybindings\.json \(the IDE's files: no such container\)/);
   });
 
   it('normalizes key chords as the IDE does', () => {
@@ -201,10 +238,19 @@ describe('helpers', () => {
     assert.equal(sameRows([[1, 'a'], [2, 'b']], [[2, 'b'], [1, 'a']], true), false);
     assert.equal(sameRows([[1]], [[1], [2]], false), false);
   });
-  it('turns globs into path patterns', () => {
-    assert.equal(globToRegExp('**/__pycache__/**').test('src/__pycache__/a.pyc'), true);
-    assert.equal(globToRegExp('**/__pycache__/**').test('__pycache__/a.pyc'), true);
-    assert.equal(globToRegExp('.vscode/**').test('.vscode/settings.json'), true);
-    assert.equal(globToRegExp('*.log').test('a/b.log'), false);
+  it('matches path globs: ** across folders, * and ? within one, {a,b} and [ab] as alternatives, dotfiles like any name', () => {
+    assert.equal(matchesAny('src/__pycache__/a.pyc', ['**/__pycache__/**']), true);
+    assert.equal(matchesAny('__pycache__/a.pyc', ['**/__pycache__/**']), true);
+    assert.equal(matchesAny('.vscode/settings.json', ['.vscode/**']), true);
+    assert.equal(matchesAny('a/b.log', ['*.log']), false);
+    assert.equal(matchesAny('a/b.log', ['**/*.log']), true);
+    assert.equal(matchesAny('build/out.js', ['{build,dist}/**']), true);
+    assert.equal(matchesAny('dist/out.js', ['{build,dist}/**']), true);
+    assert.equal(matchesAny('lib/out.js', ['{build,dist}/**']), false);
+    assert.equal(matchesAny('log-a.txt', ['log-[ab].txt']), true);
+    assert.equal(matchesAny('log-c.txt', ['log-[ab].txt']), false);
+    assert.equal(matchesAny('{build,dist}/x', ['{build,dist}/**']), false, 'braces are alternatives, not literal text');
+    assert.equal(matchesAny('a/.mocharc.json', ['**/.mocharc.*']), true);
+    assert.equal(matchesAny('x', []), false);
   });
 });

@@ -29,6 +29,22 @@ describe('test reports', () => {
     assert.deepEqual(two, one);
   });
 
+  it('scores a passing test whose captured output holds failure markup (escaped or CDATA) as passed', () => {
+    const cases = parseJUnitXml(fixture('junit-captured-failure-text.xml'), { pythonIds: true });
+    assert.deepEqual(cases.map((c) => [c.id, c.status]), [
+      ['tests/test_log.py::test_prints_markup', 'passed'],
+      ['tests/test_log.py::test_cdata_markup', 'passed'],
+      ['tests/test_log.py::test_really_fails', 'failed'],
+    ]);
+    assert.equal(cases[2].message, 'assert 1 == 2');
+    assert.deepEqual(tally(cases), { passed: 2, failed: 1, skipped: 0, total: 3, missing: [] });
+  });
+
+  it('reads entities and numeric character references in names and messages', () => {
+    const cases = parseJUnitXml('<testsuite name="s &amp; t"><testcase name="caf&#233; &lt;&#x41;&gt;"><failure>a &amp;&amp; b</failure></testcase></testsuite>');
+    assert.deepEqual(cases.map((c) => [c.id, c.status, c.message]), [['s & t > café <A>', 'failed', 'a && b']]);
+  });
+
   it('counts expected tests by id or alias, and missing ones as failed', () => {
     const cases = parseJUnitXml(fixture('pytest-xunit1.xml'), { pythonIds: true });
     assert.equal(findCase(cases, 'tests.test_calc.TestMul::test_mul[2-3]')?.status, 'passed');
@@ -99,11 +115,11 @@ describe('test reports', () => {
   });
 
   it('switches on each framework\'s machine-readable report', () => {
-    assert.deepEqual(withReportFlags({ framework: 'pytest', command: ['python3', '-m', 'pytest', 'tests'] }).slice(4), ['--junitxml=/pwp/out/report.xml', '-o', 'junit_family=xunit1', '-p', 'no:cacheprovider']);
-    assert.deepEqual(withReportFlags({ framework: 'node', command: ['node', '--test', 'test/'] }), ['node', '--test-reporter=junit', '--test-reporter-destination=/pwp/out/report.xml', '--test', 'test/']);
+    assert.deepEqual(withReportFlags({ framework: 'pytest', command: ['python3', '-m', 'pytest', 'tests'] }, '/r.xml').slice(4), ['--junitxml=/r.xml', '-o', 'junit_family=xunit1', '-p', 'no:cacheprovider']);
+    assert.deepEqual(withReportFlags({ framework: 'node', command: ['node', '--test', 'test/'] }, '/r.xml'), ['node', '--test-reporter=junit', '--test-reporter-destination=/r.xml', '--test-reporter=tap', '--test-reporter-destination=stdout', '--test', 'test/']);
     assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', './...'] }), ['go', 'test', '-json', './...']);
-    assert.deepEqual(withReportFlags({ framework: 'jest', command: ['npx', 'jest'] }).slice(2), ['--json', '--outputFile=/pwp/out/report.json']);
-    assert.deepEqual(withReportFlags({ framework: 'mocha', command: ['npx', 'mocha'] }).slice(2), ['--reporter', 'json', '--reporter-option', 'output=/pwp/out/report.json']);
+    assert.deepEqual(withReportFlags({ framework: 'jest', command: ['npx', 'jest'] }, '/r.json'), ['jest', '--json', '--outputFile=/r.json'], "the image's jest, not the workspace's");
+    assert.deepEqual(withReportFlags({ framework: 'mocha', command: ['npx', 'mocha'] }, '/r.json'), ['mocha', '--reporter', 'json', '--reporter-option', 'output=/r.json']);
     assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', '-json', './...'] }), ['go', 'test', '-json', './...']);
     assert.deepEqual(withReportFlags({ framework: 'junit', command: ['gradle', 'test'] }), ['gradle', 'test'], 'a junit command writes its own report');
   });

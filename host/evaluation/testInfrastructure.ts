@@ -1,0 +1,124 @@
+// What of the workspace is the task's test infrastructure rather than the agent's deliverable,
+// and the plan that puts the task's own copy of it back before grading: test files, runner
+// configuration, start-up hooks of the interpreters, shadows of the runners, run scripts and
+// whatever the `tests` command names. The agent's versions never reach the verifier; files
+// the task did not have are left out; the agent's changes to them are listed in the result.
+import type { Evaluator } from './evaluatorSchema';
+import { leaves } from './evaluatorSchema';
+import { globMatcher } from './glob';
+
+/** Paths (relative to /workspace) that are test infrastructure unless the task says they are the agent's. */
+export const DEFAULT_INFRASTRUCTURE: readonly string[] = [
+  // test files
+  '**/test_*.py', '**/*_test.py', '**/tests/**', '**/test/**', '**/__tests__/**', '**/testdata/**',
+  '**/*.{test,spec}.{js,jsx,ts,tsx,mjs,cjs,mts,cts}', '**/*_test.go',
+  // pytest's configuration and start-up hooks of Python (conftest.py is a plugin; .pth and
+  // *customize run at interpreter start where a path is a site folder)
+  '**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/tox.ini', '**/setup.cfg', '**/pyproject.toml',
+  '**/sitecustomize.py', '**/usercustomize.py', '**/*.pth',
+  // copies of the runners that would be imported in their place
+  '**/pytest.py', '**/pytest/**', '**/_pytest/**', '**/pluggy/**', '**/py.py',
+  // JavaScript runners: their configuration, the workspace's packages and binaries
+  '**/package.json', '**/.npmrc', '**/jest.config.*', '**/jest.setup.*', '**/.mocharc*', '**/babel.config.*', '**/.babelrc*',
+  '**/node_modules/**',
+  // run scripts
+  '**/run_tests.sh', '**/run_tests.py', '**/runtests.py',
+];
+
+export interface RestoreRules {
+  /** Globs restored besides the defaults (the task's `grading.restore`). */
+  restore: string[];
+  /** Globs that are the agent's deliverable even where they look like infrastructure (`grading.agentFiles`). */
+  agentFiles: string[];
+  /** Workspace files the `tests` commands name (run_tests.sh, a test file). */
+  commandFiles: string[];
+}
+
+export interface Grading { restore?: string[]; agentFiles?: string[] }
+
+/** Arguments of the `tests` commands that are workspace-relative file paths (pytest node ids lose their `::…`). */
+export function commandFiles(evaluator: Evaluator): string[] {
+  const out = new Set<string>();
+  for (const e of leaves(evaluator)) {
+    if (e.kind !== 'tests') continue;
+    for (const arg of e.command.slice(1)) {
+      if (arg.startsWith('-') || arg.includes('=')) continue;
+      const path = arg.split('::')[0].replace(/^(\.\/)+/, '').replace(/^\/workspace\//, '');
+      if (!path || path.startsWith('/') || path.split('/').includes('..') || path.endsWith('/')) continue;
+      out.add(path);
+    }
+  }
+  return [...out];
+}
+
+/**
+ * The rules for a task, or undefined when it runs no tests: a `files`, `diff` or `ide` task
+ * may have `package.json` or `pyproject.toml` as its deliverable, and nothing of it runs.
+ */
+export function restoreRulesOf(evaluator: Evaluator, grading: Grading = {}): RestoreRules | undefined {
+  if (!leaves(evaluator).some((e) => e.kind === 'tests')) return undefined;
+  return { restore: grading.restore ?? [], agentFiles: grading.agentFiles ?? [], commandFiles: commandFiles(evaluator) };
+}
+
+/** One entry of the agent's final workspace archive, by path relative to /workspace. */
+export interface WorkspaceEntry { path: string; type: string; content?: Buffer }
+
+export type InfrastructureChange = { path: string; change: 'added' | 'modified' | 'deleted' };
+
+export interface RestorePlan {
+  /** Entries of the agent's archive left out of the verifier. */
+  drop: Set<string>;
+  /** The task's copies put back (from the initial workspace), by path. */
+  restore: Map<string, Buffer>;
+  /** What the agent did to the infrastructure, compared with the task's copy. */
+  changes: InfrastructureChange[];
+  /** Regular files the agent added or changed that stay (the deliverable), with their content. */
+  deliverable: Map<string, Buffer>;
+}
+
+/**
+ * `final`: the agent's workspace entries; `baseline`: the task's initial workspace files;
+ * `hidden`: paths the hidden overlay writes (always the task's).
+ */
+export function planRestore(final: readonly WorkspaceEntry[], baseline: ReadonlyMap<string, Buffer>, hidden: ReadonlySet<string>, rules: RestoreRules): RestorePlan {
+  const infra = globMatcher([...DEFAULT_INFRASTRUCTURE, ...rules.restore]);
+  const agents = globMatcher(rules.agentFiles);
+  // Byte-code and runner caches under test folders go like the rest, without being listed.
+  const cache = globMatcher(['**/__pycache__/**', '**/.pytest_cache/**', '**/*.pyc']);
+  const named = new Set(rules.commandFiles);
+  const isInfra = (p: string) => hidden.has(p) || ((infra(p) || named.has(p)) && !agents(p));
+  // Folders on the way to a file the task puts back: an agent's symlink or file there would
+  // redirect or block the task's copy.
+  const taskPaths = [...[...baseline.keys()].filter(isInfra), ...hidden];
+  const ancestors = new Set(taskPaths.flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  const drop = new Set<string>();
+  const droppedDirs: string[] = [];
+  const changes: InfrastructureChange[] = [];
+  const deliverable = new Map<string, Buffer>();
+  const seen = new Set<string>();
+  for (const e of final) {
+    if (e.type === 'directory') {
+      // A folder where the task has a file hides it: the folder and all below it go.
+      if (isInfra(e.path) && (baseline.has(e.path) || hidden.has(e.path))) { drop.add(e.path); droppedDirs.push(`${e.path}/`); }
+      continue;
+    }
+    if (droppedDirs.some((d) => e.path.startsWith(d))) { drop.add(e.path); continue; }
+    seen.add(e.path);
+    const theirs = baseline.get(e.path);
+    const same = e.type === 'file' && theirs !== undefined && e.content !== undefined && theirs.equals(e.content);
+    if (isInfra(e.path) || (e.type !== 'file' && ancestors.has(e.path))) {
+      drop.add(e.path);
+      if (!same && !cache(e.path)) changes.push({ path: e.path, change: theirs === undefined ? 'added' : 'modified' });
+    } else if (e.type === 'file' && !same && e.content) {
+      deliverable.set(e.path, e.content);
+    }
+  }
+  const restore = new Map<string, Buffer>();
+  for (const [path, content] of baseline) {
+    if (!isInfra(path) || hidden.has(path)) continue;
+    restore.set(path, content);
+    if (!seen.has(path)) changes.push({ path, change: 'deleted' });
+  }
+  changes.sort((a, b) => a.path.localeCompare(b.path));
+  return { drop, restore, changes, deliverable };
+}
