@@ -7,22 +7,24 @@ import { pack } from 'tar-stream';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
 import { captureIdeState, ideStateNeeds, KEYBINDINGS_FILE, type IdeState } from '../../host/evaluation/ideState';
 import { resolveTasks } from '../../host/tasks/loadTask';
-import { gradeState, TaskSession } from '../../host/tasks/taskSession';
+import { TaskEnv } from '../../host/env/taskEnv';
+import { gradeState } from '../../host/tasks/gradeState';
 import { testImage } from './environmentFixture';
 
 /** Bash as the agent's shell runs it: the IDE user, in /workspace. */
-async function bash(session: TaskSession, script: string): Promise<void> {
+async function bash(session: TaskEnv, script: string): Promise<void> {
   const r = await session.exec(['bash', '-c', script], { cwd: '/workspace' });
   assert.equal(r.exitCode, 0, `${script}\n${r.stderr}`);
 }
 
-function useTask(name: string): () => TaskSession {
-  let session: TaskSession | undefined;
+function useTask(name: string): () => TaskEnv {
+  let session: TaskEnv | undefined;
   before(async function () {
     this.timeout(30 * 60_000);
     const image = await testImage();
     const [task] = resolveTasks([name]);
-    session = await TaskSession.start(task, { image, labels: { 'pwp.test': '1' } });
+    session = new TaskEnv(task, { image, labels: { 'pwp.test': '1' } });
+    await session.reset();
     await bash(session, 'cp -a /workspace /tmp/pristine');
   });
   afterEach(async () => {
