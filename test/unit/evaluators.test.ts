@@ -202,9 +202,12 @@ describe('file, diff and IDE graders', () => {
     assert.match(r.tampering?.reason ?? '', /tampering suspected: .*unlisted declares pwp's own extension id/);
   });
 
-  it('knows the built-in extension\'s id from extension/package.json', () => {
-    const manifest = JSON.parse(readFileSync(join(__dirname, '../../extension/package.json'), 'utf8')) as { publisher: string; name: string };
+  it('knows the built-in extension\'s id from extension/package.json, whose version no user copy can exceed', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../../extension/package.json'), 'utf8')) as { publisher: string; name: string; version: string };
     assert.equal(`${manifest.publisher}.${manifest.name}`, PWP_EXTENSION_ID);
+    // VS Code replaces a built-in extension with a user-installed one of a higher version; each
+    // part at the largest number semver accepts leaves no valid higher version to install.
+    assert.deepEqual(manifest.version.split('.').map(Number), [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]);
   });
 
   it('reads settings in VS Code\'s order: language-specific first, workspace over machine over user, objects merged with the default', () => {
