@@ -145,3 +145,49 @@ export async function benchCapacity(deployment: DockerDeployment, image: string,
     await Promise.all(running.map(async (e) => { e.client.close(); await deployment.remove(e.info.id).catch(() => undefined); }));
   }
 }
+
+/**
+ * Episodes per hour, one at a time, the simplest honest way: an episode is a reset with the
+ * bench's files, settings and open editor, two actions (type, save) and a check of the saved
+ * file (what an oracle and its grader do, without a task's own steps), timed end to end, back
+ * to back. Ours resets from a warm pool of one that refills while the episode runs (no waiting
+ * for it between episodes); the naive way starts a new container per episode and removes it.
+ */
+export async function benchEpisodes(deployment: DockerDeployment, image: string, say: (l: string) => void, episodes = 5): Promise<{ figures: Figures; rows: Row[] }> {
+  say(`episodes: ${episodes} back to back from a warm pool vs ${Math.min(episodes, 2)} with a new container each`);
+  const options = { files: FILES, settings: { 'editor.tabSize': 2 }, open: [{ file: 'README.md', line: 2, column: 1 }] };
+  const episode = async (env: Env): Promise<void> => {
+    await env.reset({ options });
+    await env.step({ type: 'type', text: 'done\n' });
+    await env.step({ type: 'key', keys: 'ctrl+s' });
+    const saved = await env.client.call('tools.call', { name: 'read_file', args: { target_file: 'README.md' } });
+    if (!JSON.stringify(saved).includes('done')) throw new Error(`episode: the typed text was not saved: ${JSON.stringify(saved).slice(0, 300)}`);
+  };
+  const pool = new EnvPool({ size: 1, spec: { image }, deployment, startConcurrency: 1 });
+  const warm = new Env({ pool, observe: [] });
+  const warmMs: number[] = [];
+  try {
+    await pool.fill();
+    for (let i = 0; i < episodes; i++) { const t0 = Date.now(); await episode(warm); warmMs.push(Date.now() - t0); }
+  } finally {
+    await warm.close();
+    await pool.close();
+  }
+  const coldMs: number[] = [];
+  for (let i = 0; i < Math.min(episodes, 2); i++) {
+    const cold = new Env({ deployment, image, observe: [] });
+    const t0 = Date.now();
+    try { await episode(cold); } finally { await cold.close(); }
+    coldMs.push(Date.now() - t0);
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const perHour = (xs: number[]) => Math.round(3_600_000 / mean(xs));
+  const figures: Figures = {
+    episodes_per_hour: perHour(warmMs), episodes_per_hour_naive: perHour(coldMs),
+    episode_p50_ms: pct(warmMs, 50), episode_naive_p50_ms: pct(coldMs, 50),
+    episodes_per_hour_ratio: ratio(mean(coldMs), mean(warmMs)),
+    episodes_per_hour_method: 'one at a time; episode = reset (files, settings, open editor) + type + save + read back; warm pool of 1 vs a new container per episode',
+  };
+  return { figures, rows: [['episodes per hour, one at a time', `${figures.episodes_per_hour} (p50 ${figures.episode_p50_ms} ms each)`,
+    `${figures.episodes_per_hour_naive} (new container each)`, `${figures.episodes_per_hour_ratio}x`]] };
+}

@@ -1,9 +1,14 @@
-// Bundles the bridge daemon and the extension with esbuild, then packages the extension
-// as a .vsix. Outputs go to dist/, which the image build copies in.
+// Bundles the bridge daemon, the extension and the host CLI with esbuild, then packages the
+// extension as a .vsix. The bridge and .vsix go to dist/ for the image build; dist/pwp.js is
+// what bin/pwp runs. dist/image-inputs.sha256 is a digest of every source file the bridge and
+// the extension were built from (and of how they were built): the image tag hashes that
+// instead of the built files, because a .vsix is a zip stamped with build times and a bundle's
+// source map names paths as this checkout lays them out.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, relative, sep } from 'node:path';
 
 const common = {
   bundle: true,
@@ -11,37 +16,99 @@ const common = {
   format: 'cjs',
   sourcemap: 'inline',
   logLevel: 'warning',
+  metafile: true,
   // Optional native speed-ups of ws; absent is fine.
   external: ['bufferutil', 'utf-8-validate'],
 };
 
+/**
+ * The host's modules find files beside their sources (prompts, the inspector's page, the
+ * repository root) through __dirname; in dist/pwp.js that would be dist/. Each use becomes
+ * the source folder's path, found from the bundle's own folder at run time.
+ */
+const sourceDirnames = {
+  name: 'source-dirnames',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]host[\\/].*\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('__dirname')) return undefined;
+      const rel = relative(process.cwd(), dirname(args.path)).split(sep).join('/');
+      return { contents: text.replace(/\b__dirname\b/g, `__pwpSourceDir(${JSON.stringify(rel)})`), loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * sharp loads libvips (about 0.1 s) and few CLI calls need it: the CLI bundle gets a stand-in
+ * that loads sharp on first use. Default-import use only (`sharp(...)`, `sharp.x`), as the host does.
+ */
+const lazySharp = {
+  name: 'lazy-sharp',
+  setup(b) {
+    b.onResolve({ filter: /^sharp$/ }, (args) => (args.namespace === 'lazy-sharp' ? { path: 'sharp', external: true } : { path: 'sharp', namespace: 'lazy-sharp' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-sharp' }, () => ({
+      contents: `let m; const load = () => (m ??= require('sharp'));
+module.exports = new Proxy(function () {}, {
+  apply: (_t, self, args) => load().apply(self, args),
+  construct: (_t, args) => new (load())(...args),
+  get: (_t, k) => (k === '__esModule' ? undefined : load()[k]),
+});`,
+      loader: 'js',
+    }));
+  },
+};
+
+// What the image holds; their options are part of the image's inputs digest below.
+const bridgeOptions = { ...common, entryPoints: ['bridge/server/main.ts'], outfile: 'dist/bridge.js', target: 'node24', external: [...common.external, 'sharp'] };
+// mainFields: jsonc-parser's UMD entry hides its requires from the bundler; its ESM entry does not.
+// The extension host loads this file on every IDE start, on the path to "ready": minified
+// (names kept: errors travel by class name) with its source map beside it instead of
+// inline, 2.0 MB instead of 7 MB to read and parse. The vsix leaves the .map out.
+const extensionOptions = {
+  ...common, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', target: 'node20', external: [...common.external, 'vscode'], mainFields: ['module', 'main'],
+  sourcemap: 'linked', minify: true, keepNames: true,
+};
+const vsceArgs = ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--allow-star-activation', '--out', '../dist/pwp-extension.vsix'];
+
 mkdirSync('dist', { recursive: true });
-await Promise.all([
-  build({ ...common, entryPoints: ['bridge/server/main.ts'], outfile: 'dist/bridge.js', target: 'node24', external: [...common.external, 'sharp'] }),
-  // mainFields: jsonc-parser's UMD entry hides its requires from the bundler; its ESM entry does not.
-  // The extension host loads this file on every IDE start, on the path to "ready": minified
-  // (names kept: errors travel by class name) with its source map beside it instead of
-  // inline, 2.0 MB instead of 7 MB to read and parse. The vsix leaves the .map out.
+const [bridge, extension] = await Promise.all([
+  build(bridgeOptions),
+  build(extensionOptions),
+  // The CLI: one file to load instead of a TypeScript loader compiling hundreds of modules
+  // on every call. Native and self-locating packages stay in node_modules (ssh2 falls back to
+  // plain JS without its optional .node bindings); no source map, it would double the file.
   build({
-    ...common, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', target: 'node20', external: [...common.external, 'vscode'], mainFields: ['module', 'main'],
-    sourcemap: 'linked', minify: true, keepNames: true,
+    ...common, entryPoints: ['host/cli/main.ts'], outfile: 'dist/pwp.js', target: 'node20', sourcemap: false, minify: true, keepNames: true, mainFields: ['module', 'main'],
+    external: [...common.external, 'esbuild', 'cpu-features', '*.node'],
+    banner: { js: "const __pwpSourceDir = (rel) => require('node:path').join(__dirname, '..', rel);" },
+    plugins: [sourceDirnames, lazySharp],
   }),
 ]);
 
-// vsce stamps times into the zip; repackage only when the inputs changed so that the
-// image's content hash (which covers the .vsix) stays put for an unchanged tree.
-const stampInputs = ['extension/package.json', 'extension/LICENSE', 'extension/dist/extension.js'];
-const stamp = createHash('sha256');
-for (const f of stampInputs) stamp.update(readFileSync(f));
-const digest = stamp.digest('hex');
-const stampFile = 'dist/pwp-extension.vsix.sha256';
-const upToDate = existsSync('dist/pwp-extension.vsix') && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === digest;
-if (!upToDate) {
-rmSync('dist/pwp-extension.vsix', { force: true });
-execFileSync(process.execPath, [
-  new URL('../node_modules/@vscode/vsce/vsce', import.meta.url).pathname, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--allow-star-activation',
-  '--out', '../dist/pwp-extension.vsix',
-], { cwd: 'extension', stdio: ['ignore', 'ignore', 'inherit'] });
-writeFileSync(stampFile, digest);
+// Every input of the bridge and the extension, by its path inside the checkout (node_modules
+// paths from their node_modules/ on, wherever node_modules really lives) and its bytes.
+const inputs = new Set([...Object.keys(bridge.metafile.inputs), ...Object.keys(extension.metafile.inputs)]);
+const vsixInputs = ['extension/package.json', 'extension/LICENSE', 'extension/.vscodeignore'].filter((f) => existsSync(f));
+const versionOf = (pkg) => JSON.parse(readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), 'utf8')).version;
+const digest = createHash('sha256');
+digest.update(`esbuild ${versionOf('esbuild')}\0vsce ${versionOf('@vscode/vsce')}\0`);
+digest.update(JSON.stringify({ bridgeOptions, extensionOptions, vsceArgs }));
+for (const f of [...inputs, ...vsixInputs].map((p) => [p, p.includes('node_modules/') ? p.slice(p.indexOf('node_modules/')) : p]).sort((a, b) => (a[1] < b[1] ? -1 : 1))) {
+  digest.update(`\0${f[1]}\0`);
+  digest.update(readFileSync(f[0]));
 }
-console.log('built dist/bridge.js, dist/pwp-extension.vsix');
+const inputsDigest = digest.digest('hex');
+
+// vsce stamps times into the zip; repackage only when the inputs changed.
+const stampFile = 'dist/pwp-extension.vsix.sha256';
+const upToDate = existsSync('dist/pwp-extension.vsix') && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === inputsDigest;
+if (!upToDate) {
+  rmSync('dist/pwp-extension.vsix', { force: true });
+  execFileSync(process.execPath, [new URL('../node_modules/@vscode/vsce/vsce', import.meta.url).pathname, ...vsceArgs], { cwd: 'extension', stdio: ['ignore', 'ignore', 'inherit'] });
+  writeFileSync(stampFile, inputsDigest);
+}
+writeFileSync('dist/image-inputs.sha256', `${inputsDigest}\n`);
+// The CLI's first code cache (bin/run-cached.cjs), made by a call that loads every module.
+rmSync('dist/pwp.js.cache', { force: true });
+execFileSync(process.execPath, [new URL('../bin/run-cached.cjs', import.meta.url).pathname, 'dist/pwp.js', '--help'], { stdio: 'ignore' });
+console.log('built dist/bridge.js, dist/pwp-extension.vsix, dist/pwp.js');

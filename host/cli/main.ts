@@ -24,9 +24,13 @@ import { register as tasks } from './commands/tasks';
 import { register as tool } from './commands/tool';
 import { register as up } from './commands/up';
 import { TaskError } from '../tasks/loadTask';
+import { imageInputsHash } from '../image/buildContext';
+import { IMAGE_REPOSITORY } from '../image/imageInputs';
+import { version } from '../../package.json';
 
 const program = new Command('pwp')
   .description('operate a real VS Code IDE in a sandboxed container')
+  .option('-V, --version', 'print the version and the IDE image tag of this tree')
   .option('--debug', 'print stack traces')
   .showHelpAfterError()
   .exitOverride();
@@ -36,7 +40,16 @@ for (const register of [buildImage, up, down, ls, screenshot, input, inspect, de
 /** Wrong arguments, and tasks that are not there or not valid (they name the file and field): exit code 2. */
 const isUsage = (e: unknown): boolean => e instanceof UsageError || e instanceof TaskError;
 
-program.parseAsync(process.argv).catch((err: unknown) => {
+/** The tag is worked out only when asked for: it reads the image's inputs. */
+function printVersion(): void {
+  let image: string;
+  try { image = `${IMAGE_REPOSITORY}:${imageInputsHash()}`; } catch (e) { image = `unknown (${(e as Error).message})`; }
+  console.log(`pwp ${version}\nimage ${image}`);
+}
+
+const first = process.argv[2];
+if (first === '--version' || first === '-V') printVersion();
+else program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) process.exit(err.exitCode);
   const debug = program.opts().debug || process.env.PWP_DEBUG;
   const e = err as Error;

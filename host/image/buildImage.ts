@@ -5,6 +5,7 @@ import Docker from 'dockerode';
 import { join } from 'node:path';
 import { assembleContext, removeContext, type BuildContext } from './buildContext';
 import { BASE_IMAGE, IMAGE_REPOSITORY, paths } from './imageInputs';
+import { keepCount, pruneOldImages } from './pruneImages';
 
 export interface BuildProgress {
   /** A line for the user (a build step, a phase, a heartbeat). */
@@ -41,6 +42,7 @@ export async function ensureImage(opts: EnsureImageOptions = {}): Promise<string
 
 async function buildFromContext(docker: Docker, ctx: BuildContext, force: boolean, progress: BuildProgress): Promise<string> {
   const tag = `${IMAGE_REPOSITORY}:${ctx.hash}`;
+  const keep = keepCount();
   if (!force && (await imageExists(docker, tag))) {
     progress(`image ${tag} is up to date`);
     return tag;
@@ -84,5 +86,6 @@ async function buildFromContext(docker: Docker, ctx: BuildContext, force: boolea
   if (!(await imageExists(docker, tag))) throw new Error(`image build finished but ${tag} is missing`);
   await docker.getImage(tag).tag({ repo: IMAGE_REPOSITORY, tag: 'latest' });
   progress(`built ${tag} in ${Math.round((Date.now() - started) / 1000)} s`);
+  await pruneOldImages(docker, IMAGE_REPOSITORY, keep, progress);
   return tag;
 }

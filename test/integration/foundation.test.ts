@@ -81,13 +81,11 @@ describe('foundation: a real IDE in a real container', function () {
     const alphabet = [...'!#$%&*+,-./0123456789:;=?@ABCDEFGHIJKLMNOPQRSTUVWXYZ\\^_abcdefghijklmnopqrstuvwxyz|~'];
     let text = '';
     for (let i = 0; i < 800; i++) text += alphabet[(i * 37) % alphabet.length] + (i % 50 === 49 ? 'éÖ' : '');
-    const t0 = Date.now();
     const r = await client.call('input.type', { text });
     assert.ok(r.chars === [...text].length);
     await client.call('input.key', { keys: 'ctrl+s' });
     await waitForSettle(client, { quietMs: 300 });
     await fileBecomes(`/workspace/${NOTES}`, text);
-    assert.ok(Date.now() - t0 < 60_000);
   });
 
   it('moves the pointer and reports its position', async () => {

@@ -133,9 +133,7 @@ describe('tools.*: tools.list, file_edit and bash', function () {
     assert.equal(busy.isError, true);
     const waited = await callTool(client, 'bash', { wait: true });
     assert.equal(textOf(waited), 'second');
-    const t0 = Date.now();
     const hard = await callTool(client, 'bash', { command: 'echo begun; sleep 61; echo never', hard_timeout_s: 1 });
-    assert.ok(Date.now() - t0 < 10_000);
     assert.match(textOf(hard), /^begun\n\[the command ran longer than 1 s and was interrupted/);
     assert.equal((await execIn(env(), ['sh', '-c', 'ps -eo args= | grep -cx "sleep 61" || true'])).trim(), '0', 'the command was stopped');
     assert.equal(textOf(await callTool(client, 'bash', { command: 'echo next' })), 'next');

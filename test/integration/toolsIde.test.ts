@@ -68,10 +68,9 @@ describe('tools.*: IDE-native tools', function () {
     const editors = await client.call('ide.editors', {});
     const dirty = editors.groups.flatMap((g) => g.tabs).filter((t) => t.dirty);
     assert.deepEqual(dirty, [], 'every changed file was saved');
-    const t0 = Date.now();
     const nothing = await callTool(client, 'rename_symbol', { file: 'shop/cart.py', line: 5, column: 3, new_name: 'x' });
     assert.equal(nothing.isError, true);
-    assert.ok(Date.now() - t0 < 5000, 'a warm language server is not waited on for a position with nothing to rename');
+    assert.match(textOf(nothing), /(cannot rename the symbol|no rename is possible) at shop\/cart\.py:5:3/, "the tool says where nothing can be renamed");
     const ts = await callTool(client, 'rename_symbol', { file: 'ts/half.ts', symbol: 'half', new_name: 'halve' });
     assert.equal(ts.isError, false, textOf(ts));
     assert.equal(await fileIn(env(), '/workspace/ts/useHalf.ts'), 'import { halve } from "./half";\n// half of it\nexport const h = halve(8);\nexport const name = "half";\n');

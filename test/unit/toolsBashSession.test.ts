@@ -39,11 +39,10 @@ describe('tools: the persistent bash session', function () {
   });
 
   it('interrupts at the hard timeout with the partial output, and the shell goes on', async () => {
-    const t0 = Date.now();
     const r = await sh.run('echo before; sleep 30; echo never', { softTimeoutMs: 10_000, hardTimeoutMs: 500 });
     assert.equal(r.status, 'hard-timeout');
     assert.match(r.output, /^before/);
-    assert.ok(Date.now() - t0 < 5000);
+    assert.doesNotMatch(r.output, /never/);
     assert.equal((await sh.run('echo alive', quick)).output, 'alive');
   });
 

@@ -59,9 +59,7 @@ describe('tools: the registry', () => {
 
   it('stops a tool at its deadline, and lets a call raise it only up to maxTimeoutMs', async () => {
     const r = registry();
-    const t0 = Date.now();
     const res = await call(r, 'slow', {});
-    assert.ok(Date.now() - t0 < 1000);
     assert.equal(res.isError, true);
     assert.match((res.content[0] as { text: string }).text, /did not finish within 100 ms/);
     await assert.rejects(call(r, 'slow', {}, { timeoutMs: 5000 }), /at most 1000 ms/);

@@ -1,0 +1,57 @@
+// Sums the mocha JSON reports that scripts/runTestStages.sh collected into the one closing
+// line CI reads: `tests: N passed, N failed, N skipped`. The counts come from mocha's own
+// report (`stats`), never from parsing console output. A script that left no report, or
+// exited non-zero although its report shows no failure, fails the run and is named above
+// the closing line. Plain CommonJS with no dependencies: it must run even when the node
+// modules never got installed.
+'use strict';
+const { existsSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+/** @param {string} results @param {string} script */
+function readStage(results, script) {
+  const base = join(results, script.replace(/[^A-Za-z0-9_.-]/g, '_'));
+  const exitText = existsSync(`${base}.exit`) ? readFileSync(`${base}.exit`, 'utf8').trim() : '';
+  const exit = exitText === '' ? null : Number(exitText);
+  let stats = null;
+  let problem = null;
+  if (existsSync(`${base}.json`)) {
+    try {
+      stats = JSON.parse(readFileSync(`${base}.json`, 'utf8')).stats;
+      if (!stats || ![stats.passes, stats.failures, stats.pending].every(Number.isInteger)) throw new Error('no stats in it');
+    } catch (e) {
+      stats = null;
+      problem = `its test report ${base}.json is unreadable (${e.message})`;
+    }
+  }
+  if (!stats && !problem) problem = `ended (exit ${exit ?? 'unknown'}) before mocha reported: no test ran or none was counted (see its output above)`;
+  else if (stats && exit !== 0 && stats.failures === 0) problem = `exited with ${exit ?? 'unknown'} although mocha reported no failure (see its output above)`;
+  return { script, exit, stats, problem };
+}
+
+function summarise(results, scripts) {
+  const stages = scripts.map((s) => readStage(results, s));
+  const total = { passes: 0, failures: 0, pending: 0 };
+  const lines = [];
+  for (const st of stages) {
+    if (st.stats) for (const k of Object.keys(total)) total[k] += st.stats[k];
+    const counts = st.stats ? `${st.stats.passes} passed, ${st.stats.failures} failed, ${st.stats.pending} skipped` : 'no report';
+    lines.push(`npm run ${st.script}: ${counts}${st.problem ? `; FAILED: ${st.problem}` : ''}`);
+  }
+  const ok = total.failures === 0 && stages.every((s) => !s.problem);
+  lines.push(`tests: ${total.passes} passed, ${total.failures} failed, ${total.pending} skipped`);
+  return { lines, ok };
+}
+
+if (require.main === module) {
+  const [results, ...scripts] = process.argv.slice(2);
+  if (!results || scripts.length === 0) {
+    console.error('usage: testSummary.cjs RESULTS_DIR SCRIPT...');
+    process.exit(2);
+  }
+  const { lines, ok } = summarise(results, scripts);
+  console.log(`\n${lines.join('\n')}`);
+  process.exit(ok ? 0 : 1);
+}
+
+module.exports = { summarise };
