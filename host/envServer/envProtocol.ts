@@ -76,6 +76,14 @@ export const envMethods = {
       actionSpace: z.record(z.string(), z.unknown()), observationSpace: z.record(z.string(), z.unknown()),
     }),
   ),
+  'env.describe': method(
+    'What env.make answered, for an episode opened elsewhere (an outside agent given PWP_EPISODE_ID).',
+    z.object(Episode).strict(),
+    z.object({
+      episodeId: z.string(), task: TaskSummary.nullable(), attached: z.boolean(),
+      actionSpace: z.record(z.string(), z.unknown()), observationSpace: z.record(z.string(), z.unknown()),
+    }),
+  ),
   'env.reset': method(
     'Starts the episode on a fresh environment (the task\'s initial state, or the workspace): the first observation and info.',
     z.object({

@@ -14,12 +14,14 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { ErrorCode, LimitExceededError, NotAvailableError } from '../../bridge/protocol';
 import { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvLike } from '../env/env';
+import { ensureImage } from '../image/buildImage';
 import type { Task } from '../tasks/loadTask';
 import { EnvDispatcher, MAX_REQUEST_BYTES } from './envDispatcher';
 import { envSchemaFiles } from './envProtocol';
 import { checkWorkspace, Episode, findAllTasks, findTasks, observationJson, taskSummary } from './episode';
 
 export const ENV_PATH = '/env';
+
 const VERSION = '1';
 
 export interface EnvServerOptions {
@@ -30,6 +32,8 @@ export interface EnvServerOptions {
   /** How long a disconnected client's environments are kept by default (ms). */
   defaultGraceMs?: number;
   tasksRoot?: string;
+  /** The IDE image for workspaces and tasks that use the default one (default: built from this tree). */
+  image?: string;
   log?: (line: string) => void;
 }
 
@@ -56,6 +60,9 @@ export class EnvServer {
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 2 * MAX_REQUEST_BYTES });
   private readonly dispatcher = new EnvDispatcher<{ client: Client }>();
   private closing = false;
+  private image?: Promise<string>;
+  /** Environment slots taken by env.make calls still looking their image up. */
+  private reserved = 0;
 
   constructor(private readonly o: EnvServerOptions) {
     this.deployment = o.deployment ?? new DockerDeployment();
@@ -136,6 +143,14 @@ export class EnvServer {
     client.expiry.unref();
   }
 
+  /** This tree's IDE image, looked up (or built) once per server. */
+  private defaultImage(): Promise<string> {
+    if (this.o.image) return Promise.resolve(this.o.image);
+    this.image ??= ensureImage({ docker: this.deployment.docker, progress: (l) => this.log(l) });
+    this.image.catch(() => { this.image = undefined; });
+    return this.image;
+  }
+
   private async remove(e: Episode, why: string): Promise<void> {
     this.episodes.delete(e.id);
     this.log(`env server: episode ${e.id} closed: ${why}`);
@@ -187,7 +202,7 @@ export class EnvServer {
     }));
     d.register('env.make', async (p, conn) => {
       if (this.closing) throw new NotAvailableError('the server is shutting down');
-      if (this.episodes.size >= this.maxEnvironments) {
+      if (this.episodes.size + this.reserved >= this.maxEnvironments) {
         throw new LimitExceededError(
           `this server runs at most ${this.maxEnvironments} environments (maxEnvironments, pwp serve --max-envs) and all are in use: close one (env.close) first`,
           { limit: 'maxEnvironments', max: this.maxEnvironments },
@@ -195,10 +210,22 @@ export class EnvServer {
       }
       checkWorkspace(p.workspace);
       const id = `ep-${randomBytes(9).toString('base64url')}`;
-      const e = Episode.make(id, p, { ownerKey: conn.client.key, attached: false }, this.deployment, this.o.tasksRoot);
+      // The slot is taken before the image is looked up, so concurrent makes cannot overshoot the limit.
+      this.reserved++;
+      let e: Episode;
+      try {
+        e = Episode.make(id, p, { ownerKey: conn.client.key, attached: false }, this.deployment, { tasksRoot: this.o.tasksRoot, image: await this.defaultImage() });
+      } finally {
+        this.reserved--;
+      }
       this.episodes.set(id, e);
       const base = e.env.unwrapped;
       return { episodeId: id, task: e.taskSummary(), actionSpace: base.actionSpace, observationSpace: base.observationSpace };
+    });
+    d.register('env.describe', async (p) => {
+      const e = this.episode(p.episodeId);
+      const base = e.env.unwrapped;
+      return { episodeId: e.id, task: e.taskSummary(), attached: e.origin.attached, actionSpace: base.actionSpace, observationSpace: base.observationSpace };
     });
     d.register('env.reset', async (p) => {
       const e = this.episode(p.episodeId);

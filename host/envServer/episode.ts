@@ -43,17 +43,18 @@ export class Episode {
   ) {}
 
   /** Opens an episode from env.make's params (nothing starts until reset). */
-  static make(id: string, p: EnvParams<'env.make'>, origin: EpisodeOrigin, deployment: DockerDeployment, tasksRoot?: string): Episode {
+  static make(id: string, p: EnvParams<'env.make'>, origin: EpisodeOrigin, deployment: DockerDeployment, o: { tasksRoot?: string; image?: string } = {}): Episode {
+    const tasksRoot = o.tasksRoot;
     const observe: ObserveKind[] | undefined = p.observe;
     const observeOptions: ObserveOptions = { format: p.format, quality: p.quality };
     if (p.task) {
       if (p.workspace || p.files || p.settings) throw new InvalidParamsError('params: env.make takes a task or a workspace, not both (a task brings its own workspace)');
       const tasks = findTasks(p.task, tasksRoot);
       if (tasks.length !== 1) throw new InvalidParamsError(`params.task: '${p.task}' names ${tasks.length} tasks; env.make opens one`);
-      const env = makeEnv(tasks[0], { deployment, observe, observeOptions, limits: p.limits, view: p.view, record: p.record, tasksRoot });
+      const env = makeEnv(tasks[0], { deployment, image: o.image, observe, observeOptions, limits: p.limits, view: p.view, record: p.record, tasksRoot });
       return new Episode(id, env, origin, tasks[0]);
     }
-    let env: EnvLike = new Env({ deployment, observe, observeOptions, view: p.view });
+    let env: EnvLike = new Env({ deployment, image: o.image, observe, observeOptions, view: p.view });
     if (p.record) env = new RecordTrajectory(env, p.record, { meta: { workspace: p.workspace ?? null } });
     return new Episode(id, env, origin, null, { workspaceDir: p.workspace, files: p.files, settings: p.settings });
   }
