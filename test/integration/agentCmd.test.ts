@@ -19,7 +19,7 @@ const pwp = (args: string[], env: NodeJS.ProcessEnv = process.env) => run(join(r
 
 /** A copy of a bundled task with another time limit (seconds). */
 function taskWithLimit(seconds: number): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'pwp-agentcmd-task-')), 'rebind-shortcut');
+  const dir = join(mkdtempSync(join(tmpdir(), 'pwp-agentcmd-task-')), 'vscode-config', 'rebind-shortcut');
   cpSync(join(root, 'tasks/vscode-config/rebind-shortcut'), dir, { recursive: true });
   const task = JSON.parse(readFileSync(join(dir, 'task.json'), 'utf8'));
   writeFileSync(join(dir, 'task.json'), JSON.stringify({ ...task, limits: { ...task.limits, seconds } }, null, 1));
