@@ -2,6 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 
+/** The user the IDE, its terminals and the agent's shells run as, apart from the bridge's. */
+export interface IdeUser { name: string; uid: number; gid: number; home: string }
+
 export interface BridgeConfig {
   token: string;
   host: string;
@@ -14,7 +17,14 @@ export interface BridgeConfig {
   extensionsDir: string;
   idePort: number;
   ideHost: string;
-  devtoolsPort: number;
+  /**
+   * Set when the bridge runs as root: code-server is then started as this user, and the
+   * bridge, the display and the browser stay out of its reach. Null: everything runs as the
+   * bridge's own user (a bridge started by hand, unit tests).
+   */
+  ideUser: IdeUser | null;
+  /** The X display's cookie file; only the bridge's user can read it. */
+  xauthority: string;
   /** Loopback port the extension connects to, with its own token (never the host's). */
   extensionPort: number;
   extensionToken: string;
@@ -48,12 +58,23 @@ function readToken(env: NodeJS.ProcessEnv): string {
   return token;
 }
 
+/** The IDE user's entry in /etc/passwd, when this process may switch to it (it runs as root). */
+export function ideUserFromPasswd(name: string, passwd = '/etc/passwd', uid = process.getuid?.()): IdeUser | null {
+  if (uid !== 0) return null;
+  const line = readFileSync(passwd, 'utf8').split('\n').find((l) => l.startsWith(`${name}:`));
+  if (!line) throw new Error(`PWP_IDE_USER ${name} is not in ${passwd}`);
+  const f = line.split(':');
+  return { name, uid: Number(f[2]), gid: Number(f[3]), home: f[5] };
+}
+
 export function configFromEnv(env = process.env): BridgeConfig {
   const token = readToken(env);
   if (token.length < 16) throw new Error('PWP_TOKEN (or PWP_TOKEN_FILE) must give a secret of at least 16 characters');
   const size = /^(\d+)x(\d+)$/.exec(env.PWP_DISPLAY_SIZE ?? '1280x800');
   if (!size) throw new Error(`PWP_DISPLAY_SIZE must look like 1280x800, got '${env.PWP_DISPLAY_SIZE}'`);
   const runDir = env.PWP_RUN_DIR ?? '/tmp/pwp';
+  const ideUser = env.PWP_IDE_USER ? ideUserFromPasswd(env.PWP_IDE_USER) : null;
+  const home = ideUser?.home ?? env.HOME ?? '/home/pwp';
   return {
     token,
     host: env.PWP_BRIDGE_HOST ?? '0.0.0.0',
@@ -62,11 +83,13 @@ export function configFromEnv(env = process.env): BridgeConfig {
     width: Number(size[1]),
     height: Number(size[2]),
     workspace: env.PWP_WORKSPACE ?? '/workspace',
-    userDataDir: env.PWP_USER_DATA_DIR ?? `${env.HOME ?? '/home/pwp'}/ide/user-data`,
-    extensionsDir: env.PWP_EXTENSIONS_DIR ?? `${env.HOME ?? '/home/pwp'}/ide/extensions`,
+    userDataDir: env.PWP_USER_DATA_DIR ?? `${home}/ide/user-data`,
+    extensionsDir: env.PWP_EXTENSIONS_DIR ?? `${home}/ide/extensions`,
     idePort: int('PWP_IDE_PORT', 8080),
-    ideHost: env.PWP_IDE_HOST ?? '0.0.0.0',
-    devtoolsPort: int('PWP_DEVTOOLS_PORT', 9222),
+    // Only the kiosk (and the bridge's /ide/ proxy) reach it; people come through the bridge's token.
+    ideHost: env.PWP_IDE_HOST ?? '127.0.0.1',
+    ideUser,
+    xauthority: `${runDir}/xauthority`,
     extensionPort: int('PWP_EXTENSION_PORT', 7001),
     extensionToken: randomBytes(24).toString('hex'),
     runDir,

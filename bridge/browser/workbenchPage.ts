@@ -1,44 +1,88 @@
 // The Chromium DevTools connection to the IDE workbench page. Used to know when the
-// workbench has rendered, to reload it after the IDE server restarts, and by dom.*.
-import CDP from 'chrome-remote-interface';
+// workbench has rendered, to reload it after the IDE server restarts, and by dom.*. It runs
+// over the browser's DevTools pipe (cdpPipe.ts), which only the bridge holds.
 import { NotAvailableError } from '../protocol';
+import type { CdpEvent, CdpPipe } from './cdpPipe';
 
-type Client = CDP.Client;
+interface TargetInfo { targetId: string; type: string; url: string }
+
+/** The workbench tab: commands go to its session, events from it reach `on` handlers. */
+export interface PageSession {
+  send<T = unknown>(method: string, params?: object): Promise<T>;
+  /** Calls `handler` for each event named `method` from this page; returns the unsubscribe. */
+  on(method: string, handler: (params: unknown) => void): () => void;
+}
 
 export class WorkbenchPage {
-  private client?: Client;
-  private connecting?: Promise<Client>;
+  private pipe?: CdpPipe;
+  private client?: PageSession;
+  private connecting?: Promise<PageSession>;
+  /** Stops routing the current session's events. */
+  private detach?: () => void;
 
-  constructor(private readonly port: number, private readonly urlPrefix: string) {}
+  constructor(private readonly urlPrefix: string) {}
 
-  /** The CDP client for the workbench tab, connecting (again) when needed. */
-  async cdp(): Promise<Client> {
+  /** The browser (re)started with this pipe: earlier sessions are gone. */
+  attachBrowser(pipe: CdpPipe): void {
+    this.pipe?.close('the browser restarted');
+    this.disconnect();
+    this.pipe = pipe;
+    pipe.on('close', () => { if (this.pipe === pipe) { this.pipe = undefined; this.client = undefined; } });
+  }
+
+  /** True once the browser answers on its pipe (its readiness probe). */
+  async browserAnswers(): Promise<boolean> {
+    return !!this.pipe && (await this.pipe.send('Browser.getVersion').then(() => true, () => false));
+  }
+
+  /** The session on the workbench tab, attaching (again) when needed. */
+  async cdp(): Promise<PageSession> {
     if (this.client) return this.client;
     this.connecting ??= this.connect().finally(() => { this.connecting = undefined; });
     return this.connecting;
   }
 
-  private async connect(): Promise<Client> {
-    let targets: CDP.Target[];
-    try {
-      targets = await CDP.List({ port: this.port, host: '127.0.0.1' });
-    } catch (err) {
-      throw new NotAvailableError(`browser DevTools endpoint not reachable: ${(err as Error).message}`);
-    }
+  private async connect(): Promise<PageSession> {
+    const pipe = this.pipe;
+    if (!pipe || pipe.closed) throw new NotAvailableError('the browser is not running');
+    const { targetInfos } = await pipe.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
     // about:blank: the window parked by a restore (IdeStack.closeWorkbench) is still the IDE's.
-    const page = targets.find((t) => t.type === 'page' && t.url.startsWith(this.urlPrefix))
-      ?? targets.find((t) => t.type === 'page' && t.url === 'about:blank');
+    const page = targetInfos.find((t) => t.type === 'page' && t.url.startsWith(this.urlPrefix))
+      ?? targetInfos.find((t) => t.type === 'page' && t.url === 'about:blank');
     if (!page) throw new NotAvailableError('the IDE workbench page is not open in the browser');
-    const client = await CDP({ port: this.port, host: '127.0.0.1', target: page.id });
-    client.on('disconnect', () => { if (this.client === client) this.client = undefined; });
-    this.client = client;
-    return client;
+    const { sessionId } = await pipe.send<{ sessionId: string }>('Target.attachToTarget', { targetId: page.targetId, flatten: true });
+    const handlers = new Map<string, Set<(params: unknown) => void>>();
+    const onEvent = (e: CdpEvent) => {
+      if (e.method === 'Target.detachedFromTarget' && (e.params as { sessionId?: string }).sessionId === sessionId) {
+        if (this.client === session) this.disconnect();
+        else pipe.off('event', onEvent);
+        return;
+      }
+      if (e.sessionId === sessionId) for (const h of handlers.get(e.method) ?? []) h(e.params);
+    };
+    pipe.on('event', onEvent);
+    const session: PageSession = {
+      send: (method, params) => pipe.send(method, params ?? {}, sessionId),
+      on: (method, handler) => {
+        const set = handlers.get(method) ?? new Set();
+        set.add(handler);
+        handlers.set(method, set);
+        return () => { set.delete(handler); };
+      },
+    };
+    if (this.pipe === pipe) {
+      this.disconnect();
+      this.client = session;
+      this.detach = () => { pipe.off('event', onEvent); void pipe.send('Target.detachFromTarget', { sessionId }).catch(() => undefined); };
+    }
+    return session;
   }
 
   /** Evaluates an expression in the page and returns its JSON value. */
   async evaluate<T>(expression: string, timeoutMs = 5000): Promise<T> {
     const client = await this.cdp();
-    const r = await client.Runtime.evaluate({ expression, returnByValue: true, awaitPromise: true, timeout: timeoutMs });
+    const r = await client.send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+      'Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true, timeout: timeoutMs });
     if (r.exceptionDetails) throw new Error(`page script failed: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
     return r.result.value as T;
   }
@@ -58,7 +102,7 @@ export class WorkbenchPage {
 
   async reload(): Promise<void> {
     const client = await this.cdp();
-    await client.Page.reload({ ignoreCache: false });
+    await client.send('Page.reload', { ignoreCache: false });
   }
 
   /**
@@ -67,15 +111,15 @@ export class WorkbenchPage {
    */
   async navigate(url: string, timeoutMs: number): Promise<void> {
     const client = await this.cdp();
-    await client.Page.enable();
+    await client.send('Page.enable');
     const unsubscribe: (() => void)[] = [];
-    unsubscribe.push(client.Page.javascriptDialogOpening(() => void client.Page.handleJavaScriptDialog({ accept: true }).catch(() => undefined)));
+    unsubscribe.push(client.on('Page.javascriptDialogOpening', () => void client.send('Page.handleJavaScriptDialog', { accept: true }).catch(() => undefined)));
     try {
       const loaded = new Promise<void>((resolve) => {
         const t = setTimeout(resolve, timeoutMs);
-        unsubscribe.push(client.Page.loadEventFired(() => { clearTimeout(t); resolve(); }));
+        unsubscribe.push(client.on('Page.loadEventFired', () => { clearTimeout(t); resolve(); }));
       });
-      await client.Page.navigate({ url });
+      await client.send('Page.navigate', { url });
       await loaded;
     } finally {
       for (const u of unsubscribe) u();
@@ -89,12 +133,13 @@ export class WorkbenchPage {
    */
   async clearOriginData(origin: string): Promise<void> {
     const client = await this.cdp();
-    await client.Storage.clearDataForOrigin({ origin, storageTypes: 'indexeddb,local_storage,websql' });
+    await client.send('Storage.clearDataForOrigin', { origin, storageTypes: 'indexeddb,local_storage,websql' });
   }
 
+  /** Forgets the page's session (the browser or the page went away); the next call attaches again. */
   disconnect(): void {
-    const c = this.client;
     this.client = undefined;
-    void c?.close().catch(() => undefined);
+    this.detach?.();
+    this.detach = undefined;
   }
 }

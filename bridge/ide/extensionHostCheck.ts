@@ -4,14 +4,16 @@
 // shows it). So the bridge also checks who connected: a process started with
 // `--type=extensionHost` whose ancestors up to the IDE server the bridge started are IDE server
 // processes, never a terminal, a task or a program an extension spawned.
-import { lineage, pidOfSocket, socketInode } from './peerProcess';
+import { lineage, pidOfSocket, pidOfSocketAs, socketInode } from './peerProcess';
 
 /** Why the process at the other end of `peerPort` is not an extension host of the IDE server `idePid`; null when it is. */
-export async function notAnExtensionHost(peerPort: number, linkPort: number, idePid: number | null, procRoot = '/proc'): Promise<string | null> {
+export async function notAnExtensionHost(
+  peerPort: number, linkPort: number, idePid: number | null, procRoot = '/proc', ideUser: { uid: number; gid: number } | null = null,
+): Promise<string | null> {
   if (idePid === null) return 'the IDE server is not running';
   const inode = await socketInode(peerPort, linkPort, procRoot);
   if (inode === null) return `no socket from port ${peerPort} to ${linkPort} in ${procRoot}/net/tcp`;
-  const pid = await pidOfSocket(inode, procRoot);
+  const pid = ideUser ? await pidOfSocketAs(inode, ideUser, procRoot) : await pidOfSocket(inode, procRoot);
   if (pid === null) return `no process of this user holds the socket from port ${peerPort}`;
   const chain = await lineage(pid, 8, procRoot);
   const shown = chain.map((p) => `${p.pid} ${p.commandLine.slice(0, 3).join(' ').slice(0, 120)}`).join(' < ');

@@ -2,6 +2,7 @@
 // inode from /proc/net/tcp (and tcp6), then the process that holds that inode among
 // /proc/<pid>/fd. Readable for the processes of the bridge's own user, which is every process
 // of the IDE stack.
+import { execFile } from 'node:child_process';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { readProcess, type ProcessEntry } from '../supervisor/procfs';
 
@@ -19,6 +20,22 @@ export async function socketInode(port: number, remotePort: number, procRoot = '
     }
   }
   return null;
+}
+
+/**
+ * The pid of a process of `asUser` holding the socket inode, looked up by a `find` run as that
+ * user: a bridge running as root without capabilities cannot list another user's
+ * /proc/<pid>/fd, and the IDE user's processes are the ones the link cares about.
+ */
+export function pidOfSocketAs(inode: number, asUser: { uid: number; gid: number }, procRoot = '/proc'): Promise<number | null> {
+  // -lname takes a glob: the brackets are escaped.
+  return new Promise((resolve) => {
+    execFile('find', [procRoot, '-mindepth', '3', '-maxdepth', '3', '-path', `${procRoot}/[0-9]*/fd/*`, '-lname', `socket:\\[${inode}\\]`, '-print', '-quit'],
+      { uid: asUser.uid, gid: asUser.gid, timeout: 10_000 }, (_err, stdout) => {
+        const m = new RegExp(`^${procRoot}/(\\d+)/fd/`).exec(String(stdout ?? ''));
+        resolve(m ? Number(m[1]) : null);
+      });
+  });
 }
 
 /** The pid of a process holding the socket inode (another user's processes are skipped). */

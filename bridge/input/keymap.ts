@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ActionFailedError } from '../protocol';
+import { inputChildren } from './childSlots';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -12,15 +13,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MAPPING_SETTLE_MS = 60;
 
 export class Keymap {
-  private spare?: number[];
+  private spare?: Promise<number[]>;
   /** slot key -> keycode, in least-recently-used order (Map keeps insertion order). */
   private readonly assigned = new Map<string, number>();
 
   constructor(private readonly display: string) {}
 
+  /** The display restarted with its default keyboard map: nothing of ours is mapped any more. */
+  displayRestarted(): void {
+    this.assigned.clear();
+  }
+
   private async xmodmap(args: string[]): Promise<string> {
     try {
-      const { stdout } = await run('xmodmap', args, { env: { ...process.env, DISPLAY: this.display }, timeout: 10_000 });
+      const { stdout } = await inputChildren.run(() => run('xmodmap', args, { env: { ...process.env, DISPLAY: this.display }, timeout: 10_000 }));
       return stdout;
     } catch (err) {
       throw new ActionFailedError(`xmodmap failed: ${(err as Error).message}`);
@@ -32,15 +38,18 @@ export class Keymap {
     return (await this.spareKeycodes()).length;
   }
 
-  private async spareKeycodes(): Promise<number[]> {
-    if (!this.spare) {
-      const table = await this.xmodmap(['-pke']);
-      this.spare = table.split('\n').flatMap((line) => {
+  /** Read once, shared by concurrent callers (a flood of input.type calls runs xmodmap once). */
+  private spareKeycodes(): Promise<number[]> {
+    this.spare ??= this.xmodmap(['-pke']).then((table) => {
+      const spare = table.split('\n').flatMap((line) => {
         const m = /^keycode\s+(\d+)\s*=\s*(\S*)/.exec(line);
         return m && (m[2] === '' || m[2].startsWith('XF86')) ? [Number(m[1])] : [];
       });
-      if (this.spare.length === 0) throw new ActionFailedError('no spare keycodes to type non-ASCII characters with');
-    }
+      if (spare.length === 0) throw new ActionFailedError('no spare keycodes to type non-ASCII characters with');
+      return spare;
+    });
+    // A failure is not kept: the next call tries again.
+    this.spare.catch(() => { this.spare = undefined; });
     return this.spare;
   }
 

@@ -2,6 +2,7 @@
 // callers' keystrokes cannot interleave.
 import { execFile } from 'node:child_process';
 import { ActionFailedError, TimeoutError } from '../protocol';
+import { inputChildren } from './childSlots';
 
 export class Xdotool {
   private queue: Promise<unknown> = Promise.resolve();
@@ -23,13 +24,13 @@ export class Xdotool {
   }
 
   private exec(argv: string[]): Promise<string> {
-    return new Promise((resolve, reject) => {
+    return inputChildren.run(() => new Promise((resolve, reject) => {
       execFile('xdotool', argv, { env: { ...process.env, DISPLAY: this.display, LC_ALL: 'C.UTF-8' }, timeout: this.timeoutMs, maxBuffer: 1 << 20 },
         (err, stdout, stderr) => {
           if (!err) return resolve(stdout);
           if ((err as NodeJS.ErrnoException & { killed?: boolean }).killed) return reject(new TimeoutError(`xdotool took longer than ${this.timeoutMs} ms`));
           reject(new ActionFailedError(`xdotool ${argv[0]} failed: ${(stderr || err.message).trim()}`, { argv }));
         });
-    });
+    }));
   }
 }

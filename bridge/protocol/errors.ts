@@ -15,6 +15,8 @@ export const ErrorCode = {
   TargetClosed: -32004,
   PayloadTooLarge: -32005,
   ActionFailed: -32006,
+  Busy: -32007,
+  Forbidden: -32008,
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -75,6 +77,11 @@ export class ActionFailedError extends PwpError {
   constructor(message: string, data?: Record<string, unknown>) { super(ErrorCode.ActionFailed, message, data); }
 }
 
+/** This client already has as many calls in flight as it may; retry when some have answered. */
+export class BusyError extends PwpError {
+  constructor(message: string, data?: Record<string, unknown>) { super(ErrorCode.Busy, message, data); }
+}
+
 const byCode: Record<number, new (message: string) => PwpError> = {
   [ErrorCode.LimitExceeded]: LimitExceededError,
   [ErrorCode.ParseError]: ParseError,
@@ -87,6 +94,7 @@ const byCode: Record<number, new (message: string) => PwpError> = {
   [ErrorCode.TargetClosed]: TargetClosedError,
   [ErrorCode.ActionFailed]: ActionFailedError,
   [ErrorCode.PayloadTooLarge]: PayloadTooLargeError,
+  [ErrorCode.Busy]: BusyError,
 };
 
 export interface WireError { code: number; message: string; data?: unknown }

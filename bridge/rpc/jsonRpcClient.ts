@@ -12,10 +12,12 @@ export class JsonRpcClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private closedError?: Error;
+  /** An error the server sent for the connection as a whole (id null) before closing it. */
+  private connectionError?: Error;
 
   constructor(private readonly ws: WebSocket, private readonly defaultTimeoutMs = 60_000) {
     ws.on('message', (data) => this.onMessage(data.toString()));
-    ws.on('close', (code, reason) => this.failAll(new TargetClosedError(`the connection closed (${code}${reason.length ? `: ${reason.toString()}` : ''})`)));
+    ws.on('close', (code, reason) => this.failAll(this.connectionError ?? new TargetClosedError(`the connection closed (${code}${reason.length ? `: ${reason.toString()}` : ''})`)));
     ws.on('error', (err) => this.failAll(new TargetClosedError(`the connection failed: ${err.message}`)));
   }
 
@@ -58,6 +60,12 @@ export class JsonRpcClient {
   private onMessage(text: string): void {
     let msg: { id?: unknown; result?: unknown; error?: WireError };
     try { msg = JSON.parse(text); } catch { return; }
+    if (msg.id === null && msg.error) {
+      // No call can be named (e.g. an oversized frame the server never read): the calls in
+      // flight fail with this error instead of a bare "connection closed".
+      this.connectionError = errorFromWire(msg.error);
+      return;
+    }
     if (typeof msg.id !== 'number') return;
     const p = this.settle(msg.id);
     if (!p) return;

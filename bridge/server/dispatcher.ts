@@ -49,9 +49,7 @@ export class Dispatcher {
     let id: string | number | null = null;
     try {
       if (Buffer.byteLength(raw) > MAX_MESSAGE_BYTES) {
-        // Answer to the caller's id, read from the head of the message without parsing it all.
-        const m = /"id"\s*:\s*(\d+|"[^"]{0,100}")/.exec(raw.slice(0, 200));
-        if (m) id = m[1].startsWith('"') ? m[1].slice(1, -1) : Number(m[1]);
+        id = idOf(raw) ?? null;
         throw PayloadTooLargeError.of(Buffer.byteLength(raw), MAX_MESSAGE_BYTES);
       }
       let msg: unknown;
@@ -69,6 +67,15 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * Answers a message with `err` without running it (the server refuses it, e.g. busy);
+   * a notification (no id) gets no answer.
+   */
+  refuse(raw: string, err: Error): RpcResponse | undefined {
+    const id = idOf(raw);
+    return id === undefined ? undefined : { jsonrpc: '2.0', id, error: errorToWire(err) };
+  }
+
   /** Validates params and result of a known method, or forwards to a fallback. */
   async call(method: string, rawParams: unknown, session: Session): Promise<unknown> {
     const handler = this.handlers.get(method);
@@ -82,6 +89,20 @@ export class Dispatcher {
     if (fallback) return fallback.handler(method, rawParams, session);
     throw MethodNotFoundError.forMethod(method, [...this.handlers.keys()].sort());
   }
+}
+
+/** The id of a request, read from the head of the message without parsing it all (null when unreadable). */
+function idOf(raw: string): string | number | null | undefined {
+  if (raw.length <= 1 << 20) {
+    try {
+      const msg = JSON.parse(raw) as { id?: unknown } | null;
+      if (typeof msg !== 'object' || msg === null) return null;
+      return typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : msg.id === undefined ? undefined : null;
+    } catch { return null; }
+  }
+  const m = /"id"\s*:\s*(-?\d+|"[^"\\]{0,100}")/.exec(raw.slice(0, 300));
+  if (m) return m[1].startsWith('"') ? m[1].slice(1, -1) : Number(m[1]);
+  return /"id"\s*:/.test(raw.slice(0, 300)) ? null : undefined;
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, root: string): z.output<T> {

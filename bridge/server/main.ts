@@ -1,6 +1,6 @@
 // The bridge daemon: the container's entrypoint. Starts the IDE stack, then serves the
 // protocol. The socket opens at once so the host can watch start-up through proc.health.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { bootPage } from '../browser/bootPage';
 import { registerCapture } from '../capture/captureHandlers';
 import { Framebuffer } from '../capture/framebuffer';
@@ -15,6 +15,7 @@ import { Keymap } from '../input/keymap';
 import { Xdotool } from '../input/xdotool';
 import { registerProc } from '../supervisor/procHandlers';
 import { IdeStack, framebufferPath } from '../supervisor/ideStack';
+import { IdeProxy } from '../view/ideProxy';
 import { ViewServer } from '../view/viewServer';
 import { VncServer } from '../view/vncServer';
 import { Dispatcher } from './dispatcher';
@@ -30,15 +31,22 @@ const log = (line: string) => process.stderr.write(`[bridge ${new Date().toISOSt
 
 async function main(): Promise<void> {
   const cfg = configFromEnv();
-  mkdirSync(cfg.runDir, { recursive: true });
+  // The bridge's own files (the display's cookie, the framebuffer, the browser profile,
+  // recordings) are out of the IDE user's reach when the bridge runs as another user.
+  mkdirSync(cfg.runDir, { recursive: true, mode: 0o700 });
+  chmodSync(cfg.runDir, 0o700);
+  // Every X client the bridge starts (xdotool, xmodmap, ffmpeg, x11vnc, the browser) presents the cookie.
+  process.env.XAUTHORITY = cfg.xauthority;
   const link: ExtensionLink = new ExtensionLink(cfg.extensionPort, cfg.extensionToken, log, {
-    checkPeer: (peerPort): Promise<string | null> => notAnExtensionHost(peerPort, cfg.extensionPort, stack.ide.status().pid),
+    checkPeer: (peerPort): Promise<string | null> => notAnExtensionHost(peerPort, cfg.extensionPort, stack.ide.status().pid, '/proc', cfg.ideUser),
   });
   const stack = new IdeStack(cfg, link, log);
   const dispatcher = new Dispatcher();
   const framebuffer = new Framebuffer(framebufferPath(cfg));
   const dom = registerDom(dispatcher, { page: stack.page, framebuffer, screen: () => framebuffer.size ?? { width: cfg.width, height: cfg.height } });
-  registerInput(dispatcher, new Xdotool(cfg.display), new Keymap(cfg.display), (mark, session) => dom.resolveMark(mark, session));
+  const keymap = new Keymap(cfg.display);
+  stack.display.on('restarted', () => keymap.displayRestarted());
+  registerInput(dispatcher, new Xdotool(cfg.display), keymap, (mark, session) => dom.resolveMark(mark, session));
   const recorder = registerCapture(dispatcher, { framebuffer, display: cfg.display, recordingsDir: cfg.recordingsDir });
   registerProc(dispatcher, stack);
   dispatcher.registerFallback('ide.', (method, params) => link.call(method, params));
@@ -55,7 +63,7 @@ async function main(): Promise<void> {
   const bootHtml = bootPage(stack.workbenchUrl, `http://127.0.0.1:${cfg.idePort}/healthz`);
   const server = new RpcServer({
     host: cfg.host, port: cfg.port, token: cfg.token, dispatcher, isReady: () => stack.ready, bootPage: bootHtml, log,
-    routes: view ? [view] : [],
+    routes: [new IdeProxy({ token: cfg.token, idePort: cfg.idePort, log }), ...(view ? [view] : [])],
   });
   await server.listen();
   log(`serving on ${cfg.host}:${cfg.port}`);

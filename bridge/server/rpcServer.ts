@@ -1,11 +1,14 @@
 // The bridge's one endpoint: JSON-RPC 2.0 over a WebSocket at /rpc, guarded by the
 // per-container token. Each connection is a Session; a closed connection aborts its calls.
+// A connection may have a bounded number of calls in flight (more are answered "busy"), so one
+// client cannot queue up work that stalls the others; a browser page from another origin is
+// refused (programs send no Origin; the bridge's own pages send their own).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { ErrorCode } from '../protocol';
-import { MAX_MESSAGE_BYTES, type Dispatcher, type Session } from './dispatcher';
+import { WebSocket, WebSocketServer } from 'ws';
+import { BusyError, ErrorCode, PayloadTooLargeError, errorToWire } from '../protocol';
+import { MAX_MESSAGE_BYTES, type Dispatcher, type RpcResponse, type Session } from './dispatcher';
 
 export interface RpcServerOptions {
   port: number;
@@ -19,7 +22,15 @@ export interface RpcServerOptions {
   /** More HTTP services on the same port (the live view); each checks its own access and returns true when it answered. */
   routes?: HttpRoute[];
   log?: (line: string) => void;
+  /** Calls one connection may have in flight; more are answered with BusyError. */
+  maxInFlightPerClient?: number;
 }
+
+/** Enough for any agent or person; far below what would stall the others or exhaust processes. */
+export const DEFAULT_MAX_IN_FLIGHT_PER_CLIENT = 64;
+
+/** The largest WebSocket frame read; a bigger one is answered with PayloadTooLargeError and the connection closes. */
+export const MAX_FRAME_BYTES = 2 * MAX_MESSAGE_BYTES;
 
 export interface HttpRoute {
   handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
@@ -31,6 +42,38 @@ export function tokenMatches(expected: string, given: string | undefined): boole
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Browsers send Origin on every WebSocket handshake and programs send none. A page may open a
+ * socket only when it was served by this same server (Origin = the Host it asked for); any
+ * other page, whatever token it got hold of, is refused.
+ */
+export function originAllowed(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  const host = req.headers.host;
+  return !!host && (origin === `http://${host}` || origin === `https://${host}`);
+}
+
+/** Ends an upgrade with an HTTP error and a JSON-RPC style body. */
+export function refuseUpgrade(socket: Duplex, status: string, code: number, message: string): void {
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * ws closes a connection with 1009 as soon as a frame's header announces more than maxPayload,
+ * without reading it; this socket first sends the typed error the caller can act on.
+ */
+class RpcSocket extends WebSocket {
+  override close(code?: number, data?: string | Buffer): void {
+    if (code === 1009 && this.readyState === WebSocket.OPEN) {
+      const err = new PayloadTooLargeError(`a message frame exceeds the limit of ${MAX_FRAME_BYTES} bytes; the connection closes`, { limit: MAX_FRAME_BYTES });
+      this.send(JSON.stringify({ jsonrpc: '2.0', id: null, error: errorToWire(err) }));
+    }
+    super.close(code, data);
+  }
 }
 
 function tokenOf(req: IncomingMessage): string | undefined {
@@ -47,8 +90,9 @@ export class RpcServer {
 
   constructor(private readonly opts: RpcServerOptions) {
     // Frames up to twice the message limit reach the dispatcher, which answers an
-    // oversized message with a typed error instead of dropping the connection.
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: 2 * MAX_MESSAGE_BYTES });
+    // oversized message with a typed error and keeps the connection; bigger frames get
+    // the typed error from RpcSocket, then the connection closes.
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, WebSocket: RpcSocket });
     this.http = createServer((req, res) => {
       if (req.url === '/boot' && this.opts.bootPage) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -70,9 +114,12 @@ export class RpcServer {
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
         return;
       }
+      if (!originAllowed(req)) {
+        refuseUpgrade(socket, '403 Forbidden', ErrorCode.Forbidden, `WebSocket from origin ${req.headers.origin} refused: only programs (no Origin) and this server's own pages may connect`);
+        return;
+      }
       if (!tokenMatches(this.opts.token, tokenOf(req))) {
-        const body = JSON.stringify({ error: { code: ErrorCode.Unauthorized, message: 'missing or wrong bridge token' } });
-        socket.end(`HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+        refuseUpgrade(socket, '401 Unauthorized', ErrorCode.Unauthorized, 'missing or wrong bridge token');
         return;
       }
       this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws));
@@ -99,10 +146,21 @@ export class RpcServer {
   private serve(ws: WebSocket): void {
     const abort = new AbortController();
     const session: Session = { id: this.nextSession++, state: new Map(), signal: abort.signal };
+    const max = this.opts.maxInFlightPerClient ?? DEFAULT_MAX_IN_FLIGHT_PER_CLIENT;
+    let inFlight = 0;
+    const answer = (response: RpcResponse | undefined) => {
+      if (response && ws.readyState === ws.OPEN) ws.send(JSON.stringify(response));
+    };
     ws.on('message', (data, isBinary) => {
       const raw = isBinary ? '' : data.toString();
+      if (inFlight >= max) {
+        answer(this.opts.dispatcher.refuse(raw, new BusyError(`this connection already has ${max} calls in flight; wait for answers before sending more`, { limit: max })));
+        return;
+      }
+      inFlight++;
       void this.opts.dispatcher.handle(raw, session).then((response) => {
-        if (response && ws.readyState === ws.OPEN) ws.send(JSON.stringify(response));
+        inFlight--;
+        answer(response);
       });
     });
     ws.on('close', () => abort.abort());

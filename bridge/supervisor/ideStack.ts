@@ -3,11 +3,14 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { EventEmitter } from 'node:events';
+import type { Readable, Writable } from 'node:stream';
 import { TimeoutError, type Health } from '../protocol';
 import type { BridgeConfig } from '../config';
+import { CdpPipe } from '../browser/cdpPipe';
 import { WorkbenchPage } from '../browser/workbenchPage';
 import type { ExtensionLink } from '../ide/extensionLink';
 import { SupervisedProcess } from './supervisedProcess';
+import { writeXauthority } from './xauthority';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -44,24 +47,22 @@ export class IdeStack extends EventEmitter {
     const displayNum = cfg.display.replace(/^:/, '').split('.')[0];
     const fbDir = `${cfg.runDir}/fb`;
     const ideUrl = `http://127.0.0.1:${cfg.idePort}/`;
-    this.page = new WorkbenchPage(cfg.devtoolsPort, ideUrl);
+    this.page = new WorkbenchPage(ideUrl);
 
     this.display = new SupervisedProcess({
       name: 'display',
       command: 'Xvfb',
-      args: [cfg.display, '-screen', '0', `${cfg.width}x${cfg.height}x24`, '-nolisten', 'tcp', '-fbdir', fbDir, '-dpi', '96'],
+      args: [cfg.display, '-screen', '0', `${cfg.width}x${cfg.height}x24`, '-nolisten', 'tcp', '-fbdir', fbDir, '-dpi', '96', '-auth', cfg.xauthority],
       prepare: () => {
         mkdirSync(fbDir, { recursive: true });
         rmSync(`/tmp/.X${displayNum}-lock`, { force: true });
+        writeXauthority(cfg.xauthority);
       },
       probe: async () => existsSync(`/tmp/.X11-unix/X${displayNum}`) && existsSync(framebufferPath(cfg)),
       startTimeoutMs: 10_000,
     }, log);
 
-    // The host's token never reaches the IDE or its terminals. The extension's token does (the
-    // extension host reads it from there), so the link also checks who connects (extensionHostCheck.ts).
-    const ideEnv: NodeJS.ProcessEnv = { ...process.env, PWP_EXTENSION_PORT: String(cfg.extensionPort), PWP_EXTENSION_TOKEN: cfg.extensionToken };
-    delete ideEnv.PWP_TOKEN;
+    const ideEnv = ideEnvironment(cfg);
     this.ide = new SupervisedProcess({
       name: 'ide',
       command: 'code-server',
@@ -72,6 +73,7 @@ export class IdeStack extends EventEmitter {
         cfg.workspace,
       ],
       env: ideEnv,
+      ...(cfg.ideUser ? { user: cfg.ideUser } : {}),
       probe: () => httpOk(`http://127.0.0.1:${cfg.idePort}/healthz`),
       startTimeoutMs: cfg.startTimeoutMs,
     }, log);
@@ -85,19 +87,28 @@ export class IdeStack extends EventEmitter {
         '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
         '--disable-features=Translate,MediaRouter,OptimizationHints', '--password-store=basic', '--disable-infobars',
         '--hide-crash-restore-bubble', `--user-data-dir=${profile}`, '--kiosk', '--window-position=0,0',
-        `--window-size=${cfg.width},${cfg.height}`, `--remote-debugging-port=${cfg.devtoolsPort}`,
-        '--remote-debugging-address=127.0.0.1', `--app=http://127.0.0.1:${cfg.port}/boot`,
+        `--window-size=${cfg.width},${cfg.height}`,
+        // DevTools over fds 3/4, held by the bridge alone: a port would be open to every user here.
+        '--remote-debugging-pipe', `--app=http://127.0.0.1:${cfg.port}/boot`,
       ],
-      env: { ...browserEnv(ideEnv), DISPLAY: cfg.display },
+      env: { ...bridgeSideEnv(), DISPLAY: cfg.display, XAUTHORITY: cfg.xauthority },
+      pipes: true,
+      onSpawn: (child) => this.page.attachBrowser(new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable)),
       prepare: () => rmSync(profile, { recursive: true, force: true }),
-      probe: () => httpOk(`http://127.0.0.1:${cfg.devtoolsPort}/json/version`),
+      probe: () => this.page.browserAnswers(),
       startTimeoutMs: 30_000,
     }, log);
 
     // A restarted IDE server drops the page's connection for good: reload the page.
     this.ide.on('restarted', () => { this.rendered = false; void this.page.reload().catch(() => undefined); this.watch(); });
     this.browser.on('restarted', () => { this.rendered = false; this.page.disconnect(); this.watch(); });
-    this.display.on('restarted', () => { this.rendered = false; void this.browser.restart().catch((e: Error) => log(e.message)); });
+    // The browser lost its display (it may have crashed with it): a fresh one on the new display,
+    // then the workbench must render again before the environment is ready.
+    this.display.on('restarted', () => {
+      this.rendered = false;
+      this.emit('change');
+      void this.browser.restart().then(() => { this.page.disconnect(); this.watch(); }, (e: Error) => log(`browser after the display restart: ${e.message}`));
+    });
     for (const p of [this.display, this.ide, this.browser]) {
       p.on('state', (state: string) => {
         if (state === 'ready') this.mark(p.spec.name);
@@ -251,8 +262,20 @@ export class IdeStack extends EventEmitter {
   }
 }
 
-/** The browser needs neither token. */
-function browserEnv(ideEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { PWP_EXTENSION_TOKEN: _token, PWP_EXTENSION_PORT: _port, ...rest } = ideEnv;
+/**
+ * The IDE's environment: its own user's, without the host's token or the display's cookie. The
+ * extension's token is in it (the extension host reads it from there), so the link also checks
+ * who connects (extensionHostCheck.ts) and grading never trusts what the link answers.
+ */
+function ideEnvironment(cfg: BridgeConfig): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PWP_EXTENSION_PORT: String(cfg.extensionPort), PWP_EXTENSION_TOKEN: cfg.extensionToken };
+  for (const k of ['PWP_TOKEN', 'PWP_TOKEN_FILE', 'XAUTHORITY', 'DISPLAY']) delete env[k];
+  if (cfg.ideUser) Object.assign(env, { HOME: cfg.ideUser.home, USER: cfg.ideUser.name, LOGNAME: cfg.ideUser.name, SHELL: '/bin/bash' });
+  return env;
+}
+
+/** The browser runs as the bridge's user, on the display, and needs neither token. */
+function bridgeSideEnv(): NodeJS.ProcessEnv {
+  const { PWP_TOKEN: _t, PWP_TOKEN_FILE: _f, ...rest } = process.env;
   return rest;
 }

@@ -15,6 +15,12 @@ export interface ProcessSpec {
   startTimeoutMs: number;
   /** Called before each (re)start, e.g. to clear a stale profile. */
   prepare?: () => void;
+  /** Run as this user (the bridge runs as root and starts the IDE as the IDE user). */
+  user?: { uid: number; gid: number };
+  /** Opens fds 3 (to the child) and 4 (from it) as pipes, e.g. Chromium's DevTools pipe. */
+  pipes?: boolean;
+  /** Called with each new child before its probe runs. */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 export interface ComponentStatus { state: ComponentState; restarts: number; pid: number | null; lastError: string | null }
@@ -28,6 +34,8 @@ export class SupervisedProcess extends EventEmitter {
   private lastError: string | null = null;
   private stopping = false;
   private output = '';
+  /** Bumped by every start and stop: a restart timer from an older generation does nothing. */
+  private generation = 0;
 
   constructor(readonly spec: ProcessSpec, private readonly log: (line: string) => void) { super(); }
 
@@ -39,9 +47,14 @@ export class SupervisedProcess extends EventEmitter {
   /** Starts the process and waits for its probe; throws if it never becomes ready. */
   async start(): Promise<void> {
     this.stopping = false;
+    const generation = ++this.generation;
     this.setState(this.restarts > 0 ? 'restarting' : 'starting');
     this.spec.prepare?.();
-    const child = spawn(this.spec.command, this.spec.args, { env: this.spec.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(this.spec.command, this.spec.args, {
+      env: this.spec.env ?? process.env,
+      stdio: this.spec.pipes ? ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+      ...(this.spec.user ? { uid: this.spec.user.uid, gid: this.spec.user.gid } : {}),
+    });
     this.child = child;
     this.output = '';
     const keep = (d: Buffer) => { this.output = (this.output + d.toString()).slice(-4000); };
@@ -49,15 +62,18 @@ export class SupervisedProcess extends EventEmitter {
     child.stderr!.on('data', keep);
     child.once('error', (err) => { this.lastError = err.message; });
     child.once('exit', (code, signal) => this.onExit(child, code, signal));
+    this.spec.onSpawn?.(child);
     const deadline = Date.now() + this.spec.startTimeoutMs;
     while (Date.now() < deadline) {
       if (this.child !== child || child.exitCode !== null || child.signalCode !== null) break;
-      if (await this.spec.probe().catch(() => false)) {
+      if ((await this.spec.probe().catch(() => false)) && generation === this.generation) {
         this.setState('ready');
         return;
       }
       await sleep(50);
     }
+    // Stopped or started again meanwhile: the state is that newer call's to report.
+    if (generation !== this.generation) throw new Error(`${this.spec.name}: this start was superseded`);
     const why = child.exitCode !== null || child.signalCode !== null ? `exited (${child.exitCode ?? child.signalCode})` : `not ready after ${this.spec.startTimeoutMs} ms`;
     this.lastError = `${this.spec.name} ${why}: ${this.output.trim().split('\n').slice(-5).join(' | ')}`;
     this.setState('failed');
@@ -66,6 +82,7 @@ export class SupervisedProcess extends EventEmitter {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.generation++;
     const child = this.child;
     this.child = undefined;
     this.setState('stopped');
@@ -97,9 +114,14 @@ export class SupervisedProcess extends EventEmitter {
   }
 
   private scheduleRestart(delay: number): void {
+    const generation = this.generation;
     setTimeout(() => {
-      if (this.stopping) return;
-      this.start().then(() => this.emit('restarted'), (err: Error) => {
+      // A stop, or a start from elsewhere (a dependency's restart), since: that one owns the process now.
+      if (this.stopping || generation !== this.generation) return;
+      const started = this.start();
+      const mine = this.generation;
+      started.then(() => { if (mine === this.generation) this.emit('restarted'); }, (err: Error) => {
+        if (mine !== this.generation) return;
         this.log(err.message);
         this.restarts++;
         void this.stopQuietly().then(() => this.scheduleRestart(Math.min(10_000, delay * 2)));

@@ -10,7 +10,8 @@ import { extname, resolve, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, createWebSocketStream, type WebSocket } from 'ws';
 import type { ControlState } from '../control/controlState';
-import { tokenMatches } from '../server/rpcServer';
+import { ErrorCode } from '../protocol';
+import { originAllowed, refuseUpgrade, tokenMatches } from '../server/rpcServer';
 import { RfbClientDecoder } from './rfbDecoder';
 import { viewPage } from './viewPage';
 
@@ -109,6 +110,11 @@ export class ViewServer {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== `${VIEW_PREFIX}websockify`) return false;
+    // The view cookie rides along with any page's WebSocket: only the view page's own origin may use it.
+    if (!originAllowed(req)) {
+      refuseUpgrade(socket, '403 Forbidden', ErrorCode.Forbidden, `WebSocket from origin ${req.headers.origin} refused: only the live view page may connect`);
+      return true;
+    }
     if (!this.authorized(req).ok) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
       return true;

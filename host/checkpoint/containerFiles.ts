@@ -55,17 +55,17 @@ export async function loadArchive(container: Docker.Container, file: string, dir
   await container.putArchive(createReadStream(file) as unknown as NodeJS.ReadableStream, { path: dir });
 }
 
-/** A tar of in-memory files (path relative to the unpack folder -> content), owned by the IDE's user. */
-export function tarOfFiles(files: Record<string, string | Buffer>, mode = 0o644): NodeJS.ReadableStream {
+/** A tar of in-memory files (path relative to the unpack folder -> content), owned by the IDE's user unless `uid` says otherwise. */
+export function tarOfFiles(files: Record<string, string | Buffer>, mode = 0o644, uid = 1000): NodeJS.ReadableStream {
   const p = pack();
   const dirs = new Set<string>();
   for (const [name, content] of Object.entries(files)) {
     const parts = name.split('/').slice(0, -1);
     for (let i = 1; i <= parts.length; i++) {
       const d = parts.slice(0, i).join('/');
-      if (!dirs.has(d)) { dirs.add(d); p.entry({ name: `${d}/`, type: 'directory', mode: 0o755, uid: 1000, gid: 1000 }); }
+      if (!dirs.has(d)) { dirs.add(d); p.entry({ name: `${d}/`, type: 'directory', mode: 0o755, uid, gid: uid }); }
     }
-    p.entry({ name, mode, uid: 1000, gid: 1000 }, typeof content === 'string' ? Buffer.from(content) : content);
+    p.entry({ name, mode, uid, gid: uid }, typeof content === 'string' ? Buffer.from(content) : content);
   }
   p.finalize();
   return p as unknown as NodeJS.ReadableStream;

@@ -13,6 +13,12 @@ export interface EnvironmentSpec {
   labels?: Record<string, string>;
   /** Serve the live view (noVNC, token-protected) on the bridge port. */
   view?: boolean;
+  /**
+   * Give the environment the outside network (the internet, as far as the host has it).
+   * Off by default: the environment then reaches nothing but itself. Either way it cannot
+   * reach other environments or the host's own services, and only the host reaches its bridge.
+   */
+  network?: boolean;
   /** Tar archives unpacked into the container before it starts (a checkpoint's files). */
   archives?: { path: string; tar: () => NodeJS.ReadableStream }[];
 }

@@ -1,6 +1,8 @@
-// Environments as Docker containers (dockerode). Unprivileged, all capabilities dropped,
-// no-new-privileges, CPU/memory/pid limits, ports published on 127.0.0.1 only. The token
-// lives in the container's environment, so `pwp` can find it again from any process.
+// Environments as Docker containers (dockerode). All capabilities dropped but the three the
+// bridge needs to start and stop the IDE as the IDE user, no-new-privileges, CPU/memory/pid limits. Each environment has a network of
+// its own, internal (no outside) unless the spec asks for the network; nothing is published:
+// the host reaches the bridge at the container's address on that network, and nothing else
+// can (README, "Security"). The token lives in a label, so `pwp` can find it again from any process.
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
@@ -11,6 +13,7 @@ import { NotAvailableError } from '../../bridge/protocol';
 import { tarOfFiles } from '../checkpoint/containerFiles';
 import { IMAGE_REPOSITORY } from '../image/imageInputs';
 import type { Deployment, EnvironmentInfo, EnvironmentSpec } from './deployment';
+import { BRIDGE_INTERFACE_PREFIX, guardHostServices } from './hostFirewall';
 import { ownerLabels } from './ownedContainers';
 
 export const LABEL = 'pwp.environment';
@@ -21,9 +24,20 @@ const TOKEN_LABEL = 'pwp.token';
  * variable would stay readable to every process of the container user in /proc/1/environ.
  */
 const TOKEN_FILE = '/tmp/.pwp-bridge-token';
-const BRIDGE_PORT = '7000/tcp';
-const IDE_PORT = '8080/tcp';
+const BRIDGE_PORT = 7000;
 const WORKSPACE = '/workspace';
+/** Set on environments created with the outside network. */
+const NETWORK_LABEL = 'pwp.network';
+/**
+ * What the bridge (root in the container, and nothing more) may do: start the IDE as the IDE
+ * user (SETUID, SETGID) and stop or restart it (KILL). Without DAC_OVERRIDE it reads and writes
+ * only what its mode bits allow, like any user.
+ */
+const BRIDGE_CAPABILITIES = ['SETUID', 'SETGID', 'KILL'];
+/** Networks of environments whose process died before removing them: collected after this long. */
+const STALE_NETWORK_AGE = '30m';
+
+const networkName = (id: string) => `pwp-${id}`;
 
 export interface DockerDeploymentOptions { docker?: Docker; defaultImage?: string }
 
@@ -41,35 +55,53 @@ export class DockerDeployment implements Deployment {
     const token = randomBytes(24).toString('base64url');
     const display = spec.display ?? { width: 1280, height: 800 };
     const memory = (spec.memoryMb ?? 2048) * 1024 * 1024;
-    const container = await this.docker.createContainer({
-      name: `pwp-${id}`,
-      Image: spec.image ?? this.defaultImage,
-      Env: [`PWP_TOKEN_FILE=${TOKEN_FILE}`, `PWP_DISPLAY_SIZE=${display.width}x${display.height}`, ...(spec.view ? ['PWP_VIEW=1'] : [])],
-      Labels: { [LABEL]: id, ...ownerLabels(), ...spec.labels, [TOKEN_LABEL]: token },
-      ExposedPorts: { [BRIDGE_PORT]: {}, [IDE_PORT]: {} },
-      HostConfig: {
-        PortBindings: {
-          [BRIDGE_PORT]: [{ HostIp: '127.0.0.1', HostPort: '' }],
-          [IDE_PORT]: [{ HostIp: '127.0.0.1', HostPort: '' }],
-        },
-        NanoCpus: Math.round((spec.cpus ?? 2) * 1e9),
-        Memory: memory,
-        MemorySwap: memory,
-        PidsLimit: 2048,
-        ShmSize: 256 * 1024 * 1024,
-        CapDrop: ['ALL'],
-        SecurityOpt: ['no-new-privileges'],
-        Privileged: false,
-        Init: false,
-      },
+    const firewall = await guardHostServices();
+    if (firewall) warnOnce(firewall);
+    void this.collectStaleNetworks();
+    const network = await this.docker.createNetwork({
+      Name: networkName(id),
+      Driver: 'bridge',
+      Internal: !spec.network,
+      CheckDuplicate: true,
+      Labels: { [LABEL]: id, ...ownerLabels() },
+      Options: { 'com.docker.network.bridge.name': `${BRIDGE_INTERFACE_PREFIX}${id}` },
     });
+    let container: Docker.Container;
+    try {
+      container = await this.docker.createContainer({
+        name: `pwp-${id}`,
+        Image: spec.image ?? this.defaultImage,
+        // The bridge runs as root (with the capabilities below only); it starts the IDE as pwp.
+        User: 'root',
+        Env: [`PWP_TOKEN_FILE=${TOKEN_FILE}`, `PWP_DISPLAY_SIZE=${display.width}x${display.height}`, ...(spec.view ? ['PWP_VIEW=1'] : [])],
+        Labels: { [LABEL]: id, ...ownerLabels(), ...spec.labels, [TOKEN_LABEL]: token, ...(spec.network ? { [NETWORK_LABEL]: 'outside' } : {}) },
+        HostConfig: {
+          NetworkMode: networkName(id),
+          NanoCpus: Math.round((spec.cpus ?? 2) * 1e9),
+          Memory: memory,
+          MemorySwap: memory,
+          PidsLimit: 2048,
+          ShmSize: 256 * 1024 * 1024,
+          CapDrop: ['ALL'],
+          CapAdd: BRIDGE_CAPABILITIES,
+          SecurityOpt: ['no-new-privileges'],
+          Privileged: false,
+          Init: false,
+        },
+      });
+    } catch (err) {
+      await network.remove().catch(() => undefined);
+      throw err;
+    }
     try {
       if (spec.workspaceDir) await this.copyWorkspace(container, spec.workspaceDir);
       for (const a of spec.archives ?? []) await container.putArchive(a.tar(), { path: a.path });
-      await container.putArchive(tarOfFiles({ [basename(TOKEN_FILE)]: token }, 0o400), { path: dirname(TOKEN_FILE) });
+      // Root's, like the bridge that reads and deletes it before the IDE user has a process.
+      await container.putArchive(tarOfFiles({ [basename(TOKEN_FILE)]: token }, 0o400, 0), { path: dirname(TOKEN_FILE) });
       await container.start();
     } catch (err) {
       await container.remove({ force: true }).catch(() => undefined);
+      await network.remove().catch(() => undefined);
       throw err;
     }
     return this.get(id);
@@ -97,6 +129,21 @@ export class DockerDeployment implements Deployment {
     const info = await this.docker.listContainers({ all: true, filters: { label: [`${LABEL}=${id}`] } });
     if (info.length === 0) throw new NotAvailableError(`no environment '${id}' (see 'pwp ls')`);
     await this.docker.getContainer(info[0].Id).remove({ force: true, v: true });
+    await this.removeNetworks(id);
+  }
+
+  /** Removes environment `id`'s network (it goes with the environment). */
+  async removeNetworks(id: string): Promise<void> {
+    const nets = await this.docker.listNetworks({ filters: { label: [`${LABEL}=${id}`] } });
+    await Promise.all(nets.map((n) => this.docker.getNetwork(n.Id).remove().catch(() => undefined)));
+  }
+
+  /**
+   * Removes pwp networks no container uses that are older than STALE_NETWORK_AGE: left behind
+   * by a process that died before removing its environment (younger ones may be about to get theirs).
+   */
+  async collectStaleNetworks(): Promise<void> {
+    await this.docker.pruneNetworks({ filters: { label: [LABEL], until: [STALE_NETWORK_AGE] } }).catch(() => undefined);
   }
 
   /** The container running environment `id`, for deployment-specific work (archives, exec). */
@@ -149,23 +196,30 @@ export class DockerDeployment implements Deployment {
   private async describe(containerId: string): Promise<EnvironmentInfo> {
     const c = await this.docker.getContainer(containerId).inspect();
     const env = Object.fromEntries((c.Config.Env ?? []).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
-    const port = (p: string) => c.NetworkSettings.Ports?.[p]?.[0]?.HostPort;
     const [w, h] = (env.PWP_DISPLAY_SIZE ?? '1280x800').split('x').map(Number);
-    const bridgePort = port(BRIDGE_PORT);
-    const idePort = port(IDE_PORT);
+    const ip = c.NetworkSettings.Networks?.[networkName(c.Config.Labels[LABEL])]?.IPAddress;
+    const bridge = ip ? `${ip}:${BRIDGE_PORT}` : '';
     const token = c.Config.Labels[TOKEN_LABEL] ?? env.PWP_TOKEN ?? '';
-    const viewUrl = bridgePort && env.PWP_VIEW === '1' ? `http://127.0.0.1:${bridgePort}/view/?token=${encodeURIComponent(token)}` : null;
+    const viewUrl = bridge && env.PWP_VIEW === '1' ? `http://${bridge}/view/?token=${encodeURIComponent(token)}` : null;
     return {
       id: c.Config.Labels[LABEL],
       image: c.Config.Image,
       createdAt: c.Created,
       state: c.State.Status,
       display: { width: w, height: h },
-      bridgeUrl: bridgePort ? `ws://127.0.0.1:${bridgePort}/rpc` : '',
-      ideUrl: idePort ? `http://127.0.0.1:${idePort}/?folder=${WORKSPACE}` : '',
+      bridgeUrl: bridge ? `ws://${bridge}/rpc` : '',
+      // code-server through the bridge's token check (bridge/view/ideProxy.ts).
+      ideUrl: bridge ? `http://${bridge}/ide/?folder=${WORKSPACE}&token=${encodeURIComponent(token)}` : '',
       token,
       labels: c.Config.Labels,
       viewUrl,
     };
   }
+}
+
+const warned = new Set<string>();
+function warnOnce(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  process.stderr.write(`pwp: warning: ${message}\n`);
 }

@@ -1,20 +1,45 @@
 // Every container this process starts (environments and verifiers) carries one label naming
 // the process, so that an interrupted `pwp run` or `pwp bench` removes exactly what it
-// started, and nothing another process owns.
+// started, and nothing another process owns. A second label names the host user, so that
+// `pwp ls`, `pwp down --all` and the inspector show and touch only the caller's own
+// environments unless asked for everyone's.
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import Docker from 'dockerode';
 
 export const OWNER_LABEL = 'pwp.owner';
 /** host:pid:nonce; the nonce keeps a recycled pid from naming an older process's containers. */
 export const OWNER = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
-export const ownerLabels = (): Record<string, string> => ({ [OWNER_LABEL]: OWNER });
+export const USER_LABEL = 'pwp.user';
+/** The host user that started an environment: name, uid and machine. */
+export const HOST_USER = (() => {
+  const u = userInfo();
+  return `${u.username}:${u.uid}@${hostname()}`;
+})();
 
-/** Force-removes this process's containers; returns how many there were. */
+export const ownerLabels = (): Record<string, string> => ({ [OWNER_LABEL]: OWNER, [USER_LABEL]: HOST_USER });
+
+/** Whether the calling host user started this environment (environments from before the label count as someone else's). */
+export function ownedByCaller(env: { labels: Record<string, string> }): boolean {
+  return env.labels[USER_LABEL] === HOST_USER;
+}
+
+/** Labels holding secrets (the bridge's token), never printed or sent to a page. */
+const SECRET_LABELS = new Set(['pwp.token']);
+
+/** An environment's labels without its secrets, for output and pages. */
+export function publicLabels(labels: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(labels).filter(([k]) => !SECRET_LABELS.has(k) && !/token|secret/i.test(k)));
+}
+
+/** Force-removes this process's containers, then their networks; returns how many containers there were. */
 export async function removeOwnedContainers(docker: Docker): Promise<number> {
-  const list = await docker.listContainers({ all: true, filters: { label: [`${OWNER_LABEL}=${OWNER}`] } });
+  const owned = { label: [`${OWNER_LABEL}=${OWNER}`] };
+  const list = await docker.listContainers({ all: true, filters: owned });
   await Promise.all(list.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
+  const nets = await docker.listNetworks({ filters: owned }).catch(() => []);
+  await Promise.all(nets.map((n) => docker.getNetwork(n.Id).remove().catch(() => undefined)));
   return list.length;
 }
 

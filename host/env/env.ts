@@ -121,6 +121,8 @@ export interface EnvOptions {
   display?: { width: number; height: number };
   cpus?: number;
   memoryMb?: number;
+  /** Give the environment the outside network (a task's `network: true`); none by default. */
+  network?: boolean;
   /** Serve the live view so a person can watch and take part. */
   view?: boolean;
   labels?: Record<string, string>;
@@ -236,7 +238,7 @@ export class Env implements EnvLike {
 
   private spec(): EnvironmentSpec {
     const o = this.opts;
-    return { image: this.image(), display: o.display, cpus: o.cpus, memoryMb: o.memoryMb, view: o.view, labels: o.labels };
+    return { image: this.image(), display: o.display, cpus: o.cpus, memoryMb: o.memoryMb, network: o.network, view: o.view, labels: o.labels };
   }
 
   async reset(args: { seed?: number; options?: ResetOptions } = {}): Promise<ResetResult> {
@@ -253,7 +255,8 @@ export class Env implements EnvLike {
     const timings: Record<string, number> = {};
     let mark = Date.now();
     const lap = (name: string) => { const now = Date.now(); timings[name] = now - mark; mark = now; };
-    if (this.opts.pool) {
+    // A pooled IDE has the pool's network; a task that asks for another starts its own.
+    if (this.opts.pool && !!this.opts.pool.spec?.network === !!this.opts.network) {
       this.env = await this.opts.pool.acquire();
       pooled = true;
       lap('acquire');

@@ -26,6 +26,9 @@ export class EnvPool {
   private closed = false;
   private lastError: Error | null = null;
 
+  /** What the pool's environments are started with. */
+  get spec(): EnvironmentSpec | undefined { return this.opts.spec; }
+
   constructor(private readonly opts: EnvPoolOptions) {
     if (!Number.isInteger(opts.size) || opts.size < 1) throw new Error(`pool size must be a positive integer, got ${opts.size}`);
     this.deployment = opts.deployment ?? new DockerDeployment();

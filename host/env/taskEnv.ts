@@ -36,7 +36,7 @@ export class TaskEnv extends Env {
 
   constructor(readonly task: Task, readonly taskOpts: TaskEnvOptions = {}) {
     super({
-      display: task.environment.display, memoryMb: task.environment.memoryMb,
+      display: task.environment.display, memoryMb: task.environment.memoryMb, network: task.network,
       ...taskOpts, labels: { 'pwp.task': taskName(task), ...taskOpts.labels },
     });
   }

@@ -10,7 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { EnvironmentInfo } from '../deployment/deployment';
 import { DockerDeployment } from '../deployment/dockerDeployment';
+import { ownedByCaller } from '../deployment/ownedContainers';
 import { paths } from '../image/imageInputs';
 import { envSummary, LiveSession, type Viewer } from './liveSession';
 import type { ClientMessage, ServerMessage } from './messages';
@@ -28,6 +30,8 @@ export interface InspectorOptions {
   /** Trajectories given by name (`pwp serve --trajectory`), openable wherever they are. */
   trajectories?: string[];
   log?: (line: string) => void;
+  /** Show every pwp environment on the machine, not only the calling host user's. */
+  allUsers?: boolean;
   /** The interface to listen on (default 127.0.0.1); the inspector's pages answer only as 127.0.0.1/localhost. */
   host?: string;
   /** Services mounted on the same port that check their own token (the Env server at /env); each returns true when it answered. */
@@ -143,7 +147,7 @@ export class InspectorServer {
 
     if (p === '/api/envs') {
       const envs = await this.deployment.list();
-      return this.json(res, envs.map(envSummary));
+      return this.json(res, envs.filter((e) => this.mayWatch(e)).map(envSummary));
     }
     if (p === '/api/trajectories') {
       const found = listTrajectories(this.runsRoots);
@@ -168,7 +172,7 @@ export class InspectorServer {
     }
     const view = VIEW_ROUTE.exec(p);
     if (view) {
-      const info = await this.deployment.get(view[1]).catch(() => null);
+      const info = await this.deployment.get(view[1]).then((i) => (this.mayWatch(i) ? i : null), () => null);
       if (!info) return this.fail(res, 404, `no environment ${view[1]}`);
       if (!info.viewUrl) return this.fail(res, 404, `environment ${view[1]} does not serve the live view (start it with --view)`);
       return proxyViewRequest(req, res, info, view[2], url.search);
@@ -197,7 +201,7 @@ export class InspectorServer {
     const view = VIEW_ROUTE.exec(url.pathname);
     if (view) {
       this.deployment.get(view[1]).then(
-        (info) => (info.viewUrl ? proxyViewUpgrade(req, socket, head, info, view[2]) : socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n')),
+        (info) => (info.viewUrl && this.mayWatch(info) ? proxyViewUpgrade(req, socket, head, info, view[2]) : socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n')),
         () => socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n'),
       );
       return;
@@ -210,14 +214,21 @@ export class InspectorServer {
     this.wss.handleUpgrade(req, socket, head, (ws) => void this.watch(ws, env));
   }
 
+  /** Whether this inspector shows an environment: the caller's own, or any with allUsers. */
+  private mayWatch(info: EnvironmentInfo): boolean {
+    return !!this.o.allUsers || ownedByCaller(info);
+  }
+
   private session(id: string): Promise<LiveSession> {
     let s = this.sessions.get(id);
     if (!s) {
-      s = LiveSession.open(this.deployment, id, {
+      s = this.deployment.get(id).then((info) => {
+        if (!this.mayWatch(info)) throw new Error(`environment ${id} was started by another user (pwp serve --all-users shows every environment)`);
+      }).then(() => LiveSession.open(this.deployment, id, {
         trajectoryRoots: this.runsRoots,
         onClosed: () => this.sessions.delete(id),
         log: (l) => this.log(l),
-      });
+      }));
       this.sessions.set(id, s);
       s.catch(() => this.sessions.delete(id));
     }

@@ -11,6 +11,7 @@ import { TargetClosedError, type ControlStatus, type Mark } from '../../bridge/p
 import { BridgeClient } from '../client/bridgeClient';
 import type { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvironmentInfo } from '../deployment/deployment';
+import { publicLabels } from '../deployment/ownedContainers';
 import { HumanInputFolder, type HumanAction } from './humanInput';
 import {
   readDebug, readDiagnostics, readEditors, readExtensions, readTerminals, readTimeline, SettingsPanel,
@@ -27,7 +28,7 @@ const MAX_TIMELINE = 3000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function envSummary(info: EnvironmentInfo): EnvSummary {
-  return { id: info.id, image: info.image, state: info.state, createdAt: info.createdAt, display: info.display, labels: info.labels, liveView: !!info.viewUrl };
+  return { id: info.id, image: info.image, state: info.state, createdAt: info.createdAt, display: info.display, labels: publicLabels(info.labels), liveView: !!info.viewUrl };
 }
 
 /** A binary frame message: 4-byte big-endian header length, the JSON header, the image bytes. */

@@ -8,13 +8,16 @@ import type { EnvironmentInfo } from '../deployment/deployment';
 
 export const VIEW_ROUTE = /^\/env\/([0-9a-f]{4,64})\/view\/(.*)$/;
 
-function bridgePort(info: EnvironmentInfo): number {
-  return Number(new URL(info.bridgeUrl).port);
+/** Where the bridge answers: its address on the environment's own network. */
+function bridgeAddress(info: EnvironmentInfo): { host: string; port: number } {
+  const u = new URL(info.bridgeUrl);
+  return { host: u.hostname, port: Number(u.port) };
 }
 
 /** Headers passed on to the bridge: none of the page's cookies or credentials. */
 function forwardHeaders(req: IncomingMessage, info: EnvironmentInfo, upgrade: boolean): Record<string, string> {
-  const h: Record<string, string> = { host: `127.0.0.1:${bridgePort(info)}`, authorization: `Bearer ${info.token}` };
+  const b = bridgeAddress(info);
+  const h: Record<string, string> = { host: `${b.host}:${b.port}`, authorization: `Bearer ${info.token}` };
   const pass = upgrade
     ? ['connection', 'upgrade', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-protocol', 'sec-websocket-extensions']
     : ['accept', 'accept-encoding', 'if-none-match', 'if-modified-since', 'range'];
@@ -28,7 +31,7 @@ function forwardHeaders(req: IncomingMessage, info: EnvironmentInfo, upgrade: bo
 export function proxyViewRequest(req: IncomingMessage, res: ServerResponse, info: EnvironmentInfo, rest: string, search: string): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') { res.writeHead(405).end(); return; }
   const up = request({
-    host: '127.0.0.1', port: bridgePort(info), method: req.method, path: `/view/${rest}${search}`, headers: forwardHeaders(req, info, false),
+    ...bridgeAddress(info), method: req.method, path: `/view/${rest}${search}`, headers: forwardHeaders(req, info, false),
   }, (r) => {
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && k !== 'set-cookie' && k !== 'connection') headers[k] = v;
@@ -41,7 +44,7 @@ export function proxyViewRequest(req: IncomingMessage, res: ServerResponse, info
 
 export function proxyViewUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, info: EnvironmentInfo, rest: string): void {
   const up = request({
-    host: '127.0.0.1', port: bridgePort(info), method: 'GET', path: `/view/${rest}`, headers: forwardHeaders(req, info, true),
+    ...bridgeAddress(info), method: 'GET', path: `/view/${rest}`, headers: forwardHeaders(req, info, true),
   });
   up.on('upgrade', (res, upstream, upstreamHead) => {
     const lines = [`HTTP/1.1 ${res.statusCode} ${res.statusMessage}`];

@@ -33,6 +33,8 @@ export const TaskSchema = z.object({
   /** Folder only the verifier receives (default: `hidden` when the task has one). */
   hidden: Folder.optional(),
   tags: z.array(z.string().max(100)).max(50).default([]),
+  /** The agent's environment may reach the outside network (off: it reaches nothing but itself). */
+  network: z.boolean().default(false),
   /** Display and resources of the agent's environment. */
   environment: z.object({
     display: z.object({ width: z.int().min(320).max(7680), height: z.int().min(240).max(4320) }).strict().optional(),

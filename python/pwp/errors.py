@@ -63,6 +63,15 @@ class ActionFailedError(PwpError):
     code = -32006
 
 
+class BusyError(PwpError):
+    """This client already has as many calls in flight as it may; retry when some have answered."""
+    code = -32007
+
+
+class ForbiddenError(PwpError):
+    code = -32008
+
+
 class LimitExceededError(PwpError):
     """A server limit was reached; data['limit'] names it, data['max'] is its value."""
     code = -32009
@@ -70,7 +79,8 @@ class LimitExceededError(PwpError):
 
 BY_CODE = {c.code: c for c in (
     ParseError, InvalidRequestError, MethodNotFoundError, InvalidParamsError, InternalError, UnauthorizedError,
-    TimeoutError, NotAvailableError, TargetClosedError, PayloadTooLargeError, ActionFailedError, LimitExceededError,
+    TimeoutError, NotAvailableError, TargetClosedError, PayloadTooLargeError, ActionFailedError, BusyError, ForbiddenError,
+    LimitExceededError,
 )}
 
 

@@ -66,8 +66,10 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
   });
 
   describe('checkpoints and pause on one environment', () => {
-    const env = new Env({ image, labels: { 'pwp.test': '1' }, checkpoints: store, observe: [] });
-    after(() => env.close());
+    // Made once the image is known (a describe body runs before any before hook: \`image\` is unset there).
+    let env: Env;
+    before(() => { env = new Env({ image, labels: { 'pwp.test': '1' }, checkpoints: store, observe: [] }); });
+    after(() => env?.close());
 
     it('restores files, a setting, local history and the open editors with the cursor after further edits', async () => {
       await env.reset({ options: {

@@ -173,7 +173,7 @@ describe('foundation: a real IDE in a real container', function () {
   it('keeps the bridge\'s token out of reach of the programs in the container', async () => {
     const { info } = env();
     const out = await execIn(env(), ['bash', '-c', `
-      n=0; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$f" 2>/dev/null | grep -qF -- "$1" && n=$((n+1)); done
+      n=0; for f in /proc/[0-9]*/environ; do { tr '\\0' '\\n' < "$f"; } 2>/dev/null | grep -qF -- "$1" && n=$((n+1)); done
       echo "environments holding it: $n"; ls /tmp/.pwp-bridge-token 2>&1 | grep -c 'No such file'`, 'check', info.token]);
     assert.equal(out.trim(), 'environments holding it: 0\n1');
   });
@@ -201,7 +201,8 @@ describe('foundation: a real IDE in a real container', function () {
     this.timeout(120_000);
     const { client } = env();
     const before = await client.call('proc.health', {});
-    await execIn(env(), ['pkill', '-KILL', '-f', '/usr/lib/chromium/chromium']);
+    // The browser runs as the bridge's user (root), out of the IDE user's reach.
+    await execIn(env(), ['pkill', '-KILL', '-f', '/usr/lib/chromium/chromium'], 'root');
     await new Promise((r) => setTimeout(r, 500));
     const h = await client.call('proc.waitReady', { timeoutMs: 90_000 }, { timeoutMs: 100_000 });
     assert.equal(h.ready, true);

@@ -260,8 +260,10 @@ describe('ide.*: IDE state from the extension host', function () {
     assert.deepEqual({ id: r.extension.id, version: r.extension.version, builtin: r.extension.builtin, enabled: r.extension.enabled }, { id: 'pwptest.tiny-theme', version: '1.2.3', builtin: false, enabled: true });
 
     const user = await e.client.call('ide.extensions', { kind: 'user' });
-    assert.deepEqual(user.extensions.map((x) => `${x.id}@${x.version}`).sort(), ['pwp.pwp-ide-bridge@0.1.0', 'pwptest.tiny-theme@1.2.3']);
+    assert.deepEqual(user.extensions.map((x) => `${x.id}@${x.version}`).sort(), ['pwptest.tiny-theme@1.2.3']);
     const builtin = await e.client.call('ide.extensions', { kind: 'builtin' });
+    // pwp's own extension is built in (root's, read-only: README "Security").
+    assert.ok(builtin.extensions.some((x) => x.id === 'pwp.pwp-ide-bridge' && x.builtin));
     const ts = builtin.extensions.find((x) => x.id === 'vscode.typescript-language-features');
     assert.ok(ts && ts.builtin && ts.enabled && ts.active, JSON.stringify(ts));
     assert.ok(builtin.extensions.length > 50);

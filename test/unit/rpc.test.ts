@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import WebSocket from 'ws';
 import {
-  InvalidParamsError, MethodNotFoundError, PayloadTooLargeError, TargetClosedError, UnauthorizedError,
+  BusyError, InvalidParamsError, MethodNotFoundError, PayloadTooLargeError, TargetClosedError, UnauthorizedError,
 } from '../../bridge/protocol';
 import { Dispatcher, MAX_MESSAGE_BYTES } from '../../bridge/server/dispatcher';
-import { RpcServer } from '../../bridge/server/rpcServer';
+import { MAX_FRAME_BYTES, RpcServer } from '../../bridge/server/rpcServer';
 import { BridgeClient } from '../../host/client/bridgeClient';
 
 const TOKEN = 'test-token-0123456789abcdef';
@@ -91,5 +91,55 @@ describe('JSON-RPC over the bridge socket (in-process)', () => {
     const pending = c.call('proc.waitReady', {});
     await s.close();
     await assert.rejects(pending, TargetClosedError);
+  });
+
+  it('answers calls beyond the per-connection limit with BusyError while other connections are served', async () => {
+    const d = new Dispatcher();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    // x 0 is held until released; any other point answers at once.
+    d.register('input.move', async (p) => { if (p.x === 0) await gate; return { durationMs: 1 }; });
+    const s = new RpcServer({ host: '127.0.0.1', port: 0, token: TOKEN, dispatcher: d, isReady: () => true, maxInFlightPerClient: 5 });
+    await s.listen();
+    const u = `ws://127.0.0.1:${s.port}/rpc`;
+    const flood = await BridgeClient.connect(u, TOKEN);
+    const other = await BridgeClient.connect(u, TOKEN);
+    const calls = Array.from({ length: 50 }, () => flood.call('input.move', { x: 0, y: 0 }).then(() => 'ok', (e: Error) => e));
+    // The other client is answered while the flood's calls are held.
+    assert.deepEqual(await other.call('input.move', { x: 1, y: 1 }), { durationMs: 1 });
+    release();
+    const results = await Promise.all(calls);
+    const busy = results.filter((r) => r instanceof BusyError);
+    assert.equal(busy.length, 45);
+    assert.match((busy[0] as Error).message, /5 calls in flight/);
+    assert.equal(results.filter((r) => r === 'ok').length, 5);
+    // Once answered, the flooding client may call again.
+    assert.deepEqual(await flood.call('input.move', { x: 1, y: 1 }), { durationMs: 1 });
+    flood.close(); other.close();
+    await s.close();
+  });
+
+  it('answers a frame above the frame limit with PayloadTooLargeError, then closes the connection', async () => {
+    const c = await BridgeClient.connect(url, TOKEN);
+    const big = 'x'.repeat(MAX_FRAME_BYTES + 1024);
+    await assert.rejects(c.callUnchecked('input.type', { text: big }), (e: Error) => e instanceof PayloadTooLargeError && /limit/.test(e.message));
+    assert.equal(c.closed, true);
+    const again = await BridgeClient.connect(url, TOKEN);
+    assert.deepEqual(await again.call('input.move', { x: 1, y: 1 }), { durationMs: 1 });
+    again.close();
+  });
+
+  it('refuses a WebSocket from a foreign page (Origin) with HTTP 403, and allows its own origin and programs', async () => {
+    const status = (headers: Record<string, string>) => new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(url, { headers: { authorization: `Bearer ${TOKEN}`, ...headers } });
+      ws.on('open', () => { ws.close(); resolve(101); });
+      ws.on('unexpected-response', (_req, res) => { resolve(res.statusCode ?? 0); ws.terminate(); });
+      ws.on('error', reject);
+    });
+    const host = new URL(url).host;
+    assert.equal(await status({ origin: 'http://evil.example' }), 403);
+    assert.equal(await status({ origin: 'http://127.0.0.1:1' }), 403);
+    assert.equal(await status({ origin: `http://${host}` }), 101);
+    assert.equal(await status({}), 101);
   });
 });

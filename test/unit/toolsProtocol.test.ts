@@ -3,7 +3,7 @@
 // schema; every schema must suit function-calling APIs.
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Dispatcher, type Session } from '../../bridge/server/dispatcher';
@@ -48,8 +48,15 @@ class DiskFiles implements FileAccess {
     await writeFile(abs, text);
     return { created };
   }
+  async writeBytes(abs: string, data: Buffer) {
+    const created = !existsSync(abs);
+    await mkdir(dirname(abs), { recursive: true });
+    await writeFile(abs, data);
+    return { created };
+  }
   async remove(abs: string) { await rm(abs, { recursive: true }); }
   async exists(abs: string) { return existsSync(abs); }
+  async list(abs: string) { return readdir(abs, { withFileTypes: true }); }
   async isDirectory(abs: string) { return existsSync(abs) && statSync(abs).isDirectory(); }
 }
 

@@ -71,6 +71,18 @@ describe('live view served by the bridge (in-process, with a fake VNC server)', 
     }
   });
 
+  it('refuses the live view socket to a page of another origin, even with the view cookie or token', async () => {
+    const status = (origin: string) => new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(`${base.replace('http', 'ws')}/view/websockify?token=${TOKEN}`, ['binary'], { origin });
+      ws.on('open', () => { ws.close(); resolve(101); });
+      ws.on('unexpected-response', (_req, res) => { resolve(res.statusCode ?? 0); ws.terminate(); });
+      ws.on('error', reject);
+    });
+    assert.equal(await status('http://evil.example'), 403);
+    assert.equal(await status(base), 101, 'the view page itself connects');
+    while (control.status().viewers !== 0) await new Promise((r) => setTimeout(r, 10));
+  });
+
   it('proxies the VNC session and records the person\'s keys as human events', async () => {
     const before = control.status().lastEventSeq;
     const ws = new WebSocket(`${base.replace('http', 'ws')}/view/websockify?token=${TOKEN}`, ['binary']);

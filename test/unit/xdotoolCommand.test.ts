@@ -45,4 +45,21 @@ describe('PwP-style xdotool strings', () => {
     assert.throws(() => parseXdotoolChain('key ctrl+a && exec touch /tmp/x'), InvalidParamsError);
     assert.throws(() => parseXdotoolChain('key ctrl+a && type a | cat'), /\|/);
   });
+  it('refuses options that read a file, in every spelling getopt_long_only accepts', () => {
+    for (const cmd of ['type --file /etc/shadow', 'type -file /etc/shadow', 'type --fi /etc/shadow', 'type --file=/etc/shadow',
+      'type hello --file /etc/shadow', 'key --file /etc/shadow ctrl+s', 'mousemove 1 1 type -f /etc/shadow', 'type --constructor x']) {
+      assert.throws(() => parseXdotoolCommand(cmd), (e: Error) => e instanceof InvalidParamsError && /not allowed/.test(e.message), cmd);
+    }
+  });
+  it('keeps the input options and text after --', () => {
+    assert.deepEqual(parseXdotoolCommand('type --delay 20 -- --file'), ['type', '--delay', '20', '--', '--file']);
+    assert.deepEqual(parseXdotoolCommand('key --clearmodifiers --delay=30 ctrl+alt+Delete'), ['key', '--clearmodifiers', '--delay=30', 'ctrl+alt+Delete']);
+    assert.deepEqual(parseXdotoolCommand('mousemove_relative -- -10 20'), ['mousemove_relative', '--', '-10', '20']);
+  });
+  it('refuses key names xdotool would skip silently, naming the valid ones', () => {
+    for (const cmd of ['key ctrl+nosuchkey', 'keydown shft', 'key ctrl+s bogus']) {
+      assert.throws(() => parseXdotoolCommand(cmd), (e: Error) => e instanceof InvalidParamsError && /is not a key name.*valid keys are/.test(e.message), cmd);
+    }
+    assert.deepEqual(parseXdotoolCommand('keydown Shift_L keyup 0xff13 key 38'), ['keydown', 'Shift_L', 'keyup', '0xff13', 'key', '38']);
+  });
 });

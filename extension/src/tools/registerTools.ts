@@ -57,6 +57,7 @@ export function registerTools(d: Dispatcher, log: (line: string) => void): vscod
     return { dispose: () => undefined };
   }
   const root = folder.uri.fsPath;
+  const paths = new WorkspacePaths(root);
   const home = process.env.HOME ?? '/home/pwp';
   const stateDir = process.env.PWP_TOOLS_STATE_DIR ?? join(home, '.pwp', 'tools');
   const env = toolEnv(process.env, root);
@@ -65,8 +66,8 @@ export function registerTools(d: Dispatcher, log: (line: string) => void): vscod
   let terminal: BashSession | undefined;
   const python = new PythonSyntaxChecker('python3', log);
   const services: ToolServices = {
-    paths: new WorkspacePaths(root),
-    files: new IdeFileAccess(),
+    paths,
+    files: new IdeFileAccess(paths),
     shells: {
       bash: () => (bash ??= new BashSession({ cwd: root, env, scratchDir: scratch })),
       terminal: () => (terminal ??= new BashSession({ cwd: root, env, scratchDir: scratch })),

@@ -1,5 +1,6 @@
 // What tools share, handed to each tool module by the composition root. Interfaces only
 // (no vscode import), so pure tool logic can be exercised with other implementations.
+import type { Dirent } from 'node:fs';
 import type { BackgroundProcesses } from './backgroundProcesses';
 import type { BashSession } from './bashSession';
 import type { HeadlessBrowser } from './headlessBrowser';
@@ -13,8 +14,12 @@ export interface FileAccess {
   readBytes(abs: string): Promise<Buffer>;
   /** Writes through the IDE (edit + save) when the file exists, else creates it; returns whether it was created. */
   writeText(abs: string, text: string): Promise<{ created: boolean }>;
+  /** Writes bytes on disk (images, generated files), creating folders; not through an editor. */
+  writeBytes(abs: string, data: Buffer): Promise<{ created: boolean }>;
   remove(abs: string, opts?: { recursive?: boolean }): Promise<void>;
   exists(abs: string): Promise<boolean>;
+  /** A folder's entries (not following links: a link is listed as one). */
+  list(abs: string): Promise<Dirent[]>;
   isDirectory(abs: string): Promise<boolean>;
 }
 

@@ -1,6 +1,7 @@
 // Confines every path a tool touches to the workspace. The lexical check stops `..`; the real
 // path check (through every existing ancestor, and a dangling symlink's target) stops symlinks
-// that lead out. Pure node, unit-tested.
+// that lead out. ConfinedFs then opens what they name without following links, so that a
+// swap after the check cannot lead out either. Pure node, unit-tested.
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { ToolError } from './toolError';
@@ -12,7 +13,7 @@ function inside(root: string, p: string): boolean {
 
 export class WorkspacePaths {
   readonly root: string;
-  private readonly realRoot: string;
+  readonly realRoot: string;
 
   constructor(root: string) {
     this.root = normalize(resolve(root));
@@ -38,6 +39,15 @@ export class WorkspacePaths {
     return abs;
   }
 
+  /** The real path of abs (links inside the workspace followed) as components under realRoot. */
+  realComponents(abs: string): string[] {
+    const real = this.realPath(abs, 0);
+    if (!inside(this.realRoot, real)) {
+      throw new ToolError(`'${abs}' leads outside the workspace through a symbolic link (to ${real}); refused`, 'PathOutsideWorkspace');
+    }
+    return relative(this.realRoot, real).split(sep).filter((p) => p !== '');
+  }
+
   /** A path relative to the workspace root, for display ("." for the root). */
   display(abs: string): string {
     const rel = relative(this.root, abs);
@@ -46,6 +56,16 @@ export class WorkspacePaths {
 
   /** Where abs really leads: realpath of the longest existing ancestor plus the rest, following dangling links. */
   private realPath(abs: string, depth: number): string {
+    try {
+      return this.followPath(abs, depth);
+    } catch (err) {
+      if (err instanceof ToolError) throw err;
+      // Something on the path vanished or changed between two looks at it (another process).
+      throw new ToolError(`${abs} changed while it was being resolved (${(err as Error).message}); refused`, 'PathChanged');
+    }
+  }
+
+  private followPath(abs: string, depth: number): string {
     if (depth > 40) throw new ToolError(`too many levels of symbolic links at ${abs}`, 'InvalidPath');
     let existing = abs;
     const rest: string[] = [];
@@ -56,7 +76,7 @@ export class WorkspacePaths {
         try { return join(realpathSync(existing), ...rest); } catch {
           // A dangling link: writing through it would create its target.
           const target = readlinkSync(existing);
-          return this.realPath(normalize(isAbsolute(target) ? join(target, ...rest) : join(dirname(existing), target, ...rest)), depth + 1);
+          return this.followPath(normalize(isAbsolute(target) ? join(target, ...rest) : join(dirname(existing), target, ...rest)), depth + 1);
         }
       }
       if (st) return join(realpathSync(existing), ...rest);

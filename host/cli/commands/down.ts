@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ownedByCaller } from '../../deployment/ownedContainers';
 import { docker } from '../context';
 import { UsageError } from '../output';
 
@@ -6,10 +7,12 @@ export function register(program: Command): void {
   program.command('down')
     .description('stop and remove environments')
     .argument('[ids...]', 'environment ids')
-    .option('--all', 'every pwp environment on this machine')
-    .action(async (ids: string[], o: { all?: boolean }) => {
-      const targets = o.all ? (await docker().list()).map((e) => e.id) : ids;
-      if (targets.length === 0) throw new UsageError(o.all ? 'no environments are running' : 'name an environment id, or use --all');
+    .option('--all', 'all your environments (those started by this host user)')
+    .option('--all-users', 'with --all: every pwp environment on this machine, whoever started it')
+    .action(async (ids: string[], o: { all?: boolean; allUsers?: boolean }) => {
+      if (o.allUsers && !o.all) throw new UsageError('--all-users goes with --all');
+      const targets = o.all ? (await docker().list()).filter((e) => o.allUsers || ownedByCaller(e)).map((e) => e.id) : ids;
+      if (targets.length === 0) throw new UsageError(o.all ? `no environments of yours are running${o.allUsers ? '' : ' (--all-users for everyone\'s)'}` : 'name an environment id, or use --all');
       for (const id of targets) {
         await docker().remove(id);
         console.log(`removed ${id}`);

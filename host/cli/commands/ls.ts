@@ -1,16 +1,23 @@
 import type { Command } from 'commander';
+import { ownedByCaller, publicLabels } from '../../deployment/ownedContainers';
 import { docker } from '../context';
 import { printJson } from '../output';
 
 export function register(program: Command): void {
   program.command('ls')
-    .description('list environments')
+    .description('list your environments (those started by this host user)')
+    .option('--all-users', 'every pwp environment on this machine, whoever started it')
     .option('--json', 'one JSON array on stdout')
-    .action(async (o: { json?: boolean }) => {
-      const envs = await docker().list();
-      if (o.json) return printJson(envs.map(({ token: _t, ...rest }) => rest));
-      if (envs.length === 0) return console.log('no environments');
+    .action(async (o: { json?: boolean; allUsers?: boolean }) => {
+      const all = await docker().list();
+      const envs = o.allUsers ? all : all.filter(ownedByCaller);
+      // No token in the output: the bridge's token stays in the label, for `pwp` commands only.
+      if (o.json) return printJson(envs.map(({ token: _t, labels, ...rest }) => ({ ...rest, labels: publicLabels(labels) })));
+      const hidden = all.length - envs.length;
+      const note = hidden ? ` (${hidden} of other users or older pwp versions not shown: --all-users)` : '';
+      if (envs.length === 0) return console.log(`no environments${note}`);
       console.log(['ID', 'STATE', 'CREATED', 'BRIDGE', 'IDE'].join('\t'));
       for (const e of envs) console.log([e.id, e.state, e.createdAt.slice(0, 19), e.bridgeUrl, e.ideUrl].join('\t'));
+      if (note) console.error(note.trim());
     });
 }

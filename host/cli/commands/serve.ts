@@ -22,8 +22,9 @@ export function register(program: Command): void {
     .option('--runs <dir...>', 'folders whose trajectories the page lists (default: .pwp/runs)')
     .option('--env <id>', 'print the URL that opens this environment')
     .option('--token <token>', 'the token the page and Env server clients must present (default: a random one; also PWP_INSPECTOR_TOKEN)')
+    .option('--all-users', 'show every pwp environment on this machine, not only yours')
     .option('--json', 'print {url, token, envServer} as JSON once serving')
-    .action(async (o: { port: string; host: string; maxEnvs: string; grace: string; trajectory?: string[]; runs?: string[]; env?: string; token?: string; json?: boolean }) => {
+    .action(async (o: { port: string; host: string; maxEnvs: string; grace: string; trajectory?: string[]; runs?: string[]; env?: string; token?: string; json?: boolean; allUsers?: boolean }) => {
       const token = o.token ?? process.env.PWP_INSPECTOR_TOKEN;
       if (token !== undefined && !/^[A-Za-z0-9_-]{16,200}$/.test(token)) throw new UsageError('--token must be 16-200 letters, digits, _ or -');
       const maxEnvironments = parseIntArg('--max-envs', o.maxEnvs);
@@ -38,7 +39,7 @@ export function register(program: Command): void {
       try {
         server = await InspectorServer.start({
           deployment, port: parseIntArg('--port', o.port), token, host: o.host, routes,
-          runsRoots: o.runs?.map((r) => resolve(r)), trajectories: o.trajectory, log: progress,
+          runsRoots: o.runs?.map((r) => resolve(r)), trajectories: o.trajectory, log: progress, allUsers: o.allUsers,
         });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;

@@ -1,17 +1,16 @@
 // view_structure (PwP): the folder tree of the repository (or a part of it) to a depth.
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../toolRegistry';
 import { ToolError } from '../toolError';
-import type { ToolServices } from '../toolServices';
+import type { FileAccess, ToolServices } from '../toolServices';
 import { IGNORED_DIRS } from '../search';
 
-export async function tree(dir: string, depth: number, maxEntries: number, showHidden: boolean): Promise<{ lines: string[]; cut: boolean }> {
+export async function tree(files: FileAccess, dir: string, depth: number, maxEntries: number, showHidden: boolean): Promise<{ lines: string[]; cut: boolean }> {
   const lines: string[] = [];
   let cut = false;
   const walk = async (d: string, level: number, indent: string) => {
-    let entries = await readdir(d, { withFileTypes: true }).catch(() => []);
+    let entries = await files.list(d).catch(() => []);
     entries = entries.filter((e) => (showHidden || !e.name.startsWith('.')) && !(e.isDirectory() && IGNORED_DIRS.includes(e.name)))
       .sort((a, b) => (a.isDirectory() === b.isDirectory() ? a.name.localeCompare(b.name) : a.isDirectory() ? -1 : 1));
     for (const e of entries) {
@@ -40,7 +39,7 @@ export function viewStructureTool(s: ToolServices) {
     run: async (a) => {
       const abs = s.paths.resolve(a.path, 'path');
       if (!(await s.files.isDirectory(abs))) throw new ToolError(`${a.path} is not a folder`, 'NotADirectory');
-      const t = await tree(abs, a.depth, a.max_entries, a.show_hidden);
+      const t = await tree(s.files, abs, a.depth, a.max_entries, a.show_hidden);
       return `${s.paths.display(abs)}/\n${t.lines.map((l) => `  ${l}`).join('\n')}${t.cut ? `\n[stopped after ${a.max_entries} entries; use a deeper path or raise max_entries]` : ''}`;
     },
   });

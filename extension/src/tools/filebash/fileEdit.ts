@@ -1,23 +1,22 @@
 // file_edit: the computer-use file editor (view, create, str_replace, insert, undo_edit), with
 // every change made through the IDE. undo_edit restores the content before the last edit.
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../toolRegistry';
 import { ToolError } from '../toolError';
-import type { ToolServices } from '../toolServices';
+import type { FileAccess, ToolServices } from '../toolServices';
 import { insertAfterLine, numbered, replaceUnique, snippet, splitLines } from '../textEdits';
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv']);
 
-async function listTree(dir: string, depth: number, prefix = ''): Promise<string[]> {
-  const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => !e.name.startsWith('.')).sort((a, b) => a.name.localeCompare(b.name));
+async function listTree(files: FileAccess, dir: string, depth: number, prefix = ''): Promise<string[]> {
+  const entries = (await files.list(dir)).filter((e) => !e.name.startsWith('.')).sort((a, b) => a.name.localeCompare(b.name));
   const out: string[] = [];
   for (const e of entries) {
     const rel = prefix ? `${prefix}/${e.name}` : e.name;
     if (e.isDirectory()) {
       out.push(`${rel}/`);
-      if (depth > 1 && !SKIP_DIRS.has(e.name)) out.push(...await listTree(join(dir, e.name), depth - 1, rel));
+      if (depth > 1 && !SKIP_DIRS.has(e.name)) out.push(...await listTree(files, join(dir, e.name), depth - 1, rel));
     } else out.push(rel);
   }
   return out;
@@ -64,7 +63,7 @@ export function fileEditTool(s: ToolServices) {
         case 'view': {
           if (await s.files.isDirectory(abs)) {
             if (a.view_range) throw new ToolError('view_range cannot be used when path is a directory');
-            const items = await listTree(abs, 2);
+            const items = await listTree(s.files, abs, 2);
             return `Files and directories up to 2 levels deep in ${shown} (hidden items and node_modules excluded):\n${items.join('\n') || '(empty)'}`;
           }
           const lines = splitLines(await s.files.readText(abs));

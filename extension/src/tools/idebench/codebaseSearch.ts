@@ -1,7 +1,6 @@
 // codebase_search: find the code most relevant to a natural-language query. Offline there is
 // no embedding model: this ranks by the query's terms (identifier parts included), weighted by
 // how rare each term is, and returns the best regions with context.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../toolRegistry';
@@ -43,7 +42,7 @@ export function codebaseSearchTool(s: ToolServices) {
       const best = [...regions.values()].map((r) => ({ ...r, score: r.score * r.terms.size })).sort((x, y) => y.score - x.score).slice(0, a.max_results);
       if (!best.length) return `Nothing in the workspace matches the terms ${terms.join(', ')}.`;
       const parts = await Promise.all(best.map(async (r) => {
-        const lines = splitLines(await readFile(join(s.paths.root, r.file), 'utf8').catch(() => ''));
+        const lines = splitLines(await s.files.readText(join(s.paths.root, r.file)).catch(() => ''));
         const from = Math.max(1, r.line - 3);
         const to = Math.min(lines.length, r.line + 12);
         return `${r.file}:${from}-${to} (matches: ${[...r.terms].join(', ')})\n${numbered(lines.slice(from - 1, to), from)}`;

@@ -1,7 +1,6 @@
 // create_diagram: renders Mermaid source to an image with Mermaid's browser bundle (installed
 // in the image) in the headless Chromium, returns it, and saves it in the workspace if asked.
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, image, text } from '../toolRegistry';
 import { ToolError } from '../toolError';
@@ -48,8 +47,7 @@ export function createDiagramTool(s: ToolServices) {
       if (out && !/\.(png|svg)$/i.test(out)) throw new ToolError('output_path must end in .png or .svg', 'InvalidPath');
       const { png, svg } = await renderMermaid(s, a.content, a.theme);
       if (out) {
-        await mkdir(dirname(out), { recursive: true });
-        await writeFile(out, /\.svg$/i.test(out) ? svg : png);
+        await s.files.writeBytes(out, /\.svg$/i.test(out) ? Buffer.from(svg) : png);
       }
       s.preview.last = { image: png, source: 'create_diagram', zoom: 1, cx: 0.5, cy: 0.5 };
       return { content: [text(`Rendered the diagram (${png.length} bytes PNG)${out ? `; saved to ${s.paths.display(out)}` : ''}.`), image(png)] };

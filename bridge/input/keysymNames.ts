@@ -1,0 +1,98 @@
+// The X keysym names xdotool resolves (XStringToKeysym) for keys a keyboard has: the
+// "miscellany" (function, cursor, keypad, modifier keys), XKB and Latin-1 sections of X11's
+// keysymdef.h, and XF86keysym.h's media and launch keys. Other keysyms can be given as 0x… numbers.
+
+const NAMES = `
+0 1 2 3 4 5 6 7 8 9 A AE Aacute AccessX_Enable AccessX_Feedback_Enable Acircumflex Adiaeresis Agrave Alt_L
+Alt_R Aring Atilde AudibleBell_Enable B BackSpace Begin BounceKeys_Enable Break C CH C_H C_h Cancel
+Caps_Lock Ccedilla Ch Clear Codeinput Control_L Control_R D Delete Down E ETH Eacute Ecircumflex Ediaeresis
+Egrave Eisu_Shift Eisu_toggle End Escape Eth Execute F F1 F10 F11 F12 F13 F14 F15 F16 F17 F18 F19 F2 F20 F21
+F22 F23 F24 F25 F26 F27 F28 F29 F3 F30 F31 F32 F33 F34 F35 F4 F5 F6 F7 F8 F9 Find First_Virtual_Screen G H
+Hankaku Help Henkan Henkan_Mode Hiragana Hiragana_Katakana Home Hyper_L Hyper_R I ISO_Center_Object
+ISO_Continuous_Underline ISO_Discontinuous_Underline ISO_Emphasize ISO_Enter ISO_Fast_Cursor_Down
+ISO_Fast_Cursor_Left ISO_Fast_Cursor_Right ISO_Fast_Cursor_Up ISO_First_Group ISO_First_Group_Lock
+ISO_Group_Latch ISO_Group_Lock ISO_Group_Shift ISO_Last_Group ISO_Last_Group_Lock ISO_Left_Tab
+ISO_Level2_Latch ISO_Level3_Latch ISO_Level3_Lock ISO_Level3_Shift ISO_Level5_Latch ISO_Level5_Lock
+ISO_Level5_Shift ISO_Lock ISO_Move_Line_Down ISO_Move_Line_Up ISO_Next_Group ISO_Next_Group_Lock
+ISO_Partial_Line_Down ISO_Partial_Line_Up ISO_Partial_Space_Left ISO_Partial_Space_Right ISO_Prev_Group
+ISO_Prev_Group_Lock ISO_Release_Both_Margins ISO_Release_Margin_Left ISO_Release_Margin_Right
+ISO_Set_Margin_Left ISO_Set_Margin_Right Iacute Icircumflex Idiaeresis Igrave Insert J K KP_0 KP_1 KP_2 KP_3
+KP_4 KP_5 KP_6 KP_7 KP_8 KP_9 KP_Add KP_Begin KP_Decimal KP_Delete KP_Divide KP_Down KP_End KP_Enter
+KP_Equal KP_F1 KP_F2 KP_F3 KP_F4 KP_Home KP_Insert KP_Left KP_Multiply KP_Next KP_Page_Down KP_Page_Up
+KP_Prior KP_Right KP_Separator KP_Space KP_Subtract KP_Tab KP_Up Kana_Lock Kana_Shift Kanji Kanji_Bangou
+Katakana L L1 L10 L2 L3 L4 L5 L6 L7 L8 L9 Last_Virtual_Screen Left Linefeed M Mae_Koho Massyo Menu Meta_L
+Meta_R Mode_switch MouseKeys_Accel_Enable MouseKeys_Enable Muhenkan Multi_key MultipleCandidate N Next
+Next_Virtual_Screen Ntilde Num_Lock O Oacute Ocircumflex Odiaeresis Ograve Ooblique Oslash Otilde
+Overlay1_Enable Overlay2_Enable P Page_Down Page_Up Pause Pointer_Accelerate Pointer_Button1 Pointer_Button2
+Pointer_Button3 Pointer_Button4 Pointer_Button5 Pointer_Button_Dflt Pointer_DblClick1 Pointer_DblClick2
+Pointer_DblClick3 Pointer_DblClick4 Pointer_DblClick5 Pointer_DblClick_Dflt Pointer_DfltBtnNext
+Pointer_DfltBtnPrev Pointer_Down Pointer_DownLeft Pointer_DownRight Pointer_Drag1 Pointer_Drag2
+Pointer_Drag3 Pointer_Drag4 Pointer_Drag5 Pointer_Drag_Dflt Pointer_EnableKeys Pointer_Left Pointer_Right
+Pointer_Up Pointer_UpLeft Pointer_UpRight Prev_Virtual_Screen PreviousCandidate Print Prior Q R R1 R10 R11
+R12 R13 R14 R15 R2 R3 R4 R5 R6 R7 R8 R9 Redo RepeatKeys_Enable Return Right Romaji S Scroll_Lock Select
+Shift_L Shift_Lock Shift_R SingleCandidate SlowKeys_Enable StickyKeys_Enable Super_L Super_R Sys_Req T THORN
+Tab Terminate_Server Thorn Touroku U Uacute Ucircumflex Udiaeresis Ugrave Undo Up V W X Y Yacute Z Zen_Koho
+Zenkaku Zenkaku_Hankaku a aacute acircumflex acute adiaeresis ae agrave ampersand apostrophe aring
+asciicircum asciitilde asterisk at atilde b backslash bar braceleft braceright bracketleft bracketright
+brokenbar c c_h ccedilla cedilla cent ch colon comma copyright currency d dead_A dead_E dead_I dead_O dead_U
+dead_a dead_abovecomma dead_abovedot dead_abovereversedcomma dead_abovering dead_aboveverticalline
+dead_acute dead_belowbreve dead_belowcircumflex dead_belowcomma dead_belowdiaeresis dead_belowdot
+dead_belowmacron dead_belowring dead_belowtilde dead_belowverticalline dead_breve dead_capital_schwa
+dead_caron dead_cedilla dead_circumflex dead_currency dead_dasia dead_diaeresis dead_doubleacute
+dead_doublegrave dead_e dead_grave dead_greek dead_hook dead_horn dead_i dead_invertedbreve dead_iota
+dead_longsolidusoverlay dead_lowline dead_macron dead_o dead_ogonek dead_perispomeni dead_psili
+dead_semivoiced_sound dead_small_schwa dead_stroke dead_tilde dead_u dead_voiced_sound degree diaeresis
+division dollar e eacute ecircumflex ediaeresis egrave equal eth exclam exclamdown f g grave greater
+guillemotleft guillemotright h hyphen i iacute icircumflex idiaeresis igrave j k l less m macron masculine
+minus mu multiply n nobreakspace notsign ntilde numbersign o oacute ocircumflex odiaeresis ograve onehalf
+onequarter onesuperior ooblique ordfeminine oslash otilde p paragraph parenleft parenright percent period
+periodcentered plus plusminus q question questiondown quotedbl quoteleft quoteright r registered s
+script_switch section semicolon slash space ssharp sterling t thorn threequarters threesuperior twosuperior
+u uacute ucircumflex udiaeresis ugrave underscore v w x y yacute ydiaeresis yen z XF8610ChannelsDown
+XF8610ChannelsUp XF863DMode XF86ALSToggle XF86AddFavorite XF86Addressbook XF86AppSelect XF86ApplicationLeft
+XF86ApplicationRight XF86AspectRatio XF86Assistant XF86AttendantOff XF86AttendantOn XF86AttendantToggle
+XF86Audio XF86AudioCycleTrack XF86AudioDesc XF86AudioForward XF86AudioLowerVolume XF86AudioMedia
+XF86AudioMicMute XF86AudioMute XF86AudioNext XF86AudioPause XF86AudioPlay XF86AudioPreset XF86AudioPrev
+XF86AudioRaiseVolume XF86AudioRandomPlay XF86AudioRecord XF86AudioRepeat XF86AudioRewind XF86AudioStop
+XF86Away XF86Back XF86BackForward XF86Battery XF86Blue XF86Bluetooth XF86Book XF86Break XF86BrightnessAdjust
+XF86BrightnessAuto XF86BrightnessMax XF86BrightnessMin XF86Buttonconfig XF86CD XF86Calculater XF86Calculator
+XF86Calendar XF86CameraDown XF86CameraFocus XF86CameraLeft XF86CameraRight XF86CameraUp XF86CameraZoomIn
+XF86CameraZoomOut XF86ChannelDown XF86ChannelUp XF86Clear XF86ClearGrab XF86Close XF86Community
+XF86ContextMenu XF86ContrastAdjust XF86ControlPanel XF86Copy XF86Cut XF86CycleAngle XF86DOS XF86DVD XF86Data
+XF86Database XF86Dictate XF86Display XF86DisplayOff XF86DisplayToggle XF86Documents XF86Editor XF86Eject
+XF86EmojiPicker XF86Excel XF86Explorer XF86FOO XF86FastReverse XF86Favorites XF86Finance XF86Fn
+XF86FnRightShift XF86Fn_Esc XF86Forward XF86FrameBack XF86FrameForward XF86FullScreen XF86Game XF86Go
+XF86GraphicsEditor XF86Green XF86HangupPhone XF86Hibernate XF86History XF86HomePage XF86HotLinks XF86Images
+XF86Info XF86Journal XF86KbdBrightnessDown XF86KbdBrightnessUp XF86KbdInputAssistAccept
+XF86KbdInputAssistCancel XF86KbdInputAssistNext XF86KbdInputAssistNextgroup XF86KbdInputAssistPrev
+XF86KbdInputAssistPrevgroup XF86KbdLcdMenu1 XF86KbdLcdMenu2 XF86KbdLcdMenu3 XF86KbdLcdMenu4 XF86KbdLcdMenu5
+XF86KbdLightOnOff XF86Keyboard XF86Launch0 XF86Launch1 XF86Launch2 XF86Launch3 XF86Launch4 XF86Launch5
+XF86Launch6 XF86Launch7 XF86Launch8 XF86Launch9 XF86LaunchA XF86LaunchB XF86LaunchC XF86LaunchD XF86LaunchE
+XF86LaunchF XF86LeftDown XF86LeftUp XF86LightBulb XF86LightsToggle XF86LogGrabInfo XF86LogOff
+XF86LogWindowTree XF86Macro1 XF86Macro10 XF86Macro11 XF86Macro12 XF86Macro13 XF86Macro14 XF86Macro15
+XF86Macro16 XF86Macro17 XF86Macro18 XF86Macro19 XF86Macro2 XF86Macro20 XF86Macro21 XF86Macro22 XF86Macro23
+XF86Macro24 XF86Macro25 XF86Macro26 XF86Macro27 XF86Macro28 XF86Macro29 XF86Macro3 XF86Macro30 XF86Macro4
+XF86Macro5 XF86Macro6 XF86Macro7 XF86Macro8 XF86Macro9 XF86MacroPreset1 XF86MacroPreset2 XF86MacroPreset3
+XF86MacroPresetCycle XF86MacroRecordStart XF86MacroRecordStop XF86Mail XF86MailForward XF86Market
+XF86MediaRepeat XF86MediaTopMenu XF86Meeting XF86Memo XF86MenuKB XF86MenuPB XF86Messenger XF86ModeLock
+XF86MonBrightnessCycle XF86MonBrightnessDown XF86MonBrightnessUp XF86Music XF86MyComputer XF86MySites
+XF86New XF86News XF86NextFavorite XF86Next_VMode XF86NotificationCenter XF86Numeric0 XF86Numeric1
+XF86Numeric11 XF86Numeric12 XF86Numeric2 XF86Numeric3 XF86Numeric4 XF86Numeric5 XF86Numeric6 XF86Numeric7
+XF86Numeric8 XF86Numeric9 XF86NumericA XF86NumericB XF86NumericC XF86NumericD XF86NumericPound
+XF86NumericStar XF86OfficeHome XF86OnScreenKeyboard XF86Open XF86OpenURL XF86Option XF86Paste
+XF86PauseRecord XF86Phone XF86PickupPhone XF86Pictures XF86PowerDown XF86PowerOff XF86Presentation
+XF86Prev_VMode XF86PrivacyScreenToggle XF86Q XF86RFKill XF86Red XF86Refresh XF86Reload XF86Reply
+XF86RightDown XF86RightUp XF86RockerDown XF86RockerEnter XF86RockerUp XF86RootMenu XF86RotateWindows
+XF86RotationKB XF86RotationLockToggle XF86RotationPB XF86Save XF86ScreenSaver XF86Screensaver
+XF86ScrollClick XF86ScrollDown XF86ScrollUp XF86Search XF86Select XF86SelectiveScreenshot XF86Send XF86Shop
+XF86Sleep XF86SlowReverse XF86Spell XF86SpellCheck XF86SplitScreen XF86Standby XF86Start XF86Stop
+XF86StopRecord XF86Subtitle XF86Support XF86Suspend XF86Switch_VT_1 XF86Switch_VT_10 XF86Switch_VT_11
+XF86Switch_VT_12 XF86Switch_VT_2 XF86Switch_VT_3 XF86Switch_VT_4 XF86Switch_VT_5 XF86Switch_VT_6
+XF86Switch_VT_7 XF86Switch_VT_8 XF86Switch_VT_9 XF86TaskPane XF86Taskmanager XF86Terminal XF86Time
+XF86ToDoList XF86Tools XF86TopMenu XF86TouchpadOff XF86TouchpadOn XF86TouchpadToggle XF86Travel XF86UWB
+XF86Ungrab XF86Unmute XF86User1KB XF86User2KB XF86UserPB XF86VOD XF86VendorHome XF86Video XF86VideoPhone
+XF86View XF86VoiceCommand XF86Voicemail XF86WLAN XF86WPSButton XF86WWAN XF86WWW XF86WakeUp XF86WebCam
+XF86WheelButton XF86Word XF86Xfer XF86Yellow XF86ZoomIn XF86ZoomOut XF86ZoomReset XF86iTouch
+`;
+
+export const KEYSYM_NAMES: ReadonlySet<string> = new Set(NAMES.split(/\s+/).filter(Boolean));

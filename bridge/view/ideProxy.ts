@@ -1,0 +1,110 @@
+// The IDE for a person's browser: /ide/… on the bridge's port is code-server (which listens on
+// the container's loopback only, for the kiosk) behind the environment's token. The token comes
+// once as ?token=…; the answer sets it as an HttpOnly cookie and redirects to the same address
+// without it, so it stays out of the page, its scripts and the browser's history.
+import { createHash } from 'node:crypto';
+import { request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { HttpRoute } from '../server/rpcServer';
+import { tokenMatches } from '../server/rpcServer';
+
+export const IDE_PREFIX = '/ide/';
+
+export interface IdeProxyOptions { token: string; idePort: number; log: (line: string) => void }
+
+export class IdeProxy implements HttpRoute {
+  private readonly cookieName: string;
+
+  constructor(private readonly opts: IdeProxyOptions) {
+    // Cookies ignore ports: name ours after the token so that environments on one host differ.
+    this.cookieName = `pwpide_${createHash('sha256').update(opts.token).digest('hex').slice(0, 12)}`;
+  }
+
+  private cookieToken(req: IncomingMessage): string | undefined {
+    for (const part of (req.headers.cookie ?? '').split(';')) {
+      const eq = part.indexOf('=');
+      if (eq > 0 && part.slice(0, eq).trim() === this.cookieName) return decodeURIComponent(part.slice(eq + 1).trim());
+    }
+    return undefined;
+  }
+
+  private authorized(req: IncomingMessage): boolean {
+    const auth = req.headers.authorization;
+    if (auth?.startsWith('Bearer ') && tokenMatches(this.opts.token, auth.slice(7))) return true;
+    return tokenMatches(this.opts.token, this.cookieToken(req));
+  }
+
+  handleRequest(req: IncomingMessage, res: ServerResponse): boolean {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname !== '/ide' && !url.pathname.startsWith(IDE_PREFIX)) return false;
+    const query = url.searchParams.get('token');
+    if (query !== null) {
+      if (!tokenMatches(this.opts.token, query)) return this.refuse(res);
+      url.searchParams.delete('token');
+      res.writeHead(303, {
+        'set-cookie': `${this.cookieName}=${encodeURIComponent(this.opts.token)}; Path=/ide; HttpOnly; SameSite=Strict`,
+        location: `${url.pathname === '/ide' ? IDE_PREFIX : url.pathname}${url.search}`,
+        'cache-control': 'no-store',
+      }).end();
+      return true;
+    }
+    if (!this.authorized(req)) return this.refuse(res);
+    if (url.pathname === '/ide') { res.writeHead(301, { location: `${IDE_PREFIX}${url.search}` }).end(); return true; }
+    const up = request({
+      host: '127.0.0.1', port: this.opts.idePort, method: req.method, path: this.upstreamPath(req), headers: this.upstreamHeaders(req),
+    }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', (err) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`the IDE is not reachable: ${err.message}\n`);
+    });
+    req.pipe(up);
+    return true;
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (!path.startsWith(IDE_PREFIX)) return false;
+    if (!this.authorized(req)) { socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n'); return true; }
+    const up = request({ host: '127.0.0.1', port: this.opts.idePort, method: 'GET', path: this.upstreamPath(req), headers: this.upstreamHeaders(req) });
+    up.on('upgrade', (res, upstream, upstreamHead) => {
+      const lines = [`HTTP/1.1 ${res.statusCode} ${res.statusMessage}`];
+      for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (upstreamHead.length) socket.write(upstreamHead);
+      if (head.length) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+      const end = () => { upstream.destroy(); socket.destroy(); };
+      for (const s of [upstream, socket]) { s.on('error', end); s.on('close', end); }
+    });
+    up.on('response', (res) => {
+      socket.end(`HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\nConnection: close\r\n\r\n`);
+      res.resume();
+    });
+    up.on('error', (err) => { this.opts.log(`IDE proxy: ${err.message}`); socket.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n'); });
+    up.end();
+    return true;
+  }
+
+  private refuse(res: ServerResponse): true {
+    res.writeHead(401, { 'content-type': 'text/plain' }).end('the IDE needs the environment token (open the IDE URL that pwp printed)\n');
+    return true;
+  }
+
+  /** code-server serves relative links, so it works under /ide/ with the prefix taken off. */
+  private upstreamPath(req: IncomingMessage): string {
+    return (req.url ?? '/').slice(IDE_PREFIX.length - 1) || '/';
+  }
+
+  /** The browser's headers minus our credentials; Host and Origin stay, code-server compares them. */
+  private upstreamHeaders(req: IncomingMessage): Record<string, string | string[]> {
+    const h: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && k !== 'authorization') h[k] = v;
+    const cookies = (req.headers.cookie ?? '').split(';').filter((c) => c.trim() && !c.trim().startsWith(`${this.cookieName}=`));
+    if (cookies.length) h.cookie = cookies.join(';'); else delete h.cookie;
+    return h;
+  }
+}
