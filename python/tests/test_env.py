@@ -17,6 +17,7 @@ def test_a_scripted_python_agent_solves_a_task_by_keyboard_and_mouse_and_gets_re
         reward, info = solve_rebind_shortcut(env)
         assert reward == 1, info.get('evaluation')
         assert info['evaluation']['passed'] is True
+        assert env.reward() == 1 and env.last_evaluation['passed'] is True  # graded again, in a fresh verifier
         with pytest.raises(pwp.NotAvailableError, match='episode is over'):
             env.step({'type': 'key', 'keys': 'shift'})
 
