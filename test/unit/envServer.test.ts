@@ -20,7 +20,7 @@ async function until(what: string, fn: () => Promise<boolean>): Promise<void> {
 
 describe('Env server', () => {
   let s: StandaloneEnvServer;
-  beforeEach(async () => { s = await startEnvServer({ maxEnvironments: 2, defaultGraceMs: 60_000 }); });
+  beforeEach(async () => { s = await startEnvServer({ maxEnvironments: 2, defaultGraceMs: 60_000, image: 'pwp-ide:not-started-here' }); });
   afterEach(async () => { await s.close(); });
 
   it('refuses a connection without the token', async () => {
