@@ -160,7 +160,7 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
     } finally {
       await client.close();
     }
-    await until(async () => (await new DockerDeployment().list()).some((e) => e.id === id), (present) => !present, 20_000, `environment ${id} removed`);
-    assert.match(stderr, new RegExp(`removed environment ${id}`));
+    // The state is what counts: the client's close may end the server before its last log line reaches us.
+    await until(async () => (await new DockerDeployment().list()).some((e) => e.id === id), (present) => !present, 60_000, `environment ${id} removed`);
   });
 });
