@@ -5,7 +5,6 @@
 // last record says what result.json says, whatever ended the run.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type Docker from 'dockerode';
 import { ensureImage } from '../image/buildImage';
 import { paths } from '../image/imageInputs';
 import type { DockerDeployment } from '../deployment/dockerDeployment';
@@ -58,7 +57,6 @@ export interface RunOptions {
   /** The image for tasks that say `default` (resolved once by a bench). */
   defaultImage?: string;
   deployment?: DockerDeployment;
-  docker?: Docker;
   /** Take the environment from a warm pool of the task's image. */
   pool?: EnvPool;
   video?: boolean;
