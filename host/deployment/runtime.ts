@@ -2,6 +2,7 @@
 // SWE-ReX makes): run a command, read a file, write files, move archives in and out. Tasks'
 // set-up, checkpoints, the verifier and the Env go through this; only a deployment knows how
 // (the Docker engine's API today, the bridge where the host cannot reach the node's engine).
+import { bufferOf } from './tarArchive';
 
 export interface ExecOptions {
   /** Working directory; /workspace unless given. */
@@ -50,7 +51,5 @@ export interface Runtime {
 
 /** The whole archive of `path` in memory (for copying between environments). */
 export async function archiveBuffer(runtime: Runtime, path: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of await runtime.archiveOut(path) as AsyncIterable<Buffer>) chunks.push(c);
-  return Buffer.concat(chunks);
+  return bufferOf(await runtime.archiveOut(path));
 }

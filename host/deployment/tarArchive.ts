@@ -28,6 +28,13 @@ export function tarOf(files: readonly FileEntry[], owner: Owner = IDE_USER, dirM
   return tar as unknown as Readable;
 }
 
+/** A whole tar stream in memory. */
+export async function bufferOf(tar: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of tar as AsyncIterable<Buffer>) chunks.push(c);
+  return Buffer.concat(chunks);
+}
+
 /** tarOf for a map of path -> content. */
 export function tarOfFiles(files: Record<string, string | Buffer>, owner: Owner = IDE_USER, mode = 0o644): Readable {
   return tarOf(Object.entries(files).map(([path, content]) => ({ path, content, mode })), owner);
