@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { notAnExtensionHost } from '../../bridge/ide/extensionHostCheck';
-import { ExtensionLink, NOT_THE_EXTENSION_HOST } from '../../bridge/ide/extensionLink';
+import { EXTENSION_LINK_CLOSE } from '../../bridge/protocol';
+import { ExtensionLink } from '../../bridge/ide/extensionLink';
 import { pidOfSocket, socketInode } from '../../bridge/ide/peerProcess';
 
 const LINK_PORT = 7001;
@@ -97,7 +98,7 @@ describe('the extension link admits only the IDE\'s own extension host', () => {
       await link.listening();
       const ws = new WebSocket(`ws://127.0.0.1:${link.port}/?token=extension-token-0123456789&activated=${Number.MAX_SAFE_INTEGER}`);
       const code = await new Promise<number>((r) => ws.once('close', (c) => r(c)));
-      assert.equal(code, NOT_THE_EXTENSION_HOST);
+      assert.equal(code, EXTENSION_LINK_CLOSE.NOT_THE_EXTENSION_HOST);
       assert.equal(seen.length, 1);
       assert.ok(seen[0] > 0, 'the check is given the connecting port');
       assert.equal(link.connected, false);

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CpuActivity, descendants, parseCmdline, parseStat, readCwd, readProcess, readProcesses, type ProcessEntry } from '../../bridge/supervisor/procfs';
+import { CpuActivity, descendants, parseCmdline, parseStat, readCwd, readProcess, readProcesses, type ProcessEntry } from '../../bridge/common/procfs';
 
 const stat = (pid: number, comm: string, ppid: number, utime = 0, stime = 0) =>
   `${pid} (${comm}) S ${ppid} ${pid} ${pid} 0 -1 4194560 100 0 0 0 ${utime} ${stime} 0 0 20 0 1 0 100 1000 10\n`;

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createServer, request, type Server } from 'node:http';
-import { Dispatcher } from '../../bridge/server/dispatcher';
+import { Dispatcher } from '../../bridge/rpc/dispatcher';
 import { RpcServer } from '../../bridge/server/rpcServer';
 import { IdeProxy } from '../../bridge/view/ideProxy';
 

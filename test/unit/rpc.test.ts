@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import {
   BusyError, InvalidParamsError, MethodNotFoundError, PayloadTooLargeError, TargetClosedError, UnauthorizedError,
 } from '../../bridge/protocol';
-import { Dispatcher, MAX_MESSAGE_BYTES } from '../../bridge/server/dispatcher';
+import { Dispatcher, MAX_MESSAGE_BYTES } from '../../bridge/rpc/dispatcher';
 import { MAX_FRAME_BYTES, RpcServer } from '../../bridge/server/rpcServer';
 import { BridgeClient } from '../../host/client/bridgeClient';
 

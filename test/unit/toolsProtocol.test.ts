@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, wr
 import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Dispatcher, type Session } from '../../bridge/server/dispatcher';
+import { Dispatcher, type Session } from '../../bridge/rpc/dispatcher';
 import type { Result } from '../../bridge/protocol';
 import { BackgroundProcesses } from '../../extension/src/tools/backgroundProcesses';
 import { BashSession } from '../../extension/src/tools/bashSession';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { registerControl } from '../../bridge/control/controlHandlers';
 import { ControlState } from '../../bridge/control/controlState';
-import { Dispatcher } from '../../bridge/server/dispatcher';
+import { Dispatcher } from '../../bridge/rpc/dispatcher';
 import { RpcServer } from '../../bridge/server/rpcServer';
 import { ViewServer } from '../../bridge/view/viewServer';
 import { BridgeClient } from '../../host/client/bridgeClient';
