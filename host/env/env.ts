@@ -20,7 +20,7 @@ import type { ExecOptions, ExecResult } from '../deployment/runtime';
 import { tarOfFiles, tarOfFolder } from '../deployment/tarArchive';
 import { startEnvironment, type RunningEnvironment } from '../environment/environment';
 import { waitForSettle, type SettleOptions, type Settled } from '../environment/settle';
-import { paths } from '../image/imageInputs';
+import { paths } from '../paths';
 import type { AgentEvent } from '../agents/agentEvents';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { performAction } from './actionTable';

@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureImage } from '../image/buildImage';
-import { paths } from '../image/imageInputs';
+import { paths } from '../paths';
 import type { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { testCounts } from '../evaluation/evaluationResult';

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EvaluatorSchema } from '../../host/evaluation/evaluatorSchema';
-import { REPO_ROOT } from '../../host/image/imageInputs';
+import { REPO_ROOT } from '../../host/paths';
 import { formatIssues } from '../../host/tasks/loadTask';
 import { INPUT_ONLY_KINDS, STEP_KINDS, StepSchema, stepKind } from '../../host/tasks/stepSchema';
 import { TaskSchema } from '../../host/tasks/taskSchema';

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../host/image/imageInputs';
+import { REPO_ROOT } from '../../host/paths';
 import { listSuites, loadTask, resolveTasks, suiteTaskDirs, TASKS_ROOT, TaskError } from '../../host/tasks/loadTask';
 
 const VALID = {

@@ -8,7 +8,7 @@ import { isModelAgentName } from '../../agents/modelAgents';
 import { ModelConfigError, resolveModel } from '../../models/modelConfig';
 import { addAgentOptions, agentConfigOf, type AgentCliOptions } from '../agentOptions';
 import { ensureImage } from '../../image/buildImage';
-import { paths } from '../../image/imageInputs';
+import { paths } from '../../paths';
 import { runBench } from '../../tasks/bench';
 import { summaryTable } from '../../tasks/benchReport';
 import { resolveTasks, taskName } from '../../tasks/loadTask';
