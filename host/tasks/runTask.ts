@@ -11,7 +11,7 @@ import type { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { testCounts } from '../evaluation/evaluationResult';
 import { LimitReachedError, type Agent, type AgentOutcome } from '../agents/agent';
-import type { AgentStats } from '../agents/agentStats';
+import type { AgentStats } from '../agents/runStatistics';
 import { EpisodeOverError, type EnvLike } from '../env/env';
 import type { EnvPool } from '../env/pool';
 import { makeEnv } from '../env/taskEnv';

@@ -2,11 +2,11 @@
 // transitions, tokens, tokens per success, stop reasons; and runs of different models kept
 // apart (resuming, folders, summary rows).
 import assert from 'node:assert/strict';
-import { summarizeAgentStats } from '../../host/agents/agentMetrics';
-import type { AgentStats } from '../../host/agents/agentStats';
-import { runFolderName } from '../../host/tasks/bench';
-import { markdownReport, summaryTable } from '../../host/tasks/benchReport';
-import { runKey, summarize, type ResultLine } from '../../host/tasks/benchResults';
+import { summarizeAgentStats } from '../../host/agents/runStatistics';
+import type { AgentStats } from '../../host/agents/runStatistics';
+import { runFolderName } from '../../host/benchmark/bench';
+import { markdownReport, summaryTable } from '../../host/benchmark/benchReport';
+import { runKey, summarize, type ResultLine } from '../../host/benchmark/benchResults';
 
 function stats(o: Partial<AgentStats>): AgentStats {
   return {

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchJobs } from '../../host/tasks/bench';
-import { summaryTable } from '../../host/tasks/benchReport';
-import { appendResult, isDone, passAtK, readResults, summarize, type ResultLine } from '../../host/tasks/benchResults';
+import { benchJobs } from '../../host/benchmark/bench';
+import { summaryTable } from '../../host/benchmark/benchReport';
+import { appendResult, isDone, passAtK, readResults, summarize, type ResultLine } from '../../host/benchmark/benchResults';
 import type { Task } from '../../host/tasks/loadTask';
 import type { RunResult } from '../../host/tasks/runTask';
 

@@ -9,8 +9,8 @@ import type { ModelAgentConfig } from '../agents/modelAgents';
 import { DockerDeployment } from '../deployment/dockerDeployment';
 import { appendResult, isDone, readResults, runKey, summarize, type ResultLine, type Summary } from './benchResults';
 import { htmlReport, markdownReport } from './benchReport';
-import { taskName, type Task } from './loadTask';
-import { runTask, type RunResult } from './runTask';
+import { taskName, type Task } from '../tasks/loadTask';
+import { runTask, type RunResult } from '../tasks/runTask';
 
 /** `model` (provider:model) is set for model-driven agents: runs of different models are different runs. */
 export interface BenchJob { task: Task; agent: string; attempt: number; model?: string }

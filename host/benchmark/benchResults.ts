@@ -3,8 +3,8 @@
 // success rate, mean score, pass@k (the unbiased estimator of the Codex paper), per-test
 // pass rate, and the null and oracle baselines from the same results.
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { summarizeAgentStats, type AgentMetrics } from '../agents/agentMetrics';
-import type { RunResult } from './runTask';
+import { summarizeAgentStats, type AgentMetrics } from '../agents/runStatistics';
+import type { RunResult } from '../tasks/runTask';
 
 /** What results.jsonl keeps of a run (the full evaluation stays in the run's folder). */
 export type ResultLine = Omit<RunResult, 'evaluation'> & { summary?: string };

@@ -2,7 +2,7 @@
 // the summary per suite and agent and every task's runs (score, tests, links to the run's
 // trajectory, screenshots and video).
 import { relative } from 'node:path';
-import { agentMetricsCells } from '../agents/agentMetrics';
+import type { AgentMetrics } from '../agents/runStatistics';
 import type { GroupSummary, ResultLine, Summary } from './benchResults';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
@@ -116,4 +116,22 @@ ${agentTable}
 ${table(['task', 'agent', 'attempt', 'score', 'solved', 'tests', 'steps', 'time', 'details', 'run'], taskRows)}
 </body></html>
 `;
+}
+
+/** The columns a report shows for model agents, as strings. */
+export function agentMetricsCells(m: AgentMetrics): Record<string, string> {
+  const top = (r: Record<string, number>, n: number) => Object.entries(r).slice(0, n).map(([k, v]) => `${k} ${v}`).join(', ');
+  return {
+    iterations: m.meanIterations.toFixed(1),
+    'tool calls': m.meanToolCalls.toFixed(1),
+    'tool errors': `${(m.toolErrorRate * 100).toFixed(1)}%`,
+    'tokens in': String(m.tokens.input),
+    'tokens out': String(m.tokens.output),
+    'tokens/success': m.tokensPerSuccess === null ? '–' : String(Math.round(m.tokensPerSuccess)),
+    'wall time': `${(m.meanWallMs / 1000).toFixed(1)} s`,
+    'API retries': String(m.apiRetries),
+    'stopped by': top(m.stoppedBy, 4),
+    'top tools': top(m.toolUsage, 5),
+    'top transitions': top(m.toolTransitions, 3),
+  };
 }
