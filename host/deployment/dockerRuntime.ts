@@ -8,11 +8,12 @@ import { readTar, tarOf } from './tarArchive';
 
 const MAX_OUTPUT = 20 * 1024 * 1024;
 
-function collector(cap: number): { stream: PassThrough; text: () => string } {
+function collector(cap: number, onChunk?: (c: Buffer) => void): { stream: PassThrough; text: () => string } {
   const chunks: Buffer[] = [];
   let size = 0;
   const stream = new PassThrough();
   stream.on('data', (c: Buffer) => {
+    onChunk?.(c);
     if (size >= cap) return;
     chunks.push(c.subarray(0, cap - size));
     size += Math.min(c.length, cap - size);
@@ -42,8 +43,8 @@ export class DockerRuntime implements Runtime {
       Tty: false,
     });
     const stream = await ex.start({ hijack: true, stdin: false });
-    const out = collector(o.maxOutputBytes ?? MAX_OUTPUT);
-    const err = collector(o.maxOutputBytes ?? MAX_OUTPUT);
+    const out = collector(o.maxOutputBytes ?? MAX_OUTPUT, o.onOutput && ((c) => o.onOutput!(c, 'stdout')));
+    const err = collector(o.maxOutputBytes ?? MAX_OUTPUT, o.onOutput && ((c) => o.onOutput!(c, 'stderr')));
     this.docker.modem.demuxStream(stream, out.stream, err.stream);
     // The `timeout` wrapper ends the command; this only guards against a stuck stream.
     const guardMs = ((o.timeoutSec ?? 3600) + 30) * 1000;

@@ -16,6 +16,8 @@ export interface ExecOptions {
   detach?: boolean;
   /** Bytes kept of each of stdout and stderr (the rest is dropped); 20 MiB unless given. */
   maxOutputBytes?: number;
+  /** Sees the output as it comes (all of it, whatever maxOutputBytes keeps). */
+  onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
 }
 
 export interface ExecResult { exitCode: number; stdout: string; stderr: string; timedOut: boolean; durationMs: number }
