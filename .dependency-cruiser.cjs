@@ -31,6 +31,13 @@ module.exports = {
       from: { path: '^(host|bridge|extension|shared|scripts)/', pathNot: '^host/(deployment|image)/' },
       to: { path: '(^|/)dockerode($|/)' },
     },
+    {
+      name: 'one-tar-module',
+      comment: 'Tar archives are built and read in one place (host/deployment/tarArchive.ts).',
+      severity: 'error',
+      from: { path: '^(host|bridge|extension|shared|scripts)/', pathNot: '^host/deployment/tarArchive\\.ts$' },
+      to: { path: '(^|/)tar-(stream|fs)($|/)' },
+    },
   ],
   options: {
     // Type-only imports count: a type from bridge/server is still a dependency on it.

@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { extract } from 'tar-stream';
 import { NotAvailableError, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
 import type { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
+import { tarHeader } from '../deployment/tarArchive';
 import { startEnvironment, type RunningEnvironment } from '../environment/environment';
 import { waitForSettle } from '../environment/settle';
 import { CheckpointStore, type CheckpointManifest, type EditorTab } from './checkpointStore';
@@ -131,14 +131,7 @@ export async function takeCheckpoint(
 }
 
 async function extensionsJsonSize(tarFile: string): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    let size: number | null = null;
-    const ex = extract();
-    ex.on('entry', (h, body, next) => { if (h.name === 'extensions/extensions.json') size = h.size ?? null; body.on('end', next); body.resume(); });
-    ex.on('finish', () => resolve(size));
-    ex.on('error', reject);
-    createReadStream(tarFile).pipe(ex);
-  });
+  return (await tarHeader(createReadStream(tarFile), 'extensions/extensions.json'))?.size ?? null;
 }
 
 /** Opens the checkpoint's editors in their groups, in tab order, each group's active tab on top. */

@@ -91,6 +91,18 @@ export function packEntries(entries: readonly { header: Header; content: Buffer 
   return tar as unknown as Readable;
 }
 
+/** The header of entry `name` in a tar stream (read to the end, contents skipped), or undefined. */
+export function tarHeader(tar: NodeJS.ReadableStream, name: string): Promise<Header | undefined> {
+  return new Promise((resolve, reject) => {
+    let found: Header | undefined;
+    const ex = extract();
+    ex.on('entry', (h, body, next) => { if (h.name === name) found = h; body.on('end', next); body.resume(); });
+    ex.on('finish', () => resolve(found));
+    ex.on('error', reject);
+    tar.pipe(ex);
+  });
+}
+
 /**
  * The entries of a tar stream for which `keep` says yes, as a new tar stream, streaming (the
  * archive is never held whole); `entries()` counts the kept ones once the output has ended.

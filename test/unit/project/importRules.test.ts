@@ -45,7 +45,8 @@ describe('import rules (dependency-cruiser)', () => {
         "import Docker from 'dockerode';",
         "import * as vscode from 'vscode';",
         "import { server } from '../../bridge/server/dispatcher';",
-        'export const planted = [Docker, vscode, server];',
+        "import { pack } from 'tar-stream';",
+        'export const planted = [Docker, vscode, server, pack];',
       ].join('\n'));
       plant('extension/src/planted.ts', "import { procfs } from '../../bridge/supervisor/procfs';\nexport const planted = procfs;\n");
       // The same rules, without the tree's tsconfig (the planted tree has none).
@@ -57,6 +58,7 @@ describe('import rules (dependency-cruiser)', () => {
         'wire-only-from-bridge: host/env/planted.ts -> bridge/server/dispatcher.ts',
         'wire-only-from-bridge: extension/src/planted.ts -> bridge/supervisor/procfs.ts',
         'wire-stands-alone: bridge/protocol/index.ts -> bridge/server/dispatcher.ts',
+        'one-tar-module: host/env/planted.ts -> tar-stream',
       ]) assert.ok(found.includes(expected), `not reported: ${expected}; reported: ${found.join('; ')}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
