@@ -4,7 +4,7 @@ import type { Dispatcher, Session } from '../rpc/dispatcher';
 import { parseKeySequence } from './keys';
 import type { Keymap } from './keymap';
 import { DEFAULT_TYPING_DELAY_MS, typingChunks } from './typing';
-import { checkXdotoolArgv, parseXdotoolCommand } from './xdotoolCommand';
+import { checkXdotoolArgv, parseXdotoolChain } from './xdotoolCommand';
 import type { Xdotool } from './xdotool';
 
 const BUTTON = { left: '1', middle: '2', right: '3' } as const;
@@ -91,8 +91,9 @@ export function registerInput(d: Dispatcher, xdo: Xdotool, keymap: Keymap, resol
 
   d.register('input.xdotool', async (p) => {
     const t0 = performance.now();
-    const argv = 'command' in p ? parseXdotoolCommand(p.command) : checkXdotoolArgv(p.argv[0] === 'xdotool' ? p.argv.slice(1) : p.argv);
-    await xdo.run(argv);
-    return timed(t0, { argv });
+    // Every part of a `&&` chain is checked before the first one runs.
+    const argvs = 'command' in p ? parseXdotoolChain(p.command) : [checkXdotoolArgv(p.argv[0] === 'xdotool' ? p.argv.slice(1) : p.argv)];
+    for (const argv of argvs) await xdo.run(argv);
+    return timed(t0, argvs.length === 1 ? { argv: argvs[0] } : { argv: argvs[0], chain: argvs });
   });
 }

@@ -138,3 +138,27 @@ export function parseXdotoolCommand(command: string): string[] {
   if (words[0] === 'xdotool') words.shift();
   return checkXdotoolArgv(words);
 }
+
+/**
+ * PwP's own examples chain commands with `&&` ("xdotool mousemove 1000 1200 click 1 &&
+ * xdotool type 'hello world'"): split at each unquoted `&&` into argvs run one after another,
+ * each validated alone. xdotool's `type` and `key` take every remaining word, so the parts
+ * cannot be joined into one argv. No shell is involved; other shell syntax is still refused.
+ */
+export function parseXdotoolChain(command: string): string[][] {
+  const parts: string[] = [];
+  let start = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"') i++;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '\\') i++;
+    else if (c === '&' && command[i + 1] === '&') { parts.push(command.slice(start, i)); start = i + 2; i++; }
+  }
+  parts.push(command.slice(start));
+  if (parts.length > 1 && parts.some((p) => p.trim() === '')) throw new InvalidParamsError('params.command: an empty command before or after &&');
+  return parts.map(parseXdotoolCommand);
+}

@@ -2,6 +2,8 @@
 // `code`, `message` and `data.name`; the client rebuilds the same class by code.
 
 export const ErrorCode = {
+  /** A server's limit was reached (the Env server's environments per server); data.limit names it. */
+  LimitExceeded: -32009,
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,
@@ -60,6 +62,10 @@ export class NotAvailableError extends PwpError {
 export class TargetClosedError extends PwpError {
   constructor(message = 'the bridge connection closed') { super(ErrorCode.TargetClosed, message); }
 }
+/** A limit of the server was reached (data.limit names it, data.max its value): nothing was started. */
+export class LimitExceededError extends PwpError {
+  constructor(message: string, data?: Record<string, unknown>) { super(ErrorCode.LimitExceeded, message, data); }
+}
 export class PayloadTooLargeError extends PwpError {
   constructor(message: string, data?: Record<string, unknown>) { super(ErrorCode.PayloadTooLarge, message, data); }
   static of(bytes: number, limit: number): PayloadTooLargeError {
@@ -77,6 +83,7 @@ export class BusyError extends PwpError {
 }
 
 const byCode: Record<number, new (message: string) => PwpError> = {
+  [ErrorCode.LimitExceeded]: LimitExceededError,
   [ErrorCode.ParseError]: ParseError,
   [ErrorCode.InvalidRequest]: InvalidRequestError,
   [ErrorCode.MethodNotFound]: MethodNotFoundError,

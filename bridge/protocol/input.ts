@@ -58,11 +58,15 @@ export const inputMethods = {
   ),
   'input.xdotool': method(
     'Run an xdotool command given as a PwP-style string ("xdotool mousemove 10 20 click 1") or an argv array. ' +
-      'Only input subcommands are allowed; it never runs through a shell.',
+      'Commands chained with && run one after another. Only input subcommands are allowed; it never runs through a shell.',
     z.union([
       z.object({ command: z.string().min(1).max(10_000) }).strict(),
       z.object({ argv: z.array(z.string().max(10_000)).min(1).max(200) }).strict(),
     ]),
-    InputDone.extend({ argv: z.array(z.string()) }),
+    InputDone.extend({
+      argv: z.array(z.string()),
+      /** A `&&` chain: every command's argv, in the order they ran (argv is the first). */
+      chain: z.array(z.array(z.string())).optional(),
+    }),
   ),
 };

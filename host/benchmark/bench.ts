@@ -36,6 +36,8 @@ export interface BenchOptions {
   /** For model-driven agents: the model (provider:model, for results and resuming) and how to build the agent. */
   model?: string;
   agentConfig?: ModelAgentConfig;
+  /** For outside agents (agent 'cmd'): the command each run starts (pwp bench --agent-cmd). */
+  agentCommand?: string;
   deployment?: DockerDeployment;
   /** Once aborted (Ctrl-C), no run starts and no run still going is recorded: a re-run does them. */
   signal?: AbortSignal;
@@ -80,7 +82,7 @@ export async function runBench(o: BenchOptions): Promise<BenchOutcome> {
       o.onStart?.(job, done, todo.length);
       let result: RunResult;
       try {
-        const agent = makeAgent(job.agent, { trajectory: job.agent === 'replay' && o.trajectory ? replaySource(o.trajectory, job) : undefined, ...(job.model ? o.agentConfig : {}) });
+        const agent = makeAgent(job.agent, { trajectory: job.agent === 'replay' && o.trajectory ? replaySource(o.trajectory, job) : undefined, command: o.agentCommand, ...(job.model ? o.agentConfig : {}) });
         result = await runTask(job.task, {
           agent, attempt: job.attempt, defaultImage: o.defaultImage, video: o.video, deployment,
           runDir: join(o.outDir, 'runs', job.task.suite, job.task.id, runFolderName(job)),

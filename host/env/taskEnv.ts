@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { archiveBuffer } from '../deployment/runtime';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
-import { captureIdeState, ideStateNeeds } from '../evaluation/ideState';
+import { captureIdeState, EXTENSIONS_DIR, ideStateNeeds } from '../evaluation/ideState';
 import { ensureImage } from '../image/buildImage';
 import { gradeState } from '../tasks/gradeState';
 import { resolveTasks, taskName, type Task } from '../tasks/loadTask';
@@ -92,7 +92,10 @@ export class TaskEnv extends Env {
   /** Grades the environment's state now in a fresh verifier container. */
   async grade(): Promise<EvaluationResult> {
     const runtime = await this.deployment.runtime(this.info.id);
-    const ideState = await captureIdeState(this.client, ideStateNeeds(this.task.evaluator), (p) => this.readFile(p));
+    // Listed as root: the agent may have made its own folders unreadable to the IDE user.
+    const listExtensionFolders = async () => (await this.exec(['/usr/bin/find', EXTENSIONS_DIR, '-mindepth', '1', '-maxdepth', '1', '-type', 'd', '-printf', '%f\n'], { user: 'root', cwd: '/' }))
+      .stdout.split('\n').filter(Boolean);
+    const ideState = await captureIdeState(this.client, ideStateNeeds(this.task.evaluator), (p) => this.readFile(p), listExtensionFolders);
     const workspaceTar = await archiveBuffer(runtime, '/workspace');
     const dir = this.taskOpts.saveGradeInputsTo;
     if (dir) {

@@ -156,5 +156,10 @@ export async function gradeIde(e: IdeEvaluator, sandbox: Sandbox): Promise<Evalu
   const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? v as Json : undefined);
   const files: SettingFiles = { workspace: obj(ws), machine: state?.files?.machineSettings, user: state?.files?.userSettings };
   const launch = launchConfigurations(files, launchJson);
-  return fromChecks('ide', e.checks.map((c) => checkOne(c, state, launch, files)), e.scoring, t0);
+  const result = fromChecks('ide', e.checks.map((c) => checkOne(c, state, launch, files)), e.scoring, t0);
+  const shadow = state?.files?.shadowsPwpExtension;
+  if (!shadow) return result;
+  // The IDE's answers came from the agent's code: nothing read through the extension counts.
+  const reason = `tampering suspected: ${shadow} declares pwp's own extension id, so its code, not the built-in extension, answered the IDE state`;
+  return { ...result, score: 0, passed: false, summary: reason, tampering: { reason, findings: [] } };
 }

@@ -37,6 +37,12 @@ export interface IdeFiles {
   keybindings?: { key: string; command: string; when?: string }[];
   /** Extensions installed in the extensions folder: listed in extensions.json, not marked obsolete, with a package.json. */
   extensions?: { id: string; version: string }[];
+  /**
+   * A folder of the user's extensions that declares pwp's own extension id: VS Code lets a
+   * user-installed extension of a higher version replace a built-in one, so its code would
+   * answer every ide.* call in place of the root-owned built-in.
+   */
+  shadowsPwpExtension?: string;
   errors: string[];
 }
 
@@ -69,6 +75,8 @@ export const USER_SETTINGS_FILE = '/home/pwp/ide/user-data/User/settings.json';
 export const MACHINE_SETTINGS_FILE = '/home/pwp/ide/user-data/Machine/settings.json';
 export const KEYBINDINGS_FILE = '/home/pwp/ide/user-data/User/keybindings.json';
 export const EXTENSIONS_DIR = '/home/pwp/ide/extensions';
+/** The id of pwp's built-in extension (extension/package.json: publisher.name). */
+export const PWP_EXTENSION_ID = 'pwp.pwp-ide-bridge';
 
 /** An object (or undefined) from a JSON-with-comments file, its syntax errors recorded. */
 function jsonFile(text: string | undefined, name: string, errors: string[]): unknown {
@@ -81,7 +89,7 @@ function jsonFile(text: string | undefined, name: string, errors: string[]): unk
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The IDE's settings, keybindings and installed extensions from its files. */
-export async function readIdeFiles(readFile: (path: string) => Promise<Buffer | undefined>): Promise<IdeFiles> {
+export async function readIdeFiles(readFile: (path: string) => Promise<Buffer | undefined>, listExtensionFolders?: () => Promise<string[]>): Promise<IdeFiles> {
   const files: IdeFiles = { errors: [] };
   const text = async (p: string) => (await readFile(p))?.toString('utf8');
   const user = jsonFile(await text(USER_SETTINGS_FILE), 'user settings.json', files.errors);
@@ -103,6 +111,14 @@ export async function readIdeFiles(readFile: (path: string) => Promise<Buffer | 
     if (!isObject(manifest) || typeof manifest.publisher !== 'string' || typeof manifest.name !== 'string') continue;
     files.extensions.push({ id: `${manifest.publisher}.${manifest.name}`, version: String(manifest.version ?? '') });
   }
+  // Every folder, listed in extensions.json or not: the IDE may pick up an unlisted one.
+  for (const folder of (await listExtensionFolders?.()) ?? []) {
+    if (!folder || folder.includes('/')) continue;
+    const manifest = jsonFile(await text(`${EXTENSIONS_DIR}/${folder}/package.json`), `${folder}/package.json`, []);
+    if (isObject(manifest) && `${manifest.publisher}.${manifest.name}`.toLowerCase() === PWP_EXTENSION_ID) {
+      files.shadowsPwpExtension = `${EXTENSIONS_DIR}/${folder}`;
+    }
+  }
   return files;
 }
 
@@ -111,7 +127,8 @@ export async function readIdeFiles(readFile: (path: string) => Promise<Buffer | 
  * engine), and from the IDE: the settings `needs` names (for their registered defaults),
  * extensions and themes, breakpoints, keybindings (recorded, not graded), local history.
  */
-export async function captureIdeState(client: BridgeClient, needs: IdeStateNeeds, readFile?: (path: string) => Promise<Buffer | undefined>): Promise<IdeState> {
+export async function captureIdeState(client: BridgeClient, needs: IdeStateNeeds, readFile?: (path: string) => Promise<Buffer | undefined>,
+  listExtensionFolders?: () => Promise<string[]>): Promise<IdeState> {
   const state: IdeState = { capturedAt: new Date().toISOString(), settings: {}, timeline: {}, errors: [] };
   const attempt = async <T>(what: string, f: () => Promise<T>): Promise<T | undefined> => {
     try { return await f(); } catch (err) { state.errors.push(`${what}: ${(err as Error).message}`); return undefined; }
@@ -129,7 +146,7 @@ export async function captureIdeState(client: BridgeClient, needs: IdeStateNeeds
   }
   state.breakpoints = (await attempt('ide.debug', () => client.call('ide.debug', {})))?.breakpoints;
   if (readFile) {
-    state.files = await attempt('the IDE\'s files', () => readIdeFiles(readFile));
+    state.files = await attempt('the IDE\'s files', () => readIdeFiles(readFile, listExtensionFolders));
   }
   for (const file of needs.timeline) {
     const t = await attempt(`ide.timeline ${file}`, () => client.call('ide.timeline', { file }));

@@ -32,6 +32,15 @@ export interface InspectorOptions {
   log?: (line: string) => void;
   /** Show every pwp environment on the machine, not only the calling host user's. */
   allUsers?: boolean;
+  /** The interface to listen on (default 127.0.0.1); the inspector's pages answer only as 127.0.0.1/localhost. */
+  host?: string;
+  /** Services mounted on the same port that check their own token (the Env server at /env); each returns true when it answered. */
+  routes?: MountedRoute[];
+}
+
+export interface MountedRoute {
+  handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
 }
 
 const TYPES: Record<string, string> = {
@@ -73,13 +82,14 @@ export class InspectorServer {
     s.server.on('upgrade', (req, socket, head) => s.upgrade(req, socket, head));
     await new Promise<void>((ok, fail) => {
       s.server.once('error', fail);
-      s.server.listen(o.port ?? 0, '127.0.0.1', () => ok());
+      s.server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => ok());
     });
     s.port = (s.server.address() as AddressInfo).port;
     return s;
   }
 
   get url(): string { return `http://127.0.0.1:${this.port}/?token=${this.token}`; }
+  get listeningPort(): number { return this.port; }
   /** The page for one trajectory. */
   trajectoryUrl(path: string): string { return `${this.url}#/trajectory/${encodeURIComponent(resolve(trajectoryFileOf(path)))}`; }
   envUrl(id: string): string { return `${this.url}#/env/${id}`; }
@@ -116,6 +126,7 @@ export class InspectorServer {
   // ---- HTTP -----------------------------------------------------------------------------------
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.o.routes?.some((r) => r.handleRequest(req, res))) return;
     const url = new URL(req.url ?? '/', 'http://x');
     const auth = this.authorized(req, url);
     if (!auth.ok) return this.fail(res, 401, 'the inspector needs its token: open the URL `pwp serve` printed');
@@ -181,6 +192,7 @@ export class InspectorServer {
   // ---- WebSockets -----------------------------------------------------------------------------
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (this.o.routes?.some((r) => r.handleUpgrade(req, socket, head))) return;
     const url = new URL(req.url ?? '/', 'http://x');
     if (!this.authorized(req, url).ok) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');

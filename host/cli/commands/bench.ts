@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { AGENT_NAMES } from '../../agents/agents';
+import { COMMAND_AGENT_NAME } from '../../agents/commandAgent';
 import { isModelAgentName } from '../../agents/modelAgents';
 import { ModelConfigError, resolveModel } from '../../models/modelConfig';
 import { addAgentOptions, agentConfigOf, type AgentCliOptions } from '../agentOptions';
@@ -20,6 +21,7 @@ export function register(program: Command): void {
     .description('run an agent on suites or tasks (in parallel, k attempts each), grade every run, and report')
     .argument('<tasks...>', 'suites (vscode-config), tasks (<suite>/<id>) or paths to task or suite folders')
     .option('--agent <name>', `the agent: ${AGENT_NAMES.join(', ')}`, 'oracle')
+    .option('--agent-cmd <command>', 'an outside agent (the agent named cmd): each run starts this command on its episode (PWP_SERVER_URL, PWP_TOKEN, PWP_EPISODE_ID)')
     .option('--attempts <k>', 'attempts per task (pass@k)', '1')
     .option('--parallel <n>', 'runs at a time', '2')
     .option('--baselines', 'also run the null and oracle agents once per task')
@@ -29,9 +31,12 @@ export function register(program: Command): void {
     .option('--no-video', 'do not record videos')
     .option('--json', 'print the summary as JSON');
   addAgentOptions(cmd)
-    .action(async (sel: string[], o: { agent: string; attempts: string; parallel: string; baselines?: boolean; out?: string; trajectory?: string; image?: string; video: boolean; json?: boolean } & AgentCliOptions) => {
+    .action(async (sel: string[], o: { agent: string; agentCmd?: string; attempts: string; parallel: string; baselines?: boolean; out?: string; trajectory?: string; image?: string; video: boolean; json?: boolean } & AgentCliOptions) => {
       const interrupted = removeContainersOnInterrupt();
-      if (!(AGENT_NAMES as readonly string[]).includes(o.agent)) throw new UsageError(`unknown agent '${o.agent}' (agents: ${AGENT_NAMES.join(', ')})`);
+      if (o.agentCmd !== undefined) {
+        if (!o.agentCmd.trim()) throw new UsageError('--agent-cmd needs a command');
+        o.agent = COMMAND_AGENT_NAME;
+      } else if (!(AGENT_NAMES as readonly string[]).includes(o.agent)) throw new UsageError(`unknown agent '${o.agent}' (agents: ${AGENT_NAMES.join(', ')})`);
       if (o.agent === 'replay' && !o.trajectory) throw new UsageError('--agent replay needs --trajectory (a trajectory.jsonl or an earlier bench folder)');
       let model: string | undefined;
       if (isModelAgentName(o.agent)) {
@@ -60,7 +65,7 @@ export function register(program: Command): void {
       let started = false;
       const outcome = await runBench({
         tasks, agent: o.agent, attempts, parallel, outDir, baselines: o.baselines, defaultImage: image, video: o.video, trajectory: o.trajectory, deployment: docker(),
-        model, agentConfig, signal: interrupted,
+        model, agentConfig, agentCommand: o.agentCmd, signal: interrupted,
         onStart: (_job, done, total) => {
           if (!started && tty) bar.start(total, done, { solved, errors, last: 'starting…' });
           started = true;

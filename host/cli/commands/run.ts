@@ -2,6 +2,7 @@
 // one recorded run of one task, graded.
 import type { Command } from 'commander';
 import { AGENT_NAMES, makeAgent } from '../../agents/agents';
+import { COMMAND_AGENT_NAME } from '../../agents/commandAgent';
 import { addAgentOptions, agentConfigOf, describeAgentStats, type AgentCliOptions } from '../agentOptions';
 import { resolveTasks, taskName } from '../../tasks/loadTask';
 import { runTask } from '../../tasks/runTask';
@@ -14,19 +15,20 @@ export function register(program: Command): void {
     .argument('<task>', 'a task: <suite>/<id>, or a path to its folder or task.json')
     .option('--agent <name>', AGENT_NAMES.join(', '), 'oracle')
     .option('--trajectory <file>', 'for --agent replay: the trajectory.jsonl to replay')
+    .option('--agent-cmd <command>', 'an outside agent: this command drives the episode through the Env server (PWP_SERVER_URL, PWP_TOKEN, PWP_EPISODE_ID); the run grades it when it exits')
     .option('--out <dir>', 'the run folder (default .pwp/runs/<time>/<suite>/<id>/<agent>-1)')
     .option('--image <tag>', 'image for tasks that use the default one (default: built from this tree)')
     .option('--no-video', 'do not record a video')
     .option('--keep', 'leave the environment running afterwards')
     .option('--json', 'print the result as one JSON object');
   addAgentOptions(cmd)
-    .action(async (sel: string, o: { agent: string; trajectory?: string; image?: string; out?: string; video: boolean; keep?: boolean; json?: boolean } & AgentCliOptions) => {
+    .action(async (sel: string, o: { agent: string; agentCmd?: string; trajectory?: string; image?: string; out?: string; video: boolean; keep?: boolean; json?: boolean } & AgentCliOptions) => {
       if (!o.keep) removeContainersOnInterrupt();
       const tasks = resolveTasks([sel]);
       if (tasks.length !== 1) throw new UsageError(`'${sel}' names ${tasks.length} tasks; run one (or use pwp bench)`);
       const task = tasks[0];
       let agent;
-      try { agent = makeAgent(o.agent, { trajectory: o.trajectory, ...agentConfigOf(o, progress) }); } catch (err) { throw err instanceof UsageError ? err : new UsageError((err as Error).message); }
+      try { agent = makeAgent(o.agentCmd !== undefined ? COMMAND_AGENT_NAME : o.agent, { trajectory: o.trajectory, command: o.agentCmd, ...agentConfigOf(o, progress) }); } catch (err) { throw err instanceof UsageError ? err : new UsageError((err as Error).message); }
       const r = await runTask(task, {
         agent, runDir: o.out, defaultImage: o.image, video: o.video, keep: o.keep, deployment: docker(), progress,
         onEnvironment: (e) => progress(`environment ${e.id}: watch the IDE at ${e.ideUrl}`),

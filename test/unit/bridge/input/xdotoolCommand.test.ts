@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { InvalidParamsError } from '../../../../bridge/protocol';
-import { parseXdotoolCommand, splitWords } from '../../../../bridge/input/xdotoolCommand';
+import { parseXdotoolChain, parseXdotoolCommand, splitWords } from '../../../../bridge/input/xdotoolCommand';
 
 describe('PwP-style xdotool strings', () => {
   it('parses a chained command into argv without the program name', () => {
@@ -33,6 +33,17 @@ describe('PwP-style xdotool strings', () => {
   });
   it('reports unterminated quotes', () => {
     assert.throws(() => parseXdotoolCommand(`type 'abc`), /unterminated single quote/);
+  });
+  it('splits PwP && chains into argvs run in order, && inside quotes being text', () => {
+    assert.deepEqual(parseXdotoolChain("xdotool mousemove 1000 1200 click 1 && xdotool type 'hello world'"),
+      [['mousemove', '1000', '1200', 'click', '1'], ['type', 'hello world']]);
+    assert.deepEqual(parseXdotoolChain(`xdotool type 'a && b'`), [['type', 'a && b']]);
+    assert.deepEqual(parseXdotoolChain('key ctrl+a&&key Delete'), [['key', 'ctrl+a'], ['key', 'Delete']]);
+  });
+  it('refuses a chain with an empty part or a bad part before anything runs', () => {
+    assert.throws(() => parseXdotoolChain('key ctrl+a &&'), /empty command/);
+    assert.throws(() => parseXdotoolChain('key ctrl+a && exec touch /tmp/x'), InvalidParamsError);
+    assert.throws(() => parseXdotoolChain('key ctrl+a && type a | cat'), /\|/);
   });
   it('refuses options that read a file, in every spelling getopt_long_only accepts', () => {
     for (const cmd of ['type --file /etc/shadow', 'type -file /etc/shadow', 'type --fi /etc/shadow', 'type --file=/etc/shadow',

@@ -11,7 +11,7 @@ import { evaluate } from '../../../../host/evaluation/evaluate';
 import { matchesAny } from '../../../../host/evaluation/glob';
 import { normalizeKeys } from '../../../../host/evaluation/ideGrader';
 import { settingFromFiles } from '../../../../host/evaluation/ideGrader';
-import type { IdeState } from '../../../../host/evaluation/ideState';
+import { EXTENSIONS_DIR, PWP_EXTENSION_ID, readIdeFiles, type IdeState } from '../../../../host/evaluation/ideState';
 import { imageSimilarity } from '../../../../host/evaluation/imageSimilarity';
 import { match } from '../../../../host/evaluation/matcher';
 import { sameRows } from '../../../../host/evaluation/sqlGrader';
@@ -180,6 +180,34 @@ describe('file, diff and IDE graders', () => {
     ] }, sb);
     assert.equal(r.score, 0, JSON.stringify(r.checks, null, 1));
     assert.match(r.checks![2].why, /expected 15, found 14 \(from the registered default\)/);
+  });
+
+  it('scores 0 with tampering suspected when a user extension declares pwp\'s own id (it would answer ide.* in place of the built-in)', async () => {
+    const disk: Record<string, string> = {
+      [`${EXTENSIONS_DIR}/extensions.json`]: '[]',
+      [`${EXTENSIONS_DIR}/innocent-1.0.0/package.json`]: JSON.stringify({ publisher: 'someone', name: 'innocent', version: '1.0.0' }),
+      [`${EXTENSIONS_DIR}/unlisted/package.json`]: JSON.stringify({ publisher: 'PWP', name: 'pwp-ide-bridge', version: '99.0.0' }),
+    };
+    const files = await readIdeFiles(async (p) => (p in disk ? Buffer.from(disk[p]) : undefined), async () => ['innocent-1.0.0', 'unlisted']);
+    assert.equal(files.shadowsPwpExtension, `${EXTENSIONS_DIR}/unlisted`);
+    assert.equal((await readIdeFiles(async (p) => (p in disk ? Buffer.from(disk[p]) : undefined), async () => ['innocent-1.0.0'])).shadowsPwpExtension, undefined);
+    const state: IdeState = {
+      capturedAt: '', errors: [], timeline: {}, settings: {},
+      breakpoints: [{ id: '1', kind: 'source', enabled: true, condition: null, hitCondition: null, logMessage: null, uri: null, path: '/workspace/loop.py', line: 7, column: 1, functionName: null }],
+      files: { ...files, userSettings: {}, keybindings: [] },
+    };
+    sb.put('pwp/ide/state.json', JSON.stringify(state));
+    const r = await grade({ kind: 'ide', checks: [{ breakpoint: { file: 'loop.py', line: 7 } }] }, sb);
+    assert.equal(r.score, 0);
+    assert.match(r.tampering?.reason ?? '', /tampering suspected: .*unlisted declares pwp's own extension id/);
+  });
+
+  it('knows the built-in extension\'s id from extension/package.json, whose version no user copy can exceed', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../../extension/package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    assert.equal(`${manifest.publisher}.${manifest.name}`, PWP_EXTENSION_ID);
+    // VS Code replaces a built-in extension with a user-installed one of a higher version; each
+    // part at the largest number semver accepts leaves no valid higher version to install.
+    assert.deepEqual(manifest.version.split('.').map(Number), [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]);
   });
 
   it('reads settings in VS Code\'s order: language-specific first, workspace over machine over user, objects merged with the default', () => {

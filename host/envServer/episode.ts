@@ -1,0 +1,117 @@
+// One episode the Env server holds: an Env (a task's, or a bare one on a workspace) and how
+// its results become JSON. Calls on one episode run one at a time, in the order they came,
+// whoever sends them; calls on different episodes run side by side.
+import { statSync } from 'node:fs';
+import { InvalidParamsError, NotAvailableError } from '../../bridge/protocol';
+import type { DockerDeployment } from '../deployment/dockerDeployment';
+import { Env, type EnvLike, type ResetOptions } from '../env/env';
+import type { Observation, ObserveKind, ObserveOptions } from '../env/observation';
+import { makeEnv, TaskEnv } from '../env/taskEnv';
+import { resolveTasks, taskName, type Task } from '../tasks/loadTask';
+import { RecordTrajectory } from '../trajectory/recordTrajectory';
+import type { EnvParams } from './envProtocol';
+
+export interface EpisodeOrigin {
+  /** The client that opened it (removed with it after a grace period), or null. */
+  ownerKey: string | null;
+  /** Handed to an outside agent by pwp run/bench: clients may step it but not reset or close it. */
+  attached: boolean;
+}
+
+/** Observations as JSON: images as base64. */
+export function observationJson(o: Observation): unknown {
+  const img = <T extends { data: Buffer }>(i: T) => ({ ...i, data: i.data.toString('base64') });
+  return {
+    ...o,
+    ...(o.screenshot ? { screenshot: img(o.screenshot) } : {}),
+    ...(o.marksImage ? { marksImage: img(o.marksImage) } : {}),
+    ...(o.delta ? { delta: { ...o.delta, image: o.delta.image ? img(o.delta.image) : null } } : {}),
+  };
+}
+
+export class Episode {
+  private queue: Promise<unknown> = Promise.resolve();
+  closed = false;
+
+  constructor(
+    readonly id: string,
+    readonly env: EnvLike,
+    readonly origin: EpisodeOrigin,
+    readonly task: Task | null,
+    /** A workspace episode's files, put in place on every reset. */
+    private readonly workspace: ResetOptions = {},
+  ) {}
+
+  /** Opens an episode from env.make's params (nothing starts until reset). */
+  static make(id: string, p: EnvParams<'env.make'>, origin: EpisodeOrigin, deployment: DockerDeployment, o: { tasksRoot?: string; image?: string } = {}): Episode {
+    const tasksRoot = o.tasksRoot;
+    const observe: ObserveKind[] | undefined = p.observe;
+    const observeOptions: ObserveOptions = { format: p.format, quality: p.quality };
+    if (p.task) {
+      if (p.workspace || p.files || p.settings) throw new InvalidParamsError('params: env.make takes a task or a workspace, not both (a task brings its own workspace)');
+      const tasks = findTasks(p.task, tasksRoot);
+      if (tasks.length !== 1) throw new InvalidParamsError(`params.task: '${p.task}' names ${tasks.length} tasks; env.make opens one`);
+      const env = makeEnv(tasks[0], { deployment, image: o.image, observe, observeOptions, limits: p.limits, view: p.view, record: p.record, tasksRoot });
+      return new Episode(id, env, origin, tasks[0]);
+    }
+    let env: EnvLike = new Env({ deployment, image: o.image, observe, observeOptions, view: p.view });
+    if (p.record) env = new RecordTrajectory(env, p.record, { meta: { workspace: p.workspace ?? null } });
+    return new Episode(id, env, origin, null, { workspaceDir: p.workspace, files: p.files, settings: p.settings });
+  }
+
+  /** Runs fn after every call sent before it has finished. */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(() => {
+      if (this.closed) throw new NotAvailableError(`episode ${this.id} is closed`);
+      return fn();
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  get taskEnv(): TaskEnv | null { return this.env.unwrapped instanceof TaskEnv ? this.env.unwrapped : null; }
+
+  summary(forKey: string | null) {
+    return {
+      episodeId: this.id, task: this.task ? taskName(this.task) : null, envId: this.env.unwrapped.id ?? null,
+      attached: this.origin.attached, mine: forKey !== null && this.origin.ownerKey === forKey,
+    };
+  }
+
+  taskSummary() { return this.task ? taskSummary(this.task) : null; }
+
+  resetOptions(o: ResetOptions = {}): ResetOptions {
+    const w = this.workspace;
+    return { ...w, ...o, files: { ...w.files, ...o.files }, settings: { ...w.settings, ...o.settings } };
+  }
+
+  /** Ends the episode: its environment is removed (a recording is closed first). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.env.close();
+  }
+}
+
+/** A workspace folder must exist on the server's machine (a typo would start an empty IDE). */
+export function checkWorkspace(dir: string | undefined): void {
+  if (dir === undefined) return;
+  const st = statSync(dir, { throwIfNoEntry: false });
+  if (!st?.isDirectory()) throw new InvalidParamsError(`params.workspace: ${dir} is not a folder on the server's machine`);
+}
+
+/** The tasks a selector names; a name that is not one is the caller's mistake, said as such. */
+export function findTasks(selector: string, tasksRoot?: string): Task[] {
+  try { return resolveTasks([selector], tasksRoot); } catch (err) {
+    throw new InvalidParamsError(`params.task: ${(err as Error).message}`);
+  }
+}
+
+/** Every bundled task (tasks.list without a selector). */
+export function findAllTasks(tasksRoot?: string): Task[] {
+  return resolveTasks([], tasksRoot);
+}
+
+export function taskSummary(t: Task) {
+  return { name: taskName(t), suite: t.suite, id: t.id, instruction: t.instruction, limits: { steps: t.limits.steps, seconds: t.limits.seconds } };
+}

@@ -1,0 +1,44 @@
+"""The Env server from Python: its limit on environments, several clients and episodes at once."""
+import threading
+
+import pytest
+
+import pwp
+
+
+def test_over_the_servers_limit_make_raises_limit_exceeded_naming_it_at_once(server):
+    envs = []
+    try:
+        with pwp.connect(server['url'], server['token']) as probe:
+            limit = probe.hello['maxEnvironments'] - probe.hello['environments']
+        for _ in range(limit):  # env.make starts nothing: no container until reset
+            envs.append(pwp.make(files={'a.txt': 'x'}, url=server['url'], token=server['token']))
+        with pytest.raises(pwp.LimitExceededError) as e:
+            pwp.make(files={'a.txt': 'x'}, url=server['url'], token=server['token'])
+        assert e.value.data['limit'] == 'maxEnvironments' and 'at most' in str(e.value)
+        envs.pop().close()
+        envs.append(pwp.make(files={'a.txt': 'x'}, url=server['url'], token=server['token']))
+    finally:
+        for env in envs:
+            env.close()
+
+
+def test_two_clients_drive_two_episodes_at_once_each_seeing_only_its_own(server):
+    results, errors = {}, []
+
+    def agent(word):
+        try:
+            with pwp.make(files={'notes.txt': ''}, observe=['ide'], url=server['url'], token=server['token']) as env:
+                env.reset(options={'open': ['notes.txt']})
+                env.step(f"xdotool mousemove 800 500 click 1 && xdotool type '{word}'")
+                results[word] = env.query('ide.editors', maxTextChars=1000)['activeEditor']['visibleText']
+        except Exception as e:  # reported below, in the test's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=agent, args=(w,)) for w in ('alpha', 'bravo')]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert results == {'alpha': 'alpha', 'bravo': 'bravo'}
