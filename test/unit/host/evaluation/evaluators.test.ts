@@ -203,7 +203,7 @@ describe('file, diff and IDE graders', () => {
   });
 
   it('knows the built-in extension\'s id from extension/package.json, whose version no user copy can exceed', () => {
-    const manifest = JSON.parse(readFileSync(join(__dirname, '../../extension/package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../extension/package.json'), 'utf8')) as { publisher: string; name: string; version: string };
     assert.equal(`${manifest.publisher}.${manifest.name}`, PWP_EXTENSION_ID);
     // VS Code replaces a built-in extension with a user-installed one of a higher version; each
     // part at the largest number semver accepts leaves no valid higher version to install.
