@@ -43,9 +43,9 @@ export interface Runtime {
   readFile(path: string): Promise<Buffer | undefined>;
   /** Regular files under a folder by relative path; undefined when the folder does not exist. */
   readTree(dir: string): Promise<Map<string, Buffer> | undefined>;
-  /** Writes files under `dir`. */
+  /** Writes files under `dir`, which must exist (their own folders are made). */
   writeFiles(dir: string, files: readonly FileEntry[], opts?: WriteOptions): Promise<void>;
-  /** Unpacks a tar archive into `dir` (running or not yet started). */
+  /** Unpacks a tar archive into the existing folder `dir` (running or not yet started). */
   archiveIn(dir: string, tar: NodeJS.ReadableStream | Buffer): Promise<void>;
   /** A tar archive of `path` (entries prefixed with its base name). */
   archiveOut(path: string): Promise<NodeJS.ReadableStream>;

@@ -41,6 +41,7 @@ describe('Runtime (Docker): exec, files and archives in a container', function (
   });
 
   it('writes files with their owner and mode, reads them and folders back, and says undefined for what is not there', async () => {
+    await rt.exec(['mkdir', '/tmp/w'], { cwd: '/' });
     await rt.writeFiles('/tmp/w', [{ path: 'a/b.txt', content: 'hello' }, { path: 'run.sh', content: '#!/bin/sh\n', mode: 0o755 }], { owner: ROOT });
     const st = await rt.exec(['stat', '-c', '%U %a %n', '/tmp/w/a', '/tmp/w/a/b.txt', '/tmp/w/run.sh'], { cwd: '/' });
     assert.deepEqual(st.stdout.trim().split('\n'), ['root 755 /tmp/w/a', 'root 644 /tmp/w/a/b.txt', 'root 755 /tmp/w/run.sh']);
@@ -52,6 +53,7 @@ describe('Runtime (Docker): exec, files and archives in a container', function (
   });
 
   it('moves an archive out and into another folder intact', async () => {
+    await rt.exec(['mkdir', '/tmp/src'], { cwd: '/' });
     await rt.writeFiles('/tmp/src', [{ path: 'x/y.txt', content: 'deep' }, { path: 'z.bin', content: Buffer.from([0, 1, 2, 255]) }]);
     const tar = await archiveBuffer(rt, '/tmp/src');
     const names = (await readTarEntries(tar)).map((e) => e.header.name).sort();
