@@ -96,10 +96,12 @@ export class DockerDeployment implements Deployment {
       throw err;
     }
     try {
-      if (spec.workspaceDir) await this.copyWorkspace(container, spec.workspaceDir);
-      for (const a of spec.archives ?? []) await container.putArchive(a.tar(), { path: a.path });
+      // Files go in before it starts (the engine unpacks archives into a created container).
+      const runtime = new DockerRuntime(this.docker, container);
+      if (spec.workspaceDir) await copyWorkspace(runtime, spec.workspaceDir);
+      for (const a of spec.archives ?? []) await runtime.archiveIn(a.path, a.tar());
       // Root's, like the bridge that reads and deletes it before the IDE user has a process.
-      await container.putArchive(tarOfFiles({ [basename(TOKEN_FILE)]: token }, ROOT, 0o400), { path: dirname(TOKEN_FILE) });
+      await runtime.archiveIn(dirname(TOKEN_FILE), tarOfFiles({ [basename(TOKEN_FILE)]: token }, ROOT, 0o400));
       await container.start();
     } catch (err) {
       await container.remove({ force: true }).catch(() => undefined);
@@ -107,12 +109,6 @@ export class DockerDeployment implements Deployment {
       throw err;
     }
     return this.get(id);
-  }
-
-  private async copyWorkspace(container: Docker.Container, dir: string): Promise<void> {
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`workspace folder not found: ${dir}`);
-    // Files belong to the container's unprivileged user (uid 1000).
-    await container.putArchive(tarOfFolder(dir) as unknown as NodeJS.ReadableStream, { path: WORKSPACE });
   }
 
   async get(id: string): Promise<EnvironmentInfo> {
@@ -230,6 +226,12 @@ export class DockerDeployment implements Deployment {
       viewUrl,
     };
   }
+}
+
+async function copyWorkspace(runtime: DockerRuntime, dir: string): Promise<void> {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`workspace folder not found: ${dir}`);
+  // Files belong to the container's unprivileged user (uid 1000).
+  await runtime.archiveIn(WORKSPACE, tarOfFolder(dir));
 }
 
 const warned = new Set<string>();
