@@ -20,7 +20,7 @@ describe('pwp demo (the main job of the README)', function () {
     await testImage();
     const { stdout, stderr } = await promisify(execFile)(join(root, 'bin/pwp'), ['demo', '--out', out], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
     const all = `${stderr}\n${stdout}`;
-    assert.match(all, /watch it live at http:\/\/127\.0\.0\.1:\d+\/view\/\?token=/, all);
+    assert.match(all, /watch it live at http:\/\/[\d.]+:\d+\/view\/\?token=/, all);
     assert.match(stdout, /^reward: 1\.00 /m, all);
     // Only input actions: the listing names keys, typing and clicks, nothing else.
     const actions = stdout.split('\n').filter((l) => /^\s+\d+\.\d s {2}/.test(l)).map((l) => l.trim().split(/\s+/)[2]);
