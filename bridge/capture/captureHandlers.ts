@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ActionFailedError, InvalidParamsError } from '../protocol';
-import type { Dispatcher, Session } from '../server/dispatcher';
+import type { Dispatcher, Session } from '../rpc/dispatcher';
 import { diffFrames } from './delta';
 import { encodeFrame } from './encode';
 import type { Frame, Framebuffer } from './framebuffer';

@@ -1,5 +1,5 @@
 // control.* methods, and the gate that holds agent input while a person has control.
-import type { Dispatcher } from '../server/dispatcher';
+import type { Dispatcher } from '../rpc/dispatcher';
 import type { ControlState } from './controlState';
 
 export function registerControl(d: Dispatcher, control: ControlState): void {

@@ -4,7 +4,7 @@ import type { WorkbenchPage } from '../browser/workbenchPage';
 import type { Framebuffer } from '../capture/framebuffer';
 import { InvalidParamsError, NotAvailableError, PwpError } from '../protocol';
 import type { Mark } from '../protocol/dom';
-import type { Dispatcher, Session } from '../server/dispatcher';
+import type { Dispatcher, Session } from '../rpc/dispatcher';
 import { limitTree, treeToScreen } from './domTree';
 import { MarkIds, describeIds } from './markIds';
 import { drawMarks } from './marksImage';

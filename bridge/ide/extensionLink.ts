@@ -2,15 +2,12 @@
 // token) and serves ide.* calls, which the bridge forwards. While the extension host is
 // down or reloading, ide.* fails fast with NotAvailableError and the rest keeps working.
 import { WebSocketServer, type WebSocket } from 'ws';
-import { NotAvailableError, TargetClosedError } from '../protocol';
+import { EXTENSION_LINK_CLOSE, EXTENSION_LINK_MAX_PAYLOAD, NotAvailableError, TargetClosedError, parseExtensionLinkHello } from '../protocol';
 import { JsonRpcClient, type CallOptions } from '../rpc/jsonRpcClient';
 import { tokenMatches } from '../server/rpcServer';
 import { EventEmitter } from 'node:events';
 
-/** Close code telling an extension host that a newer one took over: do not reconnect. */
-export const SUPERSEDED = 4002;
-/** Close code for a connection with the right token from a process that is not the IDE's extension host. */
-export const NOT_THE_EXTENSION_HOST = 4003;
+const { WRONG_TOKEN, SUPERSEDED, NOT_THE_EXTENSION_HOST } = EXTENSION_LINK_CLOSE;
 /** How long ide.* calls wait for the extension host's first start before failing. */
 const FIRST_CONNECTION_WAIT_MS = 30_000;
 /**
@@ -33,11 +30,10 @@ export class ExtensionLink extends EventEmitter {
 
   constructor(port: number, private readonly token: string, private readonly log: (line: string) => void, private readonly opts: ExtensionLinkOptions = {}) {
     super();
-    this.wss = new WebSocketServer({ host: '127.0.0.1', port, maxPayload: 64 * 1024 * 1024 });
+    this.wss = new WebSocketServer({ host: '127.0.0.1', port, maxPayload: EXTENSION_LINK_MAX_PAYLOAD });
     this.wss.on('connection', (ws, req) => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      if (!tokenMatches(this.token, url.searchParams.get('token') ?? undefined)) { ws.close(4001, 'wrong token'); return; }
-      const activated = Number(url.searchParams.get('activated') ?? 0);
+      const { token, activated } = parseExtensionLinkHello(req.url);
+      if (!tokenMatches(this.token, token)) { ws.close(WRONG_TOKEN, 'wrong token'); return; }
       // The extension only answers requests, so nothing it sends is lost while the check runs.
       const check = this.opts.checkPeer?.(req.socket.remotePort ?? 0) ?? Promise.resolve(null);
       void check.catch((err: Error) => `the check failed: ${err.message}`).then((refused) => {

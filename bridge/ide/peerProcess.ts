@@ -4,7 +4,7 @@
 // of the IDE stack.
 import { execFile } from 'node:child_process';
 import { readdir, readFile, readlink } from 'node:fs/promises';
-import { readProcess, type ProcessEntry } from '../supervisor/procfs';
+import { readProcess, type ProcessEntry } from '../common/procfs';
 
 /** The inode of the socket whose local port is `port` and remote port `remotePort`, or null. */
 export async function socketInode(port: number, remotePort: number, procRoot = '/proc'): Promise<number | null> {

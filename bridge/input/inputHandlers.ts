@@ -1,6 +1,6 @@
 // input.* methods: keys, text, mouse, and raw xdotool, all as argv for xdotool.
 import { NotAvailableError } from '../protocol';
-import type { Dispatcher, Session } from '../server/dispatcher';
+import type { Dispatcher, Session } from '../rpc/dispatcher';
 import { parseKeySequence } from './keys';
 import type { Keymap } from './keymap';
 import { DEFAULT_TYPING_DELAY_MS, typingChunks } from './typing';

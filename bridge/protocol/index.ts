@@ -32,6 +32,7 @@ export function isMethodName(name: string): name is MethodName {
 
 export * from './errors';
 export * from './common';
+export * from './extensionLink';
 export { Health } from './proc';
 export type { Image } from './capture';
 export type { DomNode, Mark } from './dom';

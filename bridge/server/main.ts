@@ -18,7 +18,7 @@ import { IdeStack, framebufferPath } from '../supervisor/ideStack';
 import { IdeProxy } from '../view/ideProxy';
 import { ViewServer } from '../view/viewServer';
 import { VncServer } from '../view/vncServer';
-import { Dispatcher } from './dispatcher';
+import { Dispatcher } from '../rpc/dispatcher';
 import { RpcServer } from './rpcServer';
 
 /** A tools.call may run as long as its timeoutMs (or a tool's own deadline, at most an hour). */

@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocket, WebSocketServer } from 'ws';
 import { BusyError, ErrorCode, PayloadTooLargeError, errorToWire } from '../protocol';
-import { MAX_MESSAGE_BYTES, type Dispatcher, type RpcResponse, type Session } from './dispatcher';
+import { MAX_MESSAGE_BYTES, type Dispatcher, type RpcResponse, type Session } from '../rpc/dispatcher';
 
 export interface RpcServerOptions {
   port: number;

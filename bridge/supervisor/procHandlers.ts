@@ -1,5 +1,5 @@
 // proc.* methods: readiness and restarting the IDE.
-import type { Dispatcher } from '../server/dispatcher';
+import type { Dispatcher } from '../rpc/dispatcher';
 import type { IdeStack } from './ideStack';
 
 export function registerProc(d: Dispatcher, stack: IdeStack): void {

@@ -1,10 +1,9 @@
 // Keeps a WebSocket to the bridge open (reconnecting with backoff) and answers the
 // bridge's ide.* requests with the dispatcher. No vscode import: unit-testable.
 import WebSocket from 'ws';
-import type { Dispatcher, Session } from '../../bridge/server/dispatcher';
+import { EXTENSION_LINK_CLOSE, EXTENSION_LINK_MAX_PAYLOAD } from '../../bridge/protocol';
+import type { Dispatcher, Session } from '../../bridge/rpc/dispatcher';
 
-/** Same value as bridge/ide/extensionLink.ts SUPERSEDED (not imported: that module pulls in the server). */
-const SUPERSEDED = 4002;
 
 export interface BridgeConnectionOptions {
   url: string;
@@ -25,7 +24,7 @@ export class BridgeConnection {
 
   private connect(): void {
     if (this.disposed) return;
-    const ws = new WebSocket(this.opts.url, { maxPayload: 64 * 1024 * 1024 });
+    const ws = new WebSocket(this.opts.url, { maxPayload: EXTENSION_LINK_MAX_PAYLOAD });
     this.ws = ws;
     this.abort = new AbortController();
     const session: Session = { id: 0, state: new Map(), signal: this.abort.signal };
@@ -38,7 +37,7 @@ export class BridgeConnection {
     ws.on('close', (code) => {
       this.abort.abort();
       if (this.disposed) return;
-      if (code === SUPERSEDED) { this.opts.log('a newer extension host serves the bridge; this one stops'); this.disposed = true; return; }
+      if (code === EXTENSION_LINK_CLOSE.SUPERSEDED) { this.opts.log('a newer extension host serves the bridge; this one stops'); this.disposed = true; return; }
       const delay = Math.min(2000, 100 * 2 ** this.attempt++);
       this.timer = setTimeout(() => this.connect(), delay);
     });

@@ -1,6 +1,7 @@
 // Composition root: wires the ide.* handlers to the bridge connection. Nothing else.
 import * as vscode from 'vscode';
-import { Dispatcher } from '../../bridge/server/dispatcher';
+import { extensionLinkUrl } from '../../bridge/protocol';
+import { Dispatcher } from '../../bridge/rpc/dispatcher';
 import { BridgeConnection } from './bridgeConnection';
 import { registerDebug } from './state/debug';
 import { registerDiagnostics } from './state/diagnostics';
@@ -40,7 +41,7 @@ export function activate(context: vscode.ExtensionContext): PwpExtensionApi {
     log('PWP_EXTENSION_PORT/PWP_EXTENSION_TOKEN not set: not running under the pwp bridge');
     return { dispatcher };
   }
-  const connection = new BridgeConnection({ url: `ws://127.0.0.1:${port}/?token=${encodeURIComponent(token)}&activated=${Date.now()}`, dispatcher, log });
+  const connection = new BridgeConnection({ url: extensionLinkUrl(port, { token, activated: Date.now() }), dispatcher, log });
   connection.start();
   context.subscriptions.push({ dispose: () => connection.dispose() });
   return { dispatcher };

@@ -6,7 +6,7 @@ import { errorFromWire } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
 import { EpisodeOverError, type EnvLike, type StepInfo } from '../env/env';
 import type { Task } from '../tasks/loadTask';
-import type { AgentStats } from './agentStats';
+import type { AgentStats } from './runStatistics';
 
 export interface AgentOutcome {
   /** finished: the agent said it is done; truncated: a step or time limit ended it. */

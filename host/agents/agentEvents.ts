@@ -2,7 +2,7 @@
 // environment records itself: each model turn (its text, tool calls, tokens, latency, HTTP
 // attempts, what the request held) and how each tool call came out, then its statistics.
 import type { HttpAttempt, TokenUsage, ToolCall } from '../models/conversation';
-import type { AgentStats } from './agentStats';
+import type { AgentStats } from './runStatistics';
 
 export type AgentEvent =
   | {

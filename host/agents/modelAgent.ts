@@ -16,7 +16,7 @@ import type { Task } from '../tasks/loadTask';
 import type { EnvLike } from '../env/env';
 import { LimitReachedError, stepAction, type Agent, type AgentOutcome } from './agent';
 import type { AgentEvent } from './agentEvents';
-import { StatsCollector, type AgentStats, type StopReason } from './agentStats';
+import { StatsCollector, type AgentStats, type StopReason } from './runStatistics';
 import { computerActionName, mapComputerAction } from './computerUse';
 import { contextView, DEFAULT_CONTEXT, type ContextPolicy } from './contextWindow';
 import { FULL_VIEW, observeScreen, type ScreenView } from './screenObservation';

@@ -4,20 +4,17 @@
 // closed, so the IDE never sees a half-restored state and never writes its old state back
 // over the restored one, then opens the workbench and the checkpoint's editors again.
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import type Docker from 'dockerode';
-import { extract } from 'tar-stream';
 import { NotAvailableError, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
 import type { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
+import { tarHeader } from '../deployment/tarArchive';
 import { startEnvironment, type RunningEnvironment } from '../environment/environment';
 import { waitForSettle } from '../environment/settle';
 import { CheckpointStore, type CheckpointManifest, type EditorTab } from './checkpointStore';
-import { execIn, loadArchive, saveArchive } from './containerFiles';
+import { loadArchive, saveArchive } from './containerFiles';
 
 const WORKSPACE = '/workspace';
 const IDE_HOME = '/home/pwp/ide';
@@ -61,23 +58,6 @@ export interface RestoreResult {
   extensionsReplaced: boolean;
 }
 
-/** Whether process checkpoints (CRIU via Docker) can run on this host, and if not, why. */
-export async function criuSupport(docker: Docker): Promise<{ supported: boolean; reason: string }> {
-  const problems: string[] = [];
-  const info = await docker.info() as { ExperimentalBuild?: boolean };
-  if (!info.ExperimentalBuild) problems.push('the Docker daemon runs without experimental features ("experimental": true in daemon.json)');
-  try {
-    await promisify(execFile)('criu', ['check'], { timeout: 20_000 });
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException & { stderr?: string };
-    const why = (e.stderr ?? e.message).trim().split('\n').slice(-2).join(' ').replace(/\.+$/, '');
-    problems.push(e.code === 'ENOENT' ? 'criu is not installed' : `'criu check' fails on this kernel: ${why}`);
-  }
-  return problems.length
-    ? { supported: false, reason: `process checkpoints (CRIU) are not available on this host: ${problems.join('; ')}. File checkpoints (without --criu) work.` }
-    : { supported: true, reason: 'Docker experimental mode and criu are available' };
-}
-
 function editorTabs(editors: Result<'ide.editors'>): CheckpointManifest['editors'] {
   const cursors = new Map<string, { line: number; column: number }>();
   for (const v of editors.visibleEditors) if (v.path) cursors.set(`${v.viewColumn}:${v.path}`, v.cursor);
@@ -101,10 +81,10 @@ export async function takeCheckpoint(
   store = new CheckpointStore(), opts: CheckpointOptions = {},
 ): Promise<CheckpointManifest> {
   const t0 = Date.now();
-  const criu = opts.criu ? await criuSupport(deployment.docker) : undefined;
+  const criu = opts.criu ? await deployment.processCheckpointSupport() : undefined;
   if (criu && !criu.supported) throw new NotAvailableError(criu.reason);
   const editors = editorTabs(await client.call('ide.editors', { maxTextChars: 0 }));
-  const container = await deployment.container(info.id);
+  const runtime = await deployment.runtime(info.id);
   const staging = store.staging(name);
   try {
     const extNames: string[] = [];
@@ -116,9 +96,9 @@ export async function takeCheckpoint(
     let sizes: { bytes: number }[];
     try {
       sizes = await Promise.all([
-        saveArchive(container, WORKSPACE, join(staging, 'workspace.tar')),
-        saveArchive(container, USER_DATA, join(staging, 'user-data.tar'), keepUserDataEntry),
-        saveArchive(container, EXTENSIONS, join(staging, 'extensions.tar'), (n) => {
+        saveArchive(runtime, WORKSPACE, join(staging, 'workspace.tar')),
+        saveArchive(runtime, USER_DATA, join(staging, 'user-data.tar'), keepUserDataEntry),
+        saveArchive(runtime, EXTENSIONS, join(staging, 'extensions.tar'), (n) => {
           const m = /^extensions\/([^/]+)/.exec(n);
           if (m) extNames.push(m[1]);
           return true;
@@ -129,7 +109,7 @@ export async function takeCheckpoint(
     }
     // extensions.json's size, read from the saved tar's header.
     extJsonSize = await extensionsJsonSize(join(staging, 'extensions.tar'));
-    if (criu) await (container as unknown as { createCheckpoint(o: object): Promise<unknown> }).createCheckpoint({ CheckpointID: name, Exit: false });
+    if (criu) await deployment.checkpointProcesses(info.id, name);
     const manifest: CheckpointManifest = {
       version: 1,
       name,
@@ -151,14 +131,7 @@ export async function takeCheckpoint(
 }
 
 async function extensionsJsonSize(tarFile: string): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    let size: number | null = null;
-    const ex = extract();
-    ex.on('entry', (h, body, next) => { if (h.name === 'extensions/extensions.json') size = h.size ?? null; body.on('end', next); body.resume(); });
-    ex.on('finish', () => resolve(size));
-    ex.on('error', reject);
-    createReadStream(tarFile).pipe(ex);
-  });
+  return (await tarHeader(createReadStream(tarFile), 'extensions/extensions.json'))?.size ?? null;
 }
 
 /** Opens the checkpoint's editors in their groups, in tab order, each group's active tab on top. */
@@ -188,26 +161,25 @@ export async function restoreCheckpoint(
   const lap = (phase: string, since: number) => { phases[phase] = Date.now() - since; return Date.now(); };
   const { manifest, dir } = store.read(name);
   if (opts.criu) {
-    const criu = await criuSupport(deployment.docker);
+    const criu = await deployment.processCheckpointSupport();
     if (!criu.supported) throw new NotAvailableError(criu.reason);
   }
-  const container = await deployment.container(info.id);
+  const runtime = await deployment.runtime(info.id);
   let t = Date.now();
   if (opts.criu) {
     // Processes come back as they were; the files inside the container are the checkpoint's own.
-    await container.stop({ t: 5 });
-    await container.start({ _query: { checkpoint: name } } as object);
+    await deployment.restoreProcesses(info.id, name);
     t = lap('criuRestore', t);
     await client.call('proc.waitReady', { timeoutMs: opts.timeoutMs ?? 60_000 });
     return { name, durationMs: Date.now() - t0, phases, editorsOpened: 0, extensionsReplaced: false };
   }
   await client.call('proc.closeWorkbench', { clearState: true });
   t = lap('closeWorkbench', t);
-  const prep = await execIn(deployment.docker, container, ['sh', '-c', RESTORE_SCRIPT, 'restore', manifest.extensionsFingerprint]);
+  const prep = await runtime.exec(['sh', '-c', RESTORE_SCRIPT, 'restore', manifest.extensionsFingerprint]);
   if (prep.exitCode !== 0) throw new Error(`preparing the restore failed: ${prep.stderr.trim()}`);
-  const loads = [loadArchive(container, join(dir, manifest.files.workspace), '/'), loadArchive(container, join(dir, manifest.files.userData), IDE_HOME)];
+  const loads = [loadArchive(runtime, join(dir, manifest.files.workspace), '/'), loadArchive(runtime, join(dir, manifest.files.userData), IDE_HOME)];
   const extensionsReplaced = prep.stdout.trim() === 'replaced';
-  if (extensionsReplaced) loads.push(loadArchive(container, join(dir, manifest.files.extensions), IDE_HOME));
+  if (extensionsReplaced) loads.push(loadArchive(runtime, join(dir, manifest.files.extensions), IDE_HOME));
   await Promise.all(loads);
   t = lap('swapFiles', t);
   await client.call('proc.openWorkbench', { timeoutMs: opts.timeoutMs ?? 60_000 });

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { InvalidParamsError, NotAvailableError } from '../../bridge/protocol';
-import { paths } from '../image/imageInputs';
+import { paths } from '../paths';
 
 export interface EditorTab {
   path: string;

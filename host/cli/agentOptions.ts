@@ -2,7 +2,7 @@
 // ide-agent), shared by `pwp run` and `pwp bench`.
 import type { Command } from 'commander';
 import type { ModelAgentConfig } from '../agents/modelAgents';
-import type { AgentStats } from '../agents/agentStats';
+import type { AgentStats } from '../agents/runStatistics';
 import { parseIntArg, UsageError } from './output';
 
 export interface AgentCliOptions {

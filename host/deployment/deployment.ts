@@ -1,5 +1,7 @@
 // Where an environment runs is a deployment; what you talk to once it runs is the same
-// BridgeClient whichever deployment started it.
+// BridgeClient whichever deployment started it, and the same Runtime (runtime.ts) for
+// commands and files.
+import type { Runtime } from './runtime';
 
 export interface EnvironmentSpec {
   /** Image to run; defaults to the image built from this tree. */
@@ -42,4 +44,6 @@ export interface Deployment {
   get(id: string): Promise<EnvironmentInfo>;
   list(): Promise<EnvironmentInfo[]>;
   remove(id: string): Promise<void>;
+  /** Commands, files and archives inside environment `id`. */
+  runtime(id: string): Promise<Runtime>;
 }

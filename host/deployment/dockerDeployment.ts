@@ -7,14 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import Docker from 'dockerode';
-import { pack } from 'tar-fs';
-import { extract } from 'tar-stream';
 import { NotAvailableError } from '../../bridge/protocol';
-import { tarOfFiles } from '../checkpoint/containerFiles';
 import { IMAGE_REPOSITORY } from '../image/imageInputs';
 import type { Deployment, EnvironmentInfo, EnvironmentSpec } from './deployment';
+import { DockerRuntime } from './dockerRuntime';
 import { BRIDGE_INTERFACE_PREFIX, guardHostServices } from './hostFirewall';
 import { ownerLabels } from './ownedContainers';
+import { createProcessCheckpoint, criuSupport, restartFromProcessCheckpoint } from './processCheckpoint';
+import { ROOT } from './runtime';
+import { tarOfFiles, tarOfFolder } from './tarArchive';
+import { startVerifierContainer, type VerifierContainer, type VerifierContainerSpec } from './verifierContainer';
 
 export const LABEL = 'pwp.environment';
 /** The bridge's token, for hosts that find the environment later (pwp ls, attach): labels are not visible inside the container. */
@@ -94,10 +96,12 @@ export class DockerDeployment implements Deployment {
       throw err;
     }
     try {
-      if (spec.workspaceDir) await this.copyWorkspace(container, spec.workspaceDir);
-      for (const a of spec.archives ?? []) await container.putArchive(a.tar(), { path: a.path });
+      // Files go in before it starts (the engine unpacks archives into a created container).
+      const runtime = new DockerRuntime(this.docker, container);
+      if (spec.workspaceDir) await copyWorkspace(runtime, spec.workspaceDir);
+      for (const a of spec.archives ?? []) await runtime.archiveIn(a.path, a.tar());
       // Root's, like the bridge that reads and deletes it before the IDE user has a process.
-      await container.putArchive(tarOfFiles({ [basename(TOKEN_FILE)]: token }, 0o400, 0), { path: dirname(TOKEN_FILE) });
+      await runtime.archiveIn(dirname(TOKEN_FILE), tarOfFiles({ [basename(TOKEN_FILE)]: token }, ROOT, 0o400));
       await container.start();
     } catch (err) {
       await container.remove({ force: true }).catch(() => undefined);
@@ -105,13 +109,6 @@ export class DockerDeployment implements Deployment {
       throw err;
     }
     return this.get(id);
-  }
-
-  private async copyWorkspace(container: Docker.Container, dir: string): Promise<void> {
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`workspace folder not found: ${dir}`);
-    // Files belong to the container's unprivileged user (uid 1000).
-    const tar = pack(dir, { map: (h) => ({ ...h, uid: 1000, gid: 1000, uname: 'pwp', gname: 'pwp' }) });
-    await container.putArchive(tar as unknown as NodeJS.ReadableStream, { path: WORKSPACE });
   }
 
   async get(id: string): Promise<EnvironmentInfo> {
@@ -175,22 +172,36 @@ export class DockerDeployment implements Deployment {
     await (await this.container(id)).unpause();
   }
 
-  /** Reads one file from the environment's filesystem (as it is now, running or stopped). */
+  /** What runs inside environment `id`: exec, files, archives. */
+  async runtime(id: string): Promise<DockerRuntime> {
+    return new DockerRuntime(this.docker, await this.container(id));
+  }
+
+  /** Reads one regular file of environment `id` (running or stopped); fails when there is none. */
   async readFile(id: string, path: string): Promise<Buffer> {
-    const stream = await (await this.container(id)).getArchive({ path });
-    return new Promise((resolve, reject) => {
-      const ex = extract();
-      let found: Buffer | undefined;
-      ex.on('entry', (header, body, next) => {
-        const chunks: Buffer[] = [];
-        body.on('data', (c: unknown) => chunks.push(c as Buffer));
-        body.on('end', () => { if (header.type === 'file' && !found) found = Buffer.concat(chunks); next(); });
-        body.resume();
-      });
-      ex.on('finish', () => (found ? resolve(found) : reject(new Error(`${path} is not a regular file`))));
-      ex.on('error', reject);
-      stream.pipe(ex);
-    });
+    const content = await (await this.runtime(id)).readFile(path);
+    if (!content) throw new NotAvailableError(`${path} is not a regular file of environment '${id}'`);
+    return content;
+  }
+
+  /** A verifier container of `spec.image` (no IDE, no network), with its runtime. */
+  startVerifier(spec: VerifierContainerSpec): Promise<VerifierContainer> {
+    return startVerifierContainer(this.docker, spec);
+  }
+
+  /** Whether process checkpoints (CRIU) can run on this host, and if not, why. */
+  processCheckpointSupport(): Promise<{ supported: boolean; reason: string }> {
+    return criuSupport(this.docker);
+  }
+
+  /** Checkpoints environment `id`'s processes under `name` (see processCheckpointSupport). */
+  async checkpointProcesses(id: string, name: string): Promise<void> {
+    await createProcessCheckpoint(await this.container(id), name);
+  }
+
+  /** Restarts environment `id` from its process checkpoint `name`. */
+  async restoreProcesses(id: string, name: string): Promise<void> {
+    await restartFromProcessCheckpoint(await this.container(id), name);
   }
 
   private async describe(containerId: string): Promise<EnvironmentInfo> {
@@ -215,6 +226,12 @@ export class DockerDeployment implements Deployment {
       viewUrl,
     };
   }
+}
+
+async function copyWorkspace(runtime: DockerRuntime, dir: string): Promise<void> {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`workspace folder not found: ${dir}`);
+  // Files belong to the container's unprivileged user (uid 1000).
+  await runtime.archiveIn(WORKSPACE, tarOfFolder(dir));
 }
 
 const warned = new Set<string>();

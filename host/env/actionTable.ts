@@ -5,7 +5,7 @@
 // reach the bridge only through this table.
 import type { MethodName } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
-import type { ExecOptions, ExecResult } from '../evaluation/dockerIo';
+import type { ExecOptions, ExecResult } from '../deployment/runtime';
 import type { Action, ActionType } from './actions';
 
 /** What an action needs from the running environment. */

@@ -8,20 +8,19 @@
 // it. Below it, host/environment is one running environment (container, bridge client, settle).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pack } from 'tar-fs';
 import { InvalidParamsError, NotAvailableError, PwpError, TargetClosedError, type ControlStatus, type MethodName, type ParamsIn, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
 import {
   restoreCheckpoint, startFromCheckpoint, takeCheckpoint, type CheckpointOptions, type RestoreResult,
 } from '../checkpoint/checkpoint';
 import { CheckpointStore, type CheckpointManifest, type CheckpointSummary } from '../checkpoint/checkpointStore';
-import { tarOfFiles } from '../checkpoint/containerFiles';
 import { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
+import type { ExecOptions, ExecResult } from '../deployment/runtime';
+import { tarOfFiles, tarOfFolder } from '../deployment/tarArchive';
 import { startEnvironment, type RunningEnvironment } from '../environment/environment';
 import { waitForSettle, type SettleOptions, type Settled } from '../environment/settle';
-import { paths } from '../image/imageInputs';
-import { execIn, putFiles, readFileFrom, type ExecOptions, type ExecResult } from '../evaluation/dockerIo';
+import { paths } from '../paths';
 import type { AgentEvent } from '../agents/agentEvents';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { performAction } from './actionTable';
@@ -303,12 +302,9 @@ export class Env implements EnvLike {
   /** A warm IDE gets its files copied in and its settings through the IDE (no reload). */
   private async prepareWarm(o: ResetOptions): Promise<void> {
     const { info, client } = this.running();
-    const container = await this.deployment.container(info.id);
-    if (o.workspaceDir) {
-      const tar = pack(o.workspaceDir, { map: (h) => ({ ...h, uid: 1000, gid: 1000, uname: 'pwp', gname: 'pwp' }) });
-      await container.putArchive(tar as unknown as NodeJS.ReadableStream, { path: '/workspace' });
-    }
-    if (o.files && Object.keys(o.files).length) await container.putArchive(tarOfFiles(o.files), { path: '/workspace' });
+    const runtime = await this.deployment.runtime(info.id);
+    if (o.workspaceDir) await runtime.archiveIn('/workspace', tarOfFolder(o.workspaceDir));
+    if (o.files && Object.keys(o.files).length) await runtime.archiveIn('/workspace', tarOfFiles(o.files));
     for (const [key, value] of Object.entries(o.settings ?? {})) await client.call('ide.settings.update', { key, value, target: 'user' });
   }
 
@@ -364,7 +360,7 @@ export class Env implements EnvLike {
   /** A command in the environment as the IDE user (what an exec action runs). */
   async exec(argv: string[], o: ExecOptions = {}): Promise<ExecResult> {
     const { info } = this.live();
-    return execIn(this.deployment.docker, await this.deployment.container(info.id), argv, o);
+    return (await this.deployment.runtime(info.id)).exec(argv, o);
   }
 
   /** Writes a file (absolute, or relative to /workspace) as the IDE user, creating its folder. */
@@ -373,13 +369,13 @@ export class Env implements EnvLike {
     const dir = abs.slice(0, abs.lastIndexOf('/')) || '/';
     const mk = await this.exec(['mkdir', '-p', dir], { cwd: '/' });
     if (mk.exitCode !== 0) throw new NotAvailableError(`cannot create ${dir}: ${mk.stderr.trim()}`);
-    await putFiles(await this.deployment.container(this.live().info.id), dir, [{ path: abs.slice(dir.length + 1), content }]);
+    await (await this.deployment.runtime(this.live().info.id)).writeFiles(dir, [{ path: abs.slice(dir.length + 1), content }]);
   }
 
   /** A file of the environment (absolute, or relative to /workspace), or undefined when there is none. */
   async readFile(path: string): Promise<Buffer | undefined> {
     const { info } = this.running();
-    return readFileFrom(await this.deployment.container(info.id), path.startsWith('/') ? path : `/workspace/${path}`);
+    return (await this.deployment.runtime(info.id)).readFile(path.startsWith('/') ? path : `/workspace/${path}`);
   }
 
   /** A bridge method that only looks (READ_METHODS): not a step, not counted, not recorded. */
@@ -401,7 +397,11 @@ export class Env implements EnvLike {
     const { client, info } = this.live();
     return fn({
       env: this, client, info, step: this.steps, lastAction: this.lastAction, answer: this.answer,
-      readFile: async (p) => (await this.deployment.readFile(info.id, p.startsWith('/') ? p : `/workspace/${p}`)).toString('utf8'),
+      readFile: async (p) => {
+        const content = await this.readFile(p);
+        if (!content) throw new NotAvailableError(`${p} is not a file of the environment`);
+        return content.toString('utf8');
+      },
     });
   }
 

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { archiveOf } from '../evaluation/dockerIo';
+import { archiveBuffer } from '../deployment/runtime';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { captureIdeState, EXTENSIONS_DIR, ideStateNeeds } from '../evaluation/ideState';
 import { ensureImage } from '../image/buildImage';
@@ -63,7 +63,7 @@ export class TaskEnv extends Env {
       // The workbench renders before the extension host has activated pwp's extension.
       await eventually(() => this.query('ide.status', {}), () => true, 60_000, 'the IDE extension answering');
       await runSteps(this.task.setup, this, this.task.dir);
-      this.initialTar = await archiveOf(await this.deployment.container(this.info.id), '/workspace');
+      this.initialTar = await archiveBuffer(await this.deployment.runtime(this.info.id), '/workspace');
     } catch (err) {
       await this.close().catch(() => undefined);
       throw new Error(`${taskName(this.task)}: set-up failed: ${(err as Error).message}`);
@@ -91,19 +91,19 @@ export class TaskEnv extends Env {
 
   /** Grades the environment's state now in a fresh verifier container. */
   async grade(): Promise<EvaluationResult> {
-    const container = await this.deployment.container(this.info.id);
+    const runtime = await this.deployment.runtime(this.info.id);
     // Listed as root: the agent may have made its own folders unreadable to the IDE user.
     const listExtensionFolders = async () => (await this.exec(['/usr/bin/find', EXTENSIONS_DIR, '-mindepth', '1', '-maxdepth', '1', '-type', 'd', '-printf', '%f\n'], { user: 'root', cwd: '/' }))
       .stdout.split('\n').filter(Boolean);
     const ideState = await captureIdeState(this.client, ideStateNeeds(this.task.evaluator), (p) => this.readFile(p), listExtensionFolders);
-    const workspaceTar = await archiveOf(container, '/workspace');
+    const workspaceTar = await archiveBuffer(runtime, '/workspace');
     const dir = this.taskOpts.saveGradeInputsTo;
     if (dir) {
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'ide-state.json'), JSON.stringify(ideState, null, 1));
     }
     this.lastEvaluation = await gradeState(this.task, {
-      image: this.resolvedImage!, docker: this.deployment.docker, workspaceTar, initialTar: this.initialTar, ideState, answer: this.answerGiven ?? undefined,
+      image: this.resolvedImage!, deployment: this.deployment, workspaceTar, initialTar: this.initialTar, ideState, answer: this.answerGiven ?? undefined,
     });
     return this.lastEvaluation;
   }

@@ -1,5 +1,5 @@
 // The verifier: a container of the task's image without the IDE (entrypoint replaced, no
-// network, CPU/memory/pid limits) that receives the agent's final workspace, the IDE state,
+// network, CPU/memory/pid limits: host/deployment/verifierContainer.ts) that receives the agent's final workspace, the IDE state,
 // the agent's answer and the hidden files, and in which every evaluator runs. Hidden files
 // only ever enter this container. The task's own test infrastructure (testInfrastructure.ts)
 // replaces the agent's versions before anything runs: the agent's copies are left out of the
@@ -16,26 +16,22 @@
 //   /pwp/runner              the test runner and its shims (root-owned)
 //   /pwp/report              what the test runner kept of each run (root-owned)
 //   /pwp/out                 scratch space for reports (writable by the IDE user)
-import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
-import Docker from 'dockerode';
-import { execIn, IDE_USER, packEntries, putFiles, readFileFrom, readTar, readTarEntries, readTreeFrom, ROOT, tarOf, type ExecOptions, type ExecResult, type FileEntry } from './dockerIo';
+import { DockerDeployment } from '../deployment/dockerDeployment';
+import { IDE_USER, ROOT, type ExecOptions, type ExecResult, type FileEntry, type Runtime } from '../deployment/runtime';
+import { packEntries, readTar, readTarEntries } from '../deployment/tarArchive';
+import type { VerifierContainer } from '../deployment/verifierContainer';
 import type { IdeState } from './ideState';
 import { runnerFiles } from './isolatedRunner';
 import { findTampering, type TamperFinding } from './tamperCheck';
 import { planRestore, type InfrastructureChange, type RestoreRules, type WorkspaceEntry } from './testInfrastructure';
-import { ownerLabels } from '../deployment/ownedContainers';
 
-export const VERIFIER_LABEL = 'pwp.verifier';
+export { VERIFIER_LABEL } from '../deployment/verifierContainer';
 
-/** What evaluators run against: the verifier container (or, in unit tests, a local stand-in). */
-export interface Sandbox {
-  exec(argv: string[], opts?: ExecOptions): Promise<ExecResult>;
-  readFile(path: string): Promise<Buffer | undefined>;
-  /** Regular files under a folder by relative path; undefined when the folder does not exist. */
-  readTree(dir: string): Promise<Map<string, Buffer> | undefined>;
+/** What evaluators run against: the verifier container's runtime (or, in unit tests, a local stand-in). */
+export interface Sandbox extends Pick<Runtime, 'exec' | 'readFile' | 'readTree'> {
   /** What loading found: the agent's changes to the test infrastructure, and tampering in its deliverable. */
   grading?: GradingContext;
 }
@@ -63,7 +59,8 @@ export interface VerifierInputs {
 }
 
 export interface VerifierOptions {
-  docker?: Docker;
+  /** Where the verifier container runs; a local Docker deployment unless given. */
+  deployment?: DockerDeployment;
   image: string;
   cpus?: number;
   memoryMb?: number;
@@ -84,50 +81,25 @@ function listHostFiles(dir: string): FileEntry[] {
 }
 
 export class Verifier implements Sandbox {
-  private constructor(private readonly docker: Docker, readonly container: Docker.Container, readonly id: string) {}
+  private readonly runtime: Runtime;
+  readonly id: string;
+
+  private constructor(private readonly container: VerifierContainer) {
+    this.runtime = container.runtime;
+    this.id = container.id;
+  }
 
   static async start(o: VerifierOptions): Promise<Verifier> {
-    const docker = o.docker ?? new Docker();
-    const id = randomBytes(4).toString('hex');
-    const memory = (o.memoryMb ?? 1536) * 1024 * 1024;
-    const container = await docker.createContainer({
-      name: `pwp-verifier-${id}`,
-      Image: o.image,
-      Entrypoint: ['/usr/bin/tini', '--'],
-      Cmd: ['sleep', 'infinity'],
-      User: 'root',
-      WorkingDir: '/workspace',
-      Labels: { [VERIFIER_LABEL]: id, ...ownerLabels(), ...o.labels },
-      NetworkDisabled: true,
-      HostConfig: {
-        NetworkMode: 'none',
-        NanoCpus: Math.round((o.cpus ?? 1) * 1e9),
-        Memory: memory,
-        MemorySwap: memory,
-        PidsLimit: 512,
-        CapDrop: ['ALL'],
-        // Root in here may only change its user (setpriv to the tests' user): no file
-        // permission overrides, no ownership changes, no signals to other users.
-        CapAdd: ['SETUID', 'SETGID'],
-        SecurityOpt: ['no-new-privileges'],
-        Privileged: false,
-      },
-    });
-    try {
-      await container.start();
-    } catch (err) {
-      await container.remove({ force: true }).catch(() => undefined);
-      throw err;
-    }
-    return new Verifier(docker, container, id);
+    const deployment = o.deployment ?? new DockerDeployment();
+    return new Verifier(await deployment.startVerifier({ image: o.image, cpus: o.cpus, memoryMb: o.memoryMb, labels: o.labels }));
   }
 
   grading?: GradingContext;
 
   /** Copies in everything the evaluators read; the task's test infrastructure, then the hidden workspace files, go last. */
   async load(inputs: VerifierInputs): Promise<void> {
-    await putFiles(this.container, '/', [{ path: 'pwp/out/.keep', content: '' }], IDE_USER, 0o777);
-    await putFiles(this.container, '/', [...runnerFiles(), { path: 'pwp/report/.keep', content: '' }], ROOT);
+    await this.runtime.writeFiles('/', [{ path: 'pwp/out/.keep', content: '' }], { owner: IDE_USER, dirMode: 0o777 });
+    await this.runtime.writeFiles('/', [...runnerFiles(), { path: 'pwp/report/.keep', content: '' }], { owner: ROOT });
     const hidden = inputs.hiddenDir ? listHostFiles(inputs.hiddenDir) : [];
     const overlay = hidden.filter((f) => f.path.startsWith('workspace/')).map((f) => ({ ...f, path: f.path.slice('workspace/'.length) }));
     const baseline = !inputs.rules ? undefined : inputs.initialTar ? await readTar(Readable.from([inputs.initialTar]), 1)
@@ -135,18 +107,18 @@ export class Verifier implements Sandbox {
         : new Map<string, Buffer>();
     await this.loadWorkspace(inputs.workspaceTar, baseline, new Set(overlay.map((f) => f.path)), inputs.rules);
     if (inputs.initialTar) {
-      await putFiles(this.container, '/', [{ path: 'pwp/initial/.keep', content: '' }], ROOT);
-      await this.container.putArchive(inputs.initialTar as unknown as NodeJS.ReadableStream, { path: '/pwp/initial' });
+      await this.runtime.writeFiles('/', [{ path: 'pwp/initial/.keep', content: '' }], { owner: ROOT });
+      await this.runtime.archiveIn('/pwp/initial', inputs.initialTar);
     }
     const meta: FileEntry[] = [
       { path: 'pwp/ide/state.json', content: JSON.stringify(inputs.ideState ?? null, null, 1) },
       { path: 'pwp/answer.txt', content: inputs.answer ?? '' },
     ];
-    await putFiles(this.container, '/', meta, ROOT);
+    await this.runtime.writeFiles('/', meta, { owner: ROOT });
     if (hidden.length) {
-      await putFiles(this.container, '/', hidden.map((f) => ({ ...f, path: `pwp/hidden/${f.path}` })), ROOT);
+      await this.runtime.writeFiles('/', hidden.map((f) => ({ ...f, path: `pwp/hidden/${f.path}` })), { owner: ROOT });
       // No folder entries: folders the agent made keep their owner; missing ones are created.
-      if (overlay.length) await this.container.putArchive(tarOf(overlay, ROOT, 0o755, false) as unknown as NodeJS.ReadableStream, { path: '/workspace' });
+      if (overlay.length) await this.runtime.writeFiles('/workspace', overlay, { owner: ROOT, withDirs: false });
     }
   }
 
@@ -168,15 +140,15 @@ export class Verifier implements Sandbox {
     const rel = (name: string) => name.replace(/^workspace\/?/, '').replace(/\/$/, '');
     if (!baseline) {
       this.grading = { infrastructure: [], findings: [] };
-      await this.container.putArchive(packEntries(entries) as unknown as NodeJS.ReadableStream, { path: '/' });
+      await this.runtime.archiveIn('/', packEntries(entries));
       return;
     }
     const final: WorkspaceEntry[] = entries.filter((e) => rel(e.header.name)).map((e) => ({ path: rel(e.header.name), type: e.header.type, content: e.content }));
     const plan = planRestore(final, baseline, hidden, rules ?? { restore: [], agentFiles: [], commandFiles: [] });
     const kept = entries.filter((e) => !plan.drop.has(rel(e.header.name)));
-    await this.container.putArchive(packEntries(kept) as unknown as NodeJS.ReadableStream, { path: '/' });
+    await this.runtime.archiveIn('/', packEntries(kept));
     const restore = [...plan.restore].map(([path, content]) => ({ path, content, mode: content.subarray(0, 2).toString() === '#!' ? 0o755 : 0o644 }));
-    if (restore.length) await this.container.putArchive(tarOf(restore, ROOT, 0o755, false) as unknown as NodeJS.ReadableStream, { path: '/workspace' });
+    if (restore.length) await this.runtime.writeFiles('/workspace', restore, { owner: ROOT, withDirs: false });
     const python = [...plan.deliverable.keys()].some((p) => p.endsWith('.py'));
     const findings = findTampering(plan.deliverable, baseline, { agentFiles: rules?.agentFiles, pythonModules: python ? await this.pythonModules() : undefined });
     this.grading = { infrastructure: plan.changes, findings };
@@ -199,18 +171,18 @@ export class Verifier implements Sandbox {
   }
 
   exec(argv: string[], opts: ExecOptions = {}): Promise<ExecResult> {
-    return execIn(this.docker, this.container, argv, opts);
+    return this.runtime.exec(argv, opts);
   }
 
   readFile(path: string): Promise<Buffer | undefined> {
-    return readFileFrom(this.container, path);
+    return this.runtime.readFile(path);
   }
 
   readTree(dir: string): Promise<Map<string, Buffer> | undefined> {
-    return readTreeFrom(this.container, dir);
+    return this.runtime.readTree(dir);
   }
 
   async remove(): Promise<void> {
-    await this.container.remove({ force: true, v: true }).catch(() => undefined);
+    await this.container.remove();
   }
 }

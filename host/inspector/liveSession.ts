@@ -79,7 +79,7 @@ export class LiveSession {
   ) {
     this.settings = new SettingsPanel(
       () => this.bridge(),
-      async (path) => (await this.deployment.readFile(this.info.id, path).catch(() => null))?.toString('utf8') ?? null,
+      async (path) => (await (await this.deployment.runtime(this.info.id)).readFile(path).catch(() => undefined))?.toString('utf8') ?? null,
     );
   }
 

@@ -22,7 +22,7 @@ import type { EnvironmentInfo } from '../deployment/deployment';
 import { bridgeCallOf, isBridgeInput } from '../env/actionTable';
 import { parseAction, type Action } from '../env/actions';
 import { waitForSettle } from '../environment/settle';
-import { REPO_ROOT } from '../image/imageInputs';
+import { REPO_ROOT } from '../paths';
 import { TrajectoryWriter } from '../trajectory/trajectoryFile';
 import {
   AskPersonArgs, CheckpointArgs, INPUT_TOOLS, jsonSchemaOf, MarksArgs, READ_TOOLS, readToolDescription, readToolSchema,

@@ -1,6 +1,6 @@
 // Grades a state of a task's workspace (and IDE) in a fresh verifier container with the task's
 // evaluator; the verifier is removed afterwards.
-import type Docker from 'dockerode';
+import type { DockerDeployment } from '../deployment/dockerDeployment';
 import { evaluate } from '../evaluation/evaluate';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { restoreRulesOf } from '../evaluation/testInfrastructure';
@@ -8,9 +8,9 @@ import { Verifier } from '../evaluation/verifier';
 import { taskName, type Task } from './loadTask';
 
 export async function gradeState(task: Task, s: {
-  image: string; docker?: Docker; workspaceTar: Buffer; initialTar?: Buffer; ideState?: Parameters<Verifier['load']>[0]['ideState']; answer?: string;
+  image: string; deployment?: DockerDeployment; workspaceTar: Buffer; initialTar?: Buffer; ideState?: Parameters<Verifier['load']>[0]['ideState']; answer?: string;
 }): Promise<EvaluationResult> {
-  const verifier = await Verifier.start({ docker: s.docker, image: s.image, labels: { 'pwp.task': taskName(task) } });
+  const verifier = await Verifier.start({ deployment: s.deployment, image: s.image, labels: { 'pwp.task': taskName(task) } });
   try {
     await verifier.load({
       workspaceTar: s.workspaceTar, initialTar: s.initialTar, baselineDir: task.workspaceDir, rules: restoreRulesOf(task.evaluator, task.grading),

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { z } from 'zod';
-import { REPO_ROOT } from '../image/imageInputs';
+import { REPO_ROOT } from '../paths';
 import { leaves } from '../evaluation/evaluatorSchema';
 import { TaskSchema, type TaskJson } from './taskSchema';
 import type { Step } from './stepSchema';

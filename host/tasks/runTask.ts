@@ -5,14 +5,13 @@
 // last record says what result.json says, whatever ended the run.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type Docker from 'dockerode';
 import { ensureImage } from '../image/buildImage';
-import { paths } from '../image/imageInputs';
+import { paths } from '../paths';
 import type { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { testCounts } from '../evaluation/evaluationResult';
 import { LimitReachedError, type Agent, type AgentOutcome } from '../agents/agent';
-import type { AgentStats } from '../agents/agentStats';
+import type { AgentStats } from '../agents/runStatistics';
 import { EpisodeOverError, type EnvLike } from '../env/env';
 import type { EnvPool } from '../env/pool';
 import { makeEnv } from '../env/taskEnv';
@@ -58,7 +57,6 @@ export interface RunOptions {
   /** The image for tasks that say `default` (resolved once by a bench). */
   defaultImage?: string;
   deployment?: DockerDeployment;
-  docker?: Docker;
   /** Take the environment from a warm pool of the task's image. */
   pool?: EnvPool;
   video?: boolean;

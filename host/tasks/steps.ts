@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import type { Mark } from '../../bridge/protocol';
-import { paths } from '../image/imageInputs';
+import { paths } from '../paths';
 import { match } from '../evaluation/matcher';
 import type { Action } from '../env/actions';
 import { EpisodeOverError, type EnvLike, type StepInfo } from '../env/env';

@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
-import { pack } from 'tar-fs';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
+import { tarOfFolder } from '../../host/deployment/tarArchive';
 import { ensureImage } from '../../host/image/buildImage';
 import type { DriverConfig, DriverExit } from './codeServerDriver';
 import { failureReason, formatReport, type ExtensionTestReport, type ExtensionTestRun } from './report';
@@ -49,23 +49,15 @@ async function bundleDriver(outfile: string): Promise<void> {
 
 /** Runs a command in the container as pwp, passing its output to `log` line by line. */
 async function execInContainer(deployment: DockerDeployment, id: string, cmd: string[], log: (line: string) => void, timeoutMs: number): Promise<number | null> {
-  const container = await deployment.container(id);
-  const exec = await container.exec({ Cmd: cmd, User: 'pwp', AttachStdout: true, AttachStderr: true });
-  const stream = await exec.start({ hijack: true, stdin: false });
   const out = new PassThrough();
   createInterface({ input: out }).on('line', log);
-  deployment.docker.modem.demuxStream(stream, out, out);
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      new Promise<void>((resolve, reject) => { stream.on('end', resolve); stream.on('close', resolve); stream.on('error', reject); }),
-      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${cmd.join(' ')} still running after ${timeoutMs} ms`)), timeoutMs); }),
-    ]);
+    const r = await (await deployment.runtime(id)).exec(cmd, { cwd: '/', timeoutSec: Math.ceil(timeoutMs / 1000), onOutput: (c) => out.write(c) });
+    if (r.timedOut) throw new Error(`${cmd.join(' ')} still running after ${timeoutMs} ms`);
+    return r.exitCode;
   } finally {
-    clearTimeout(timer);
     out.end();
   }
-  return (await exec.inspect()).ExitCode ?? null;
 }
 
 async function readJson<T>(deployment: DockerDeployment, id: string, path: string): Promise<T | undefined> {
@@ -86,10 +78,9 @@ export async function runExtensionTestsInCodeServer(opts: CodeServerRunOptions =
     const info = await deployment.create({ image, memoryMb: 3072, labels: { 'pwp.test': 'extension-host' } });
     envId = info.id;
     log(`environment ${info.id} (${image}) started`);
-    const tar = pack(staging, {
-      map: (h) => ({ ...h, name: h.name === '.' ? 'pwp-extension-test' : `pwp-extension-test/${h.name}`, uid: 1000, gid: 1000, uname: 'pwp', gname: 'pwp' }),
-    });
-    await (await deployment.container(info.id)).putArchive(tar as unknown as NodeJS.ReadableStream, { path: '/tmp' });
+    const runtime = await deployment.runtime(info.id);
+    await runtime.exec(['mkdir', '-p', CONTAINER_ROOT], { cwd: '/' });
+    await runtime.archiveIn(CONTAINER_ROOT, tarOfFolder(staging));
 
     const cfg: DriverConfig = { root: CONTAINER_ROOT, idePort: 8091, devtoolsPort: 9223, timeoutMs };
     const driverCode = await execInContainer(deployment, info.id,

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { NotAvailableError } from '../../bridge/protocol';
 import { CheckpointStore } from '../../host/checkpoint/checkpointStore';
-import { execIn } from '../../host/checkpoint/containerFiles';
 import { checkEnv } from '../../host/env/checkEnv';
 import { Env } from '../../host/env/env';
 import { TimeLimit, WallClockLimit } from '../../host/env/wrappers';
@@ -96,7 +95,7 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
       await c.call('ide.editors.open', { editors: [{ file: 'app.py', cursor: { line: 1, column: 1 } }] });
       await env.step({ type: 'type', text: 'LATER ' });
       await env.step({ type: 'key', keys: 'ctrl+s' });
-      await execIn(env.deployment.docker, await env.deployment.container(env.info.id), ['sh', '-c', 'echo new > /workspace/extra.txt']);
+      await env.exec(['sh', '-c', 'echo new > /workspace/extra.txt']);
       await c.call('ide.settings.update', { key: 'editor.fontSize', value: 22 });
       // Another editor in a second group: a restore that let the workbench bring back its
       // last layout would show it again.
@@ -132,7 +131,7 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
     it('freezes the container while paused: a clock ticking inside records nothing until resume', async () => {
       // Started in the background by a shell that exits at once: a detached exec would keep
       // its HTTP connection to dockerd open for minutes after the container is gone.
-      await execIn(env.deployment.docker, await env.deployment.container(env.info.id), ['sh', '-c', '(while :; do date +%s%3N >> /tmp/ticks; sleep 0.05; done) >/dev/null 2>&1 &']);
+      await env.exec(['sh', '-c', '(while :; do date +%s%3N >> /tmp/ticks; sleep 0.05; done) >/dev/null 2>&1 &']);
       await sleep(600);
       await env.pause();
       const pausedAt = Date.now(); // docker pause has returned: the cgroup is frozen from here on

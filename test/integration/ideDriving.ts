@@ -1,7 +1,6 @@
 // Driving the IDE as a person would, for integration tests: keyboard and mouse only, but
 // waiting on what the IDE shows (marks, editor state) instead of on fixed times, so that a
 // loaded machine slows a test down rather than failing it.
-import { pack } from 'tar-stream';
 import type { Mark } from '../../bridge/protocol';
 import type { BridgeClient } from '../../host/client/bridgeClient';
 import { waitForSettle } from '../../host/environment/settle';
@@ -21,28 +20,17 @@ export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolea
   }
 }
 
-/** Runs a command in the container (as the IDE's user by default); stdout and stderr together. */
+/** Runs a command in the container (as the IDE's user by default); stdout, then stderr. */
 export async function execIn(env: TestEnvironment, cmd: string[], user = 'pwp'): Promise<string> {
-  const c = await env.deployment.container(env.info.id);
-  const ex = await c.exec({ Cmd: cmd, User: user, AttachStdout: true, AttachStderr: true });
-  const stream = await ex.start({});
-  const chunks: Buffer[] = [];
-  await new Promise<void>((resolve) => { stream.on('data', (d: Buffer) => chunks.push(d)); stream.on('end', () => resolve()); });
-  // docker multiplexes stdout/stderr with 8-byte frame headers
-  const all = Buffer.concat(chunks);
-  let out = '';
-  for (let i = 0; i + 8 <= all.length;) { const n = all.readUInt32BE(i + 4); out += all.subarray(i + 8, i + 8 + n).toString(); i += 8 + n; }
-  return out;
+  const r = await (await env.deployment.runtime(env.info.id)).exec(cmd, { user });
+  return r.stdout + r.stderr;
 }
 
 /** Writes a file inside the container as its user, the way a tool outside the IDE would. */
 export async function writeOnDisk(env: TestEnvironment, path: string, content: string | Buffer): Promise<void> {
   const slash = path.lastIndexOf('/');
   await execIn(env, ['mkdir', '-p', path.slice(0, slash)]);
-  const tar = pack();
-  tar.entry({ name: path.slice(slash + 1), uid: 1000, gid: 1000, mode: 0o644 }, typeof content === 'string' ? Buffer.from(content) : content);
-  tar.finalize();
-  await (await env.deployment.container(env.info.id)).putArchive(tar as unknown as NodeJS.ReadableStream, { path: path.slice(0, slash) });
+  await (await env.deployment.runtime(env.info.id)).writeFiles(path.slice(0, slash), [{ path: path.slice(slash + 1), content }]);
 }
 
 async function marksUntil(client: BridgeClient, what: string, pred: (m: Mark[]) => boolean, timeoutMs = 15_000): Promise<Mark[]> {

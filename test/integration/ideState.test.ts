@@ -6,7 +6,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pack } from 'tar-stream';
 import { NotAvailableError, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../../host/client/bridgeClient';
 import { waitForSettle } from '../../host/environment/settle';

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { join, relative } from 'node:path';
 import { OracleAgent } from '../../host/agents/oracleAgent';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
-import { paths } from '../../host/image/imageInputs';
+import { paths } from '../../host/paths';
 import { taskName, type Task } from '../../host/tasks/loadTask';
 import { makeEnv } from '../../host/env/taskEnv';
 import { actOn } from '../support/actOnEnv';

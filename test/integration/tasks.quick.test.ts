@@ -13,7 +13,7 @@ import { NullAgent } from '../../host/agents/nullAgent';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { OracleAgent } from '../../host/agents/oracleAgent';
 import { ReplayAgent } from '../../host/agents/replayAgent';
-import { paths } from '../../host/image/imageInputs';
+import { paths } from '../../host/paths';
 import { resolveTasks } from '../../host/tasks/loadTask';
 import { runTask } from '../../host/tasks/runTask';
 import { readTrajectory } from '../../host/trajectory/trajectoryFile';

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pack } from 'tar-stream';
+import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
 import { evaluate } from '../../host/evaluation/evaluate';
 import { EvaluatorSchema, type Evaluator } from '../../host/evaluation/evaluatorSchema';
 import { Verifier } from '../../host/evaluation/verifier';
@@ -16,24 +16,9 @@ import { loadTask } from '../../host/tasks/loadTask';
 import { gradeState } from '../../host/tasks/gradeState';
 import { testImage } from './environmentFixture';
 
-/** A tar of files as the agent container's getArchive('/workspace') gives it (owned by the IDE user). */
-async function tarBuffer(files: Record<string, string | Buffer>): Promise<Buffer> {
-  const p = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<void>((resolve) => { p.on('data', (c: unknown) => chunks.push(c as Buffer)); p.on('end', () => resolve()); });
-  const dirs = new Set<string>();
-  p.entry({ name: 'workspace/', type: 'directory', mode: 0o755, uid: 1000, gid: 1000 });
-  for (const [path, content] of Object.entries(files)) {
-    const parts = path.split('/');
-    for (let i = 1; i < parts.length; i++) {
-      const d = parts.slice(0, i).join('/');
-      if (!dirs.has(d)) { dirs.add(d); p.entry({ name: `workspace/${d}/`, type: 'directory', mode: 0o755, uid: 1000, gid: 1000 }); }
-    }
-    p.entry({ name: `workspace/${path}`, mode: 0o644, uid: 1000, gid: 1000 }, typeof content === 'string' ? Buffer.from(content) : content);
-  }
-  p.finalize();
-  await done;
-  return Buffer.concat(chunks);
+/** A tar of files as the agent container's archive of /workspace gives it (owned by the IDE user). */
+function tarBuffer(files: Record<string, string | Buffer>): Promise<Buffer> {
+  return bufferOf(tarOf(Object.entries(files).map(([path, content]) => ({ path: `workspace/${path}`, content }))));
 }
 
 function writeTree(root: string, files: Record<string, string>): void {

@@ -3,7 +3,7 @@
 // verifier. None solves the task; each must score 0 with the reason in the result. Between
 // tricks the workspace goes back to the state right after set-up.
 import { strict as assert } from 'node:assert';
-import { pack } from 'tar-stream';
+import { bufferOf, packEntries, type Header } from '../../host/deployment/tarArchive';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
 import { captureIdeState, ideStateNeeds, KEYBINDINGS_FILE, type IdeState } from '../../host/evaluation/ideState';
 import { resolveTasks } from '../../host/tasks/loadTask';
@@ -262,12 +262,6 @@ describe('verifier against tampering: forged IDE answers (vscode-config/rebind-s
 });
 
 /** An empty /workspace archive, as a task without workspace files leaves it. */
-async function emptyWorkspace(): Promise<Buffer> {
-  const p = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<void>((resolve) => { p.on('data', (c: unknown) => chunks.push(c as Buffer)); p.on('end', () => resolve()); });
-  p.entry({ name: 'workspace/', type: 'directory', mode: 0o755, uid: 1000, gid: 1000 });
-  p.finalize();
-  await done;
-  return Buffer.concat(chunks);
+function emptyWorkspace(): Promise<Buffer> {
+  return bufferOf(packEntries([{ header: { name: 'workspace/', type: 'directory', mode: 0o755, uid: 1000, gid: 1000 } as Header, content: Buffer.alloc(0) }]));
 }

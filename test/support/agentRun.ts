@@ -87,15 +87,13 @@ export async function runScriptedAgent(o: AgentRunOptions): Promise<AgentRunResu
 async function findSecrets(session: TaskEnv, secrets: string[]): Promise<string[]> {
   if (!secrets.length) return [];
   const leaks: string[] = [];
-  const container = await new DockerDeployment().container(session.info.id);
-  const inspect = await container.inspect();
+  const deployment = new DockerDeployment();
+  const inspect = await (await deployment.container(session.info.id)).inspect();
   const configured = (inspect.Config.Env ?? []).join('\n');
+  const runtime = await deployment.runtime(session.info.id);
   const run = async (cmd: string[]): Promise<string> => {
-    const exec = await container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, User: 'root' });
-    const stream = await exec.start({});
-    const chunks: Buffer[] = [];
-    await new Promise<void>((resolve) => { stream.on('data', (c: Buffer) => chunks.push(c)); stream.on('end', () => resolve()); });
-    return Buffer.concat(chunks).toString('latin1');
+    const r = await runtime.exec(cmd, { user: 'root', cwd: '/' });
+    return r.stdout + r.stderr;
   };
   const procEnv = await run(['sh', '-c', 'cat /proc/[0-9]*/environ 2>/dev/null | tr "\\0" "\\n"']);
   for (const s of secrets) {

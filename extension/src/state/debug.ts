@@ -2,7 +2,7 @@
 // debug API (the IDE's breakpoint model, so the gutter and the Breakpoints view agree) and
 // the debug sessions seen since the extension started.
 import * as vscode from 'vscode';
-import type { Dispatcher } from '../../../bridge/server/dispatcher';
+import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
 import type { Result } from '../../../bridge/protocol';
 import { fromWirePosition } from './positions';
 import { describe, resolveFile } from './resources';

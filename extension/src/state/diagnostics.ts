@@ -2,11 +2,11 @@
 // language services have caught up with recent edits and files written on disk.
 import { readFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { Dispatcher } from '../../../bridge/server/dispatcher';
+import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
 import type { IdeDiagnostic } from '../../../bridge/protocol/ide';
 import { selectDiagnostics, waitUntilQuiet } from './diagnosticsQuery';
 import { toWireRange } from './positions';
-import { CpuActivity, descendants, readProcesses } from '../../../bridge/supervisor/procfs';
+import { CpuActivity, descendants, readProcesses } from '../../../bridge/common/procfs';
 import type { PythonDiagnostics } from './pythonDiagnostics';
 import { describe, resolveFile } from './resources';
 

@@ -1,6 +1,6 @@
 // ide.editors: tab groups and tabs, the active editor and what it shows.
 import * as vscode from 'vscode';
-import type { Dispatcher } from '../../../bridge/server/dispatcher';
+import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
 import type { Result } from '../../../bridge/protocol';
 import { cap, fromWirePosition, toWirePosition, toWireRange } from './positions';
 import { describe, resolveFile } from './resources';

@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { ActionFailedError, InvalidParamsError } from '../../../bridge/protocol';
-import type { Dispatcher } from '../../../bridge/server/dispatcher';
+import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
 import {
   findTheme, manifestId, mergeExtensions, readBuiltinExtensions, readUserExtensions,
   type ExtensionRecord, type InstalledOnDisk, type Manifest, type Running,

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ActionFailedError } from '../../../bridge/protocol';
-import type { Dispatcher } from '../../../bridge/server/dispatcher';
+import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
 import { editKeybindings, readKeybindings } from './keybindingsJson';
 
 async function readText(path: string): Promise<string> {

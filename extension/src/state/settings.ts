@@ -2,7 +2,7 @@
 // writes are exactly the IDE's.
 import * as vscode from 'vscode';
 import { ActionFailedError, InvalidParamsError, type Result } from '../../../bridge/protocol';
-import type { Dispatcher } from '../../../bridge/server/dispatcher';
+import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
 import { resolveFile } from './resources';
 import { settingSource } from './settingsScope';
 

@@ -1,6 +1,6 @@
 // ide.status: who is serving and on which workspace.
 import * as vscode from 'vscode';
-import type { Dispatcher } from '../../../bridge/server/dispatcher';
+import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
 
 export function registerStatus(d: Dispatcher, context: vscode.ExtensionContext): void {
   const started = Date.now();

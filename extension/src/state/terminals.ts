@@ -1,8 +1,8 @@
 // ide.terminals: the integrated terminals, their shells and what runs in them (from /proc,
 // since the terminals' processes live in this container).
 import * as vscode from 'vscode';
-import type { Dispatcher } from '../../../bridge/server/dispatcher';
-import { descendants, readCwd, readProcess, readProcesses } from '../../../bridge/supervisor/procfs';
+import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
+import { descendants, readCwd, readProcess, readProcesses } from '../../../bridge/common/procfs';
 
 export function registerTerminals(d: Dispatcher): void {
   d.register('ide.terminals', async () => {

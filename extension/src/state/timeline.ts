@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ActionFailedError, InvalidParamsError } from '../../../bridge/protocol';
-import type { Dispatcher } from '../../../bridge/server/dispatcher';
+import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
 import { cap } from './positions';
 import { findHistoryFolder, readHistoryEntries, type HistoryEntry } from './localHistory';
 import { describe, resolveFile, resolveWorkspaceFile } from './resources';

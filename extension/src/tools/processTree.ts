@@ -1,5 +1,5 @@
 // Process ids under a process, from /proc (the shell tools signal what runs under them).
-import { descendants, readProcesses } from '../../../bridge/supervisor/procfs';
+import { descendants, readProcesses } from '../../../bridge/common/procfs';
 
 export async function descendantPids(root: number): Promise<number[]> {
   const all = await readProcesses();

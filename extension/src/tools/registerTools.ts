@@ -2,7 +2,7 @@
 // registry, and serves tools.list / tools.call / tools.log on the dispatcher.
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { Dispatcher } from '../../../bridge/server/dispatcher';
+import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
 import { PythonSyntaxChecker } from '../state/pythonSyntax';
 import { BackgroundProcesses } from './backgroundProcesses';
 import { Baseline } from './baseline';

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { OracleAgent } from '../../agents/oracleAgent';
 import { ensureImage } from '../../image/buildImage';
-import { paths } from '../../image/imageInputs';
+import { paths } from '../../paths';
 import { resolveTasks, taskName } from '../../tasks/loadTask';
 import { runTask } from '../../tasks/runTask';
 import { readTrajectory } from '../../trajectory/trajectoryFile';

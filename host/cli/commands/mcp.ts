@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { connectEnvironment, startEnvironment } from '../../environment/environment';
 import { ensureImage } from '../../image/buildImage';
-import { paths } from '../../image/imageInputs';
+import { paths } from '../../paths';
 import { PwpMcpServer, type McpEnvironment } from '../../mcp/mcpServer';
 import { TRAJECTORY_FILE } from '../../trajectory/trajectoryFile';
 import { docker } from '../context';

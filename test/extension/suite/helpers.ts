@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { MethodName, ParamsIn, Result } from '../../../bridge/protocol';
-import type { RpcResponse, Session } from '../../../bridge/server/dispatcher';
+import type { RpcResponse, Session } from '../../../bridge/rpc/dispatcher';
 import type { PwpExtensionApi } from '../../../extension/src/extension';
 
 export const EXTENSION_ID = 'pwp.pwp-ide-bridge';

@@ -3,7 +3,7 @@
 // waiting for them to catch up with recent edits (the same wait as ide.diagnostics).
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import type { Dispatcher, Session } from '../../../../bridge/server/dispatcher';
+import type { Dispatcher, Session } from '../../../../bridge/rpc/dispatcher';
 import type { Result } from '../../../../bridge/protocol';
 import { defineTool } from '../toolRegistry';
 import { ToolError } from '../toolError';

@@ -1,0 +1,84 @@
+import { strict as assert } from 'node:assert';
+import WebSocket from 'ws';
+import { NotAvailableError } from '../../../../bridge/protocol';
+import { ExtensionLink } from '../../../../bridge/ide/extensionLink';
+
+const TOKEN = 'extension-token-0123456789';
+
+async function connectExtension(link: ExtensionLink, opts: { autoPong?: boolean; onMessage?: (ws: WebSocket, data: string) => void } = {}): Promise<WebSocket> {
+  await link.listening();
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${link.port}/?token=${TOKEN}`, { autoPong: opts.autoPong ?? true });
+    if (opts.onMessage) ws.on('message', (d) => opts.onMessage!(ws, d.toString()));
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+}
+
+async function until(cond: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('the bridge\'s link to the extension host', () => {
+  let link: ExtensionLink;
+  afterEach(() => link?.close());
+
+  it('waits a bounded time for the first extension host, then fails with NotAvailableError', async () => {
+    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 2500, firstConnectionWaitMs: 150 });
+    const t = Date.now();
+    await assert.rejects(link.call('ide.status', {}), (e: Error) => e instanceof NotAvailableError && /not connected/.test(e.message));
+    assert.ok(Date.now() - t >= 140, 'it waited for the first connection before failing');
+  });
+
+  it('answers a call made before the first extension host connects once it does', async () => {
+    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 2500, firstConnectionWaitMs: 5000 });
+    await link.listening();
+    const pending = link.call('ide.status', {});
+    const ext = await connectExtension(link, {
+      onMessage: (ws, d) => { const m = JSON.parse(d); ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { ok: true } })); },
+    });
+    assert.deepEqual(await pending, { ok: true });
+    ext.close();
+  });
+
+  it('forwards calls to the connected extension', async () => {
+    link = new ExtensionLink(0, TOKEN, () => undefined);
+    const ext = await connectExtension(link);
+    ext.on('message', (d) => { const m = JSON.parse(d.toString()); ext.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { echo: m.method } })); });
+    await until(() => link.connected, 2000);
+    assert.deepEqual(await link.call('ide.editors', {}), { echo: 'ide.editors' });
+    ext.close();
+  });
+
+  it('turns an extension host dying mid-call into NotAvailableError, not TargetClosedError', async () => {
+    link = new ExtensionLink(0, TOKEN, () => undefined);
+    const ext = await connectExtension(link);
+    ext.on('message', () => ext.terminate()); // the process dies while answering
+    await until(() => link.connected, 2000);
+    await assert.rejects(link.call('ide.diagnostics', {}), (e: Error) => e instanceof NotAvailableError && /disconnected while answering/.test(e.message));
+    await until(() => !link.connected, 2000);
+    await assert.rejects(link.call('ide.status', {}), NotAvailableError);
+  });
+
+  it('drops an extension host that stops answering pings, so calls fail fast again', async () => {
+    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 100 });
+    const frozen = await connectExtension(link, { autoPong: false });
+    await until(() => link.connected, 2000);
+    await until(() => !link.connected, 30_000);
+    await assert.rejects(link.call('ide.status', {}), NotAvailableError);
+    frozen.terminate();
+  });
+
+  it('keeps an extension host that answers pings', async () => {
+    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 50 });
+    const ext = await connectExtension(link);
+    await until(() => link.connected, 2000);
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(link.connected, true);
+    ext.close();
+  });
+});

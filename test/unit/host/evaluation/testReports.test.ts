@@ -1,0 +1,126 @@
+// Test reports of real runners (fixtures/reports: pytest, node --test, mocha (JSON and xunit)
+// and jest 30 outputs as those tools wrote them; jest.json and go test -json in their
+// documented formats) as cases.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findCase, parseGoTestJson, parseJestJson, parseJUnitXml, parseMochaJson, tally } from '../../../../host/evaluation/testReports';
+import { withReportFlags } from '../../../../host/evaluation/testsGrader';
+
+const fixture = (f: string) => readFileSync(join(__dirname, '../../../support/fixtures/reports', f), 'utf8');
+
+describe('test reports', () => {
+  it('reads pytest JUnit XML (xunit1) with pytest ids, parametrized cases, failures and skips', () => {
+    const cases = parseJUnitXml(fixture('pytest-xunit1.xml'), { pythonIds: true });
+    assert.deepEqual(cases.map((c) => [c.id, c.status]), [
+      ['tests/test_calc.py::test_add', 'passed'],
+      ['tests/test_calc.py::test_sub', 'failed'],
+      ['tests/test_calc.py::test_skip', 'skipped'],
+      ['tests/test_calc.py::TestMul::test_mul[2-3]', 'passed'],
+      ['tests/test_calc.py::TestMul::test_mul[1-0]', 'failed'],
+    ]);
+    assert.match(cases[1].message!, /one minus one\nassert \(1 - 1\) == 1/);
+    assert.deepEqual(tally(cases), { passed: 2, failed: 2, skipped: 1, total: 4, missing: [] });
+  });
+
+  it('gives the same ids to a pytest report without file attributes (xunit2)', () => {
+    const one = parseJUnitXml(fixture('pytest-xunit1.xml'), { pythonIds: true }).map((c) => c.id);
+    const two = parseJUnitXml(fixture('pytest-xunit2.xml'), { pythonIds: true }).map((c) => c.id);
+    assert.deepEqual(two, one);
+  });
+
+  it('scores a passing test whose captured output holds failure markup (escaped or CDATA) as passed', () => {
+    const cases = parseJUnitXml(fixture('junit-captured-failure-text.xml'), { pythonIds: true });
+    assert.deepEqual(cases.map((c) => [c.id, c.status]), [
+      ['tests/test_log.py::test_prints_markup', 'passed'],
+      ['tests/test_log.py::test_cdata_markup', 'passed'],
+      ['tests/test_log.py::test_really_fails', 'failed'],
+    ]);
+    assert.equal(cases[2].message, 'assert 1 == 2');
+    assert.deepEqual(tally(cases), { passed: 2, failed: 1, skipped: 0, total: 3, missing: [] });
+  });
+
+  it('reads entities and numeric character references in names and messages', () => {
+    const cases = parseJUnitXml('<testsuite name="s &amp; t"><testcase name="caf&#233; &lt;&#x41;&gt;"><failure>a &amp;&amp; b</failure></testcase></testsuite>');
+    assert.deepEqual(cases.map((c) => [c.id, c.status, c.message]), [['s & t > café <A>', 'failed', 'a && b']]);
+  });
+
+  it('counts expected tests by id or alias, and missing ones as failed', () => {
+    const cases = parseJUnitXml(fixture('pytest-xunit1.xml'), { pythonIds: true });
+    assert.equal(findCase(cases, 'tests.test_calc.TestMul::test_mul[2-3]')?.status, 'passed');
+    assert.equal(findCase(cases, 'test_add')?.status, 'passed');
+    const t = tally(cases, ['tests/test_calc.py::test_add', 'tests/test_calc.py::TestMul::test_mul[2-3]', 'tests/test_calc.py::test_gone']);
+    assert.deepEqual(t, { passed: 2, failed: 1, skipped: 0, total: 3, missing: ['tests/test_calc.py::test_gone'] });
+  });
+
+  it('reads node --test JUnit output with suite-qualified names', () => {
+    const cases = parseJUnitXml(fixture('node-test.xml'));
+    assert.deepEqual(cases.map((c) => [c.id, c.status]), [['math > adds', 'passed'], ['math > fails', 'failed'], ['top level', 'passed'], ['skipped', 'skipped']]);
+    assert.equal(cases[1].message, '1 == 2');
+    assert.equal(findCase(cases, 'adds')?.status, 'passed');
+  });
+
+  it('names other runners\' JUnit cases classname::name, not by a suite that only names the runner', () => {
+    // mocha --reporter xunit: one <testsuite name="Mocha Tests">, the describe title as classname.
+    const mocha = parseJUnitXml(fixture('mocha-xunit.xml'));
+    assert.deepEqual(mocha.map((c) => [c.id, c.status]), [['sum::adds', 'passed'], ['sum::adds negatives', 'passed'], ['sum::is wrong', 'failed']]);
+    assert.match(mocha[2].message!, /2 !== 3/);
+    assert.equal(findCase(mocha, 'sum is wrong'), mocha[2], 'the full title mocha itself prints');
+    assert.equal(findCase(mocha, 'Mocha Tests > adds'), mocha[0]);
+    // pytest's report read as plain JUnit (framework `junit`): <testsuite name="pytest">.
+    const py = parseJUnitXml(fixture('pytest-xunit2.xml'));
+    assert.equal(py[3].id, 'tests.test_calc.TestMul::test_mul[2-3]');
+    assert.equal(findCase(py, 'tests.test_calc.TestMul.test_mul[2-3]'), py[3]);
+  });
+
+  it('reads mocha JSON', () => {
+    const cases = parseMochaJson(fixture('mocha.json'));
+    assert.deepEqual(cases.map((c) => [c.id, c.status]).sort(), [['cart adds items', 'passed'], ['cart later', 'skipped'], ['cart totals', 'failed']]);
+    assert.equal(findCase(cases, 'cart totals')?.message, '1 == 2');
+  });
+
+  it('reads mocha JSON printed after other output on stdout', () => {
+    const cases = parseMochaJson(`some console.log line\n${fixture('mocha.json')}`);
+    assert.equal(cases.length, 3);
+  });
+
+  it('reads jest JSON', () => {
+    const cases = parseJestJson(fixture('jest.json'));
+    assert.deepEqual(cases.map((c) => [c.id, c.status]), [
+      ['slugify lowercases', 'passed'], ['slugify joins words with dashes', 'passed'],
+      ['slugify collapses repeated dashes', 'failed'], ['slugify handles unicode', 'skipped'],
+    ]);
+    assert.match(cases[2].message!, /Expected: "a-b"/);
+    assert.equal(findCase(cases, 'slugify > lowercases')?.status, 'passed');
+  });
+
+  it('reads jest 30 JSON, with ids relative to the workspace as aliases', () => {
+    const cases = parseJestJson(fixture('jest-30.json'));
+    assert.deepEqual(cases.map((c) => [c.id, c.status]), [['sum adds', 'passed'], ['sum adds negatives', 'passed'], ['sum is wrong', 'failed']]);
+    assert.match(cases[2].message!, /Expected: 3\nReceived: 2/);
+    assert.equal(findCase(cases, 'jest/sum.test.js::sum is wrong'), cases[2]);
+    assert.equal(findCase(cases, '/workspace/jest/sum.test.js::sum adds'), cases[0]);
+  });
+
+  it('reads go test -json, subtests included', () => {
+    const cases = parseGoTestJson(fixture('go-test.jsonl'));
+    assert.deepEqual(cases.map((c) => [c.id, c.status]), [
+      ['example.com/shop/cart::TestTotal', 'passed'],
+      ['example.com/shop/cart::TestDiscount/ten_percent', 'failed'],
+      ['example.com/shop/cart::TestDiscount', 'failed'],
+      ['example.com/shop/cart::TestLater', 'skipped'],
+    ]);
+    assert.match(cases[1].message!, /got 100, want 90/);
+    assert.equal(findCase(cases, 'TestTotal')?.status, 'passed');
+  });
+
+  it('switches on each framework\'s machine-readable report', () => {
+    assert.deepEqual(withReportFlags({ framework: 'pytest', command: ['python3', '-m', 'pytest', 'tests'] }, '/r.xml').slice(4), ['--junitxml=/r.xml', '-o', 'junit_family=xunit1', '-p', 'no:cacheprovider']);
+    assert.deepEqual(withReportFlags({ framework: 'node', command: ['node', '--test', 'test/'] }, '/r.xml'), ['node', '--test-reporter=junit', '--test-reporter-destination=/r.xml', '--test-reporter=tap', '--test-reporter-destination=stdout', '--test', 'test/']);
+    assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', './...'] }), ['go', 'test', '-json', './...']);
+    assert.deepEqual(withReportFlags({ framework: 'jest', command: ['npx', 'jest'] }, '/r.json'), ['jest', '--json', '--outputFile=/r.json'], "the image's jest, not the workspace's");
+    assert.deepEqual(withReportFlags({ framework: 'mocha', command: ['npx', 'mocha'] }, '/r.json'), ['mocha', '--reporter', 'json', '--reporter-option', 'output=/r.json']);
+    assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', '-json', './...'] }), ['go', 'test', '-json', './...']);
+    assert.deepEqual(withReportFlags({ framework: 'junit', command: ['gradle', 'test'] }), ['gradle', 'test'], 'a junit command writes its own report');
+  });
+});

@@ -1,0 +1,186 @@
+// The pure parts of the verifier's defences: which files are test infrastructure and what
+// putting the task's copy back does, the tampering detector (and that no bundled task's
+// oracle trips it), and the cross-check of a report against the runner's own output.
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { imageRunner, testsEnv } from '../../../../host/evaluation/isolatedRunner';
+import { crossCheck, jestSummary, pytestSummary, tapSummary } from '../../../../host/evaluation/runnerOutput';
+import { findTampering } from '../../../../host/evaluation/tamperCheck';
+import { commandFiles, planRestore, restoreRulesOf, type WorkspaceEntry } from '../../../../host/evaluation/testInfrastructure';
+import type { TestCase } from '../../../../host/evaluation/testReports';
+import { withReportFlags } from '../../../../host/evaluation/testsGrader';
+import { resolveTasks, type Task } from '../../../../host/tasks/loadTask';
+
+const b = (s: string) => Buffer.from(s);
+const file = (path: string, content: string): WorkspaceEntry => ({ path, type: 'file', content: b(content) });
+const NO_RULES = { restore: [], agentFiles: [], commandFiles: [] };
+
+describe('test infrastructure put back before grading', () => {
+  it('replaces the agent\'s test files, runner config, hooks and shims with the task\'s copies, and lists the changes', () => {
+    const baseline = new Map([['conftest.py', b('task')], ['run_tests.sh', b('#!/bin/sh\n')], ['app.py', b('old')], ['package.json', b('{}')]]);
+    const final = [
+      file('conftest.py', 'hooked'), file('app.py', 'new'), file('pytest.py', 'shadow'), file('tests/test_extra.py', 'x'),
+      file('sub/sitecustomize.py', 'x'), file('x.pth', 'x'), file('node_modules/.bin/jest', 'x'), file('pytest.ini', '[pytest]'),
+      file('package.json', '{}'), { path: 'lib', type: 'symlink' }, file('tests/__pycache__/t.cpython-311.pyc', 'x'),
+    ];
+    const plan = planRestore(final, baseline, new Set(['tests/test_hidden.py']), NO_RULES);
+    assert.deepEqual([...plan.restore.keys()].sort(), ['conftest.py', 'package.json', 'run_tests.sh']);
+    assert.deepEqual(plan.changes, [
+      { path: 'conftest.py', change: 'modified' },
+      { path: 'node_modules/.bin/jest', change: 'added' },
+      { path: 'pytest.ini', change: 'added' },
+      { path: 'pytest.py', change: 'added' },
+      { path: 'run_tests.sh', change: 'deleted' },
+      { path: 'sub/sitecustomize.py', change: 'added' },
+      { path: 'tests/test_extra.py', change: 'added' },
+      { path: 'x.pth', change: 'added' },
+    ]);
+    assert.ok(!plan.drop.has('app.py') && !plan.drop.has('lib') && plan.drop.has('package.json') && plan.drop.has('tests/__pycache__/t.cpython-311.pyc'));
+    assert.deepEqual([...plan.deliverable.keys()], ['app.py']);
+  });
+
+  it('drops a symlink or a folder standing where the task puts a file back', () => {
+    const baseline = new Map([['tests/test_a.py', b('t')], ['conftest.py', b('c')]]);
+    const final: WorkspaceEntry[] = [{ path: 'tests', type: 'symlink' }, { path: 'conftest.py', type: 'directory' }, file('conftest.py/x', 'x')];
+    const plan = planRestore(final, baseline, new Set(['spec/hidden.py']), NO_RULES);
+    assert.ok(plan.drop.has('tests') && plan.drop.has('conftest.py') && plan.drop.has('conftest.py/x'));
+    assert.deepEqual([...plan.restore.keys()].sort(), ['conftest.py', 'tests/test_a.py']);
+  });
+
+  it('keeps files a task declares as the agent\'s, restores the ones it adds, and the files its tests command names', () => {
+    const baseline = new Map([['tests/test_old.py', b('old')], ['check.sh', b('task')]]);
+    const final = [file('tests/test_new.py', 'agent test'), file('tests/test_old.py', 'edited'), file('check.sh', 'forged'), file('data/fixture.json', 'x')];
+    const rules = { restore: ['data/**'], agentFiles: ['tests/test_new.py'], commandFiles: ['check.sh'] };
+    const plan = planRestore(final, baseline, new Set(), rules);
+    assert.deepEqual(plan.changes.map((c) => `${c.path} ${c.change}`), ['check.sh modified', 'data/fixture.json added', 'tests/test_old.py modified']);
+    assert.deepEqual([...plan.deliverable.keys()], ['tests/test_new.py']);
+  });
+
+  it('finds the files a tests command names (not options, not the runner, pytest ids without ::)', () => {
+    const rules = restoreRulesOf({ kind: 'tests', framework: 'pytest', command: ['bash', 'run_tests.sh', 'tests/hidden/test_x.py::test_a', '-k', 'x', '--foo=bar', './ci/check.py', '/etc/passwd'], scoring: 'all', timeoutSec: 1, env: {} });
+    assert.deepEqual(rules?.commandFiles, ['run_tests.sh', 'tests/hidden/test_x.py', 'x', 'ci/check.py']);
+    assert.equal(restoreRulesOf({ kind: 'files', checks: [{ path: 'package.json', exists: true, ignoreTrailingWhitespace: false }], scoring: 'all' }), undefined, 'nothing is put back for a task that runs no tests');
+    assert.deepEqual(commandFiles({ kind: 'command', command: ['python3', 'app.py'], exitCode: 0, timeoutSec: 1 }), []);
+  });
+});
+
+describe('isolated runners', () => {
+  it('uses the image\'s runners, never the workspace\'s', () => {
+    assert.deepEqual(imageRunner(['npx', 'jest', 'tests/']), ['jest', 'tests/']);
+    assert.deepEqual(imageRunner(['./node_modules/.bin/mocha', 'x']), ['mocha', 'x']);
+    assert.deepEqual(imageRunner(['/usr/bin/python3', '-m', 'pytest']), ['python3', '-m', 'pytest']);
+    assert.deepEqual(withReportFlags({ framework: 'node', command: ['node', '--test', 'a.test.ts'] }, '/r.xml'),
+      ['node', '--test-reporter=junit', '--test-reporter-destination=/r.xml', '--test-reporter=tap', '--test-reporter-destination=stdout', '--test', 'a.test.ts']);
+    const env = testsEnv({ env: { PATH: '/workspace/bin', FOO: '1' } });
+    assert.equal(env.PATH.split(':').some((p) => p.startsWith('/workspace')), false, 'no task or agent puts a workspace folder on PATH');
+    assert.equal(env.FOO, '1');
+    assert.equal(env.PYTEST_DISABLE_PLUGIN_AUTOLOAD, '1');
+  });
+});
+
+describe('tampering detector', () => {
+  const find = (path: string, text: string, before?: string, agentFiles?: string[]) =>
+    findTampering(new Map([[path, b(text)]]), new Map(before === undefined ? [] : [[path, b(before)]]), { agentFiles, pythonModules: new Set(['json', 'pytest']) });
+
+  it('flags code that patches the runner, exits from a handler or names the report', () => {
+    assert.match(find('a.py', 'import atexit\n')[0].reason, /exit handler/);
+    assert.match(find('a.py', 'from _pytest.reports import TestReport\n')[0].reason, /_pytest/);
+    assert.match(find('a.py', 'sys.modules["pytest"] = fake\n')[0].reason, /sys.modules/);
+    assert.match(find('a.py', 'def pytest_runtest_makereport(item, call):\n')[0].reason, /hook/);
+    assert.match(find('a.py', '    os._exit(0)\n')[0].reason, /os._exit/);
+    assert.match(find('a.ts', "import assert from 'node:assert/strict';\n")[0].reason, /test framework/);
+    assert.match(find('a.js', "const a = require('assert');\n")[0].reason, /test framework/);
+    assert.match(find('a.ts', "process.on('exit', () => {});\n")[0].reason, /exit handler/);
+    assert.match(find('a.mjs', 'assert.deepEqual = () => {};\n')[0].reason, /assertion/);
+    assert.match(find('a.go', 'func init() { os.Exit(0) }\n')[0].reason, /os.Exit/);
+    assert.match(find('json.py', 'x = 1\n')[0].reason, /shadows the installed Python module "json"/);
+  });
+
+  it('counts only lines the agent added, lets declared test files use (not patch) the framework', () => {
+    assert.deepEqual(find('a.py', 'import atexit\nx = 2\n', 'import atexit\nx = 1\n'), []);
+    assert.deepEqual(find('json.py', 'x = 2\n', 'x = 1\n'), [], 'a module the task already had is not a shadow');
+    assert.deepEqual(find('tests/test_a.py', 'import pytest\n', undefined, ['tests/**']), []);
+    assert.equal(find('tests/test_a.py', 'import pytest\n').length, 1);
+    assert.equal(find('tests/test_a.py', 'import atexit\n', undefined, ['tests/**']).length, 1);
+    assert.deepEqual(find('a.py', 'def slugify(text):\n    return text.lower()\n'), []);
+    const inPytestItself = findTampering(new Map([['src/_pytest/runner.py', b('from _pytest.reports import TestReport\n')]]), new Map([['src/_pytest/main.py', b('')]]));
+    assert.deepEqual(inPytestItself, [], "a change to pytest's own source (a SWE-bench task on pytest) names pytest's modules");
+  });
+
+  // Every bundled task's oracle must still score 1: nothing it writes may look like tampering.
+  it('finds nothing in what any bundled task\'s oracle writes', () => {
+    const stdlib = new Set(execFileSync('python3', ['-I', '-c', 'import sys; print("\\n".join(sys.stdlib_module_names))'], { encoding: 'utf8' }).split('\n').filter(Boolean));
+    const tasks = resolveTasks([]);
+    assert.ok(tasks.length >= 40, `${tasks.length} tasks`);
+    let scanned = 0;
+    for (const t of tasks) {
+      const written = oracleWrites(t);
+      scanned += written.size;
+      const found = findTampering(written, workspaceFiles(t), { agentFiles: t.grading.agentFiles, pythonModules: stdlib });
+      assert.deepEqual(found, [], `${t.suite}/${t.id}`);
+    }
+    assert.ok(scanned >= 20, `oracle files scanned: ${scanned}`);
+  });
+});
+
+/** What a task's oracle writes into the workspace: write_file contents, writeFile steps, typed text, and the + lines of patches it applies. */
+function oracleWrites(t: Task): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  let open = 'typed.txt';
+  for (const s of t.oracle.steps as Record<string, unknown>[]) {
+    if (typeof s.openFile === 'string') open = s.openFile;
+    if (s.tool === 'write_file') { const a = s.args as { file_path: string; contents: string }; out.set(a.file_path, b(a.contents)); }
+    if (typeof s.type === 'string') out.set(open, Buffer.concat([out.get(open) ?? b(''), b(`${s.type}\n`)]));
+    if (typeof s.writeFile === 'string') {
+      const content = typeof s.from === 'string' ? readFileSync(join(t.dir, s.from)) : b(String(s.content ?? ''));
+      if (!String(s.writeFile).startsWith('/')) out.set(String(s.writeFile), content);
+      else if (String(s.writeFile).endsWith('.diff')) {
+        let target = '';
+        for (const line of content.toString('utf8').split('\n')) {
+          if (line.startsWith('+++ ')) target = line.slice(4).replace(/^b\//, '');
+          else if (line.startsWith('+') && target) out.set(target, Buffer.concat([out.get(target) ?? b(''), b(`${line.slice(1)}\n`)]));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function workspaceFiles(t: Task): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  if (!t.workspaceDir || !existsSync(t.workspaceDir)) return out;
+  const walk = (d: string) => { for (const e of readdirSync(d)) { const p = join(d, e); if (statSync(p).isDirectory()) walk(p); else out.set(relative(t.workspaceDir!, p), readFileSync(p)); } };
+  walk(t.workspaceDir);
+  return out;
+}
+
+describe('report against the runner\'s own output', () => {
+  const cases = (passed: number, failed: number): TestCase[] => [
+    ...Array.from({ length: passed }, (_, i) => ({ id: `p${i}`, aliases: [], status: 'passed' as const })),
+    ...Array.from({ length: failed }, (_, i) => ({ id: `f${i}`, aliases: [], status: 'failed' as const })),
+  ];
+  const run = (exitCode: number, stdout: string, stderr = '') => ({ exitCode, stdout, stderr, timedOut: false });
+
+  it('reads pytest\'s summary line, node\'s TAP totals and jest\'s Tests line', () => {
+    assert.deepEqual(pytestSummary('FF.\n- generated xml file: /x\n2 failed, 1 passed, 1 xpassed in 0.03s\n'), { passed: 2, failed: 2, source: '2 failed, 1 passed, 1 xpassed in 0.03s' });
+    assert.equal(pytestSummary('==== 1 failed, 2 errors in 1.20s ====')?.failed, 3);
+    assert.equal(pytestSummary('no tests ran in 0.01s')?.passed, 0);
+    assert.deepEqual(tapSummary('TAP version 13\n# tests 3\n# pass 2\n# fail 1\n# cancelled 0\n'), { passed: 2, failed: 1, source: '# pass 2, # fail 1' });
+    assert.deepEqual(jestSummary('Tests:       1 failed, 2 passed, 3 total\n'), { passed: 2, failed: 1, source: 'Tests: 1 failed, 2 passed, 3 total' });
+  });
+
+  it('agrees with an honest run and names the disagreement of a forged one', () => {
+    assert.equal(crossCheck('pytest', cases(2, 1), run(1, '.F.\n1 failed, 2 passed in 0.01s\n')), undefined);
+    assert.match(crossCheck('pytest', cases(4, 0), run(0, 'FFFF\n4 failed in 0.02s\n'))!, /the report has 4 passing tests, pytest counted 0/);
+    assert.match(crossCheck('pytest', cases(0, 4), run(0, 'FFFF\n4 failed in 0.02s\n'))!, /exited with 0 after 4 failures/);
+    assert.match(crossCheck('pytest', cases(2, 0), run(0, ''))!, /printed no summary/);
+    assert.equal(crossCheck('pytest', cases(2, 0), run(0, ''), true), undefined, 'a task that asks for no summary (-qq) is not suspected');
+    assert.match(crossCheck('node', cases(3, 0), run(1, '# pass 1\n# fail 2\n'))!, /node --test counted 1/);
+    assert.match(crossCheck('jest', cases(3, 0), run(1, '', 'Tests:       3 failed, 3 total\n'))!, /jest counted 0/);
+    assert.match(crossCheck('mocha', cases(3, 0), run(2, ''))!, /mocha exited with 2/);
+    assert.match(crossCheck('go', cases(1, 1), run(0, ''))!, /go test exited with 0/);
+    assert.equal(crossCheck('go', cases(2, 0), run(0, '')), undefined);
+  });
+});

@@ -1,0 +1,61 @@
+// `.ci/run`'s stage runner, driven for real (npm, mocha, the project's reporter) over a tiny
+// package whose scripts pass, fail, skip and die before mocha starts: every stage runs, the
+// closing line sums mocha's JSON reports, and any failure or missing report fails the run.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '../../..');
+const RUNNER = join(ROOT, 'scripts/runTestStages.sh');
+
+function project(scripts: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pwp-stages-'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({
+    name: 'stages', private: true, scripts,
+    mocha: { reporter: join(ROOT, 'test/support/specAndJsonReporter.cjs') },
+  }));
+  writeFileSync(join(dir, 'good.test.js'), "describe('good', () => { it('a', () => {}); it('b', () => {}); it.skip('c', () => {}); });\n");
+  writeFileSync(join(dir, 'bad.test.js'), "describe('bad', () => { it('ok', () => {}); it('breaks', () => { throw new Error('no'); }); });\n");
+  return dir;
+}
+
+function runStages(dir: string, scripts: string[]): { code: number | null; lastLine: string; out: string } {
+  const r = spawnSync('bash', [RUNNER, 'results', ...scripts], { cwd: dir, encoding: 'utf8' });
+  const out = `${r.stdout}${r.stderr}`;
+  return { code: r.status, lastLine: r.stdout.trim().split('\n').pop() ?? '', out };
+}
+
+describe('CI test stages (scripts/runTestStages.sh)', function () {
+  this.timeout(60_000);
+  const dirs: string[] = [];
+  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('runs a later stage after a failing one and sums both reports into the closing line', () => {
+    const dir = project({ first: 'mocha bad.test.js', second: 'mocha good.test.js' });
+    dirs.push(dir);
+    const r = runStages(dir, ['first', 'second']);
+    assert.equal(r.lastLine, 'tests: 3 passed, 1 failed, 1 skipped', r.out);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /npm run second: 2 passed, 0 failed, 1 skipped/);
+  });
+
+  it('exits 0 when every stage passes', () => {
+    const dir = project({ only: 'mocha good.test.js' });
+    dirs.push(dir);
+    const r = runStages(dir, ['only']);
+    assert.equal(r.lastLine, 'tests: 2 passed, 0 failed, 1 skipped', r.out);
+    assert.equal(r.code, 0);
+  });
+
+  it('fails the run and names the stage when it dies before mocha reports (a failing pretest)', () => {
+    const dir = project({ prebroken: 'exit 3', broken: 'mocha good.test.js', fine: 'mocha good.test.js' });
+    dirs.push(dir);
+    const r = runStages(dir, ['broken', 'fine']);
+    assert.equal(r.lastLine, 'tests: 2 passed, 0 failed, 1 skipped', r.out);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /npm run broken: no report; FAILED: ended \(exit 3\) before mocha reported/);
+  });
+});
