@@ -45,26 +45,8 @@ export class Dispatcher {
   private readonly fallbacks: { prefix: string; handler: (m: string, p: unknown, s: Session) => Promise<unknown> }[] = [];
 
   /** Answers one raw message; notifications (no id) get no answer. */
-  async handle(raw: string, session: Session): Promise<RpcResponse | undefined> {
-    let id: string | number | null = null;
-    try {
-      if (Buffer.byteLength(raw) > MAX_MESSAGE_BYTES) {
-        id = idOf(raw) ?? null;
-        throw PayloadTooLargeError.of(Buffer.byteLength(raw), MAX_MESSAGE_BYTES);
-      }
-      let msg: unknown;
-      try { msg = JSON.parse(raw); } catch { throw new ParseError('message is not valid JSON'); }
-      if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) throw new InvalidRequestError('a request must be a JSON object');
-      const req = msg as Record<string, unknown>;
-      if (typeof req.id === 'string' || typeof req.id === 'number') id = req.id;
-      else if (req.id !== undefined && req.id !== null) throw new InvalidRequestError('id must be a string or a number');
-      if (req.jsonrpc !== '2.0') throw new InvalidRequestError('jsonrpc must be "2.0"');
-      if (typeof req.method !== 'string') throw new InvalidRequestError('method must be a string');
-      const result = await this.call(req.method, req.params ?? {}, session);
-      return req.id === undefined ? undefined : { jsonrpc: '2.0', id, result };
-    } catch (err) {
-      return { jsonrpc: '2.0', id, error: errorToWire(err) };
-    }
+  handle(raw: string, session: Session): Promise<RpcResponse | undefined> {
+    return answerMessage(raw, MAX_MESSAGE_BYTES, (method, params) => this.call(method, params, session));
   }
 
   /**
@@ -88,6 +70,32 @@ export class Dispatcher {
     const fallback = this.fallbacks.find((f) => method.startsWith(f.prefix));
     if (fallback) return fallback.handler(method, rawParams, session);
     throw MethodNotFoundError.forMethod(method, [...this.handlers.keys()].sort());
+  }
+}
+
+/**
+ * The JSON-RPC envelope, shared by every server of the project: checks size and shape, runs
+ * `call`, and answers with its result or its typed error; notifications get no answer.
+ */
+export async function answerMessage(raw: string, maxBytes: number, call: (method: string, params: unknown) => Promise<unknown>): Promise<RpcResponse | undefined> {
+  let id: string | number | null = null;
+  try {
+    if (Buffer.byteLength(raw) > maxBytes) {
+      id = idOf(raw) ?? null;
+      throw PayloadTooLargeError.of(Buffer.byteLength(raw), maxBytes);
+    }
+    let msg: unknown;
+    try { msg = JSON.parse(raw); } catch { throw new ParseError('message is not valid JSON'); }
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) throw new InvalidRequestError('a request must be a JSON object');
+    const req = msg as Record<string, unknown>;
+    if (typeof req.id === 'string' || typeof req.id === 'number') id = req.id;
+    else if (req.id !== undefined && req.id !== null) throw new InvalidRequestError('id must be a string or a number');
+    if (req.jsonrpc !== '2.0') throw new InvalidRequestError('jsonrpc must be "2.0"');
+    if (typeof req.method !== 'string') throw new InvalidRequestError('method must be a string');
+    const result = await call(req.method, req.params ?? {});
+    return req.id === undefined ? undefined : { jsonrpc: '2.0', id, result };
+  } catch (err) {
+    return { jsonrpc: '2.0', id, error: errorToWire(err) };
   }
 }
 

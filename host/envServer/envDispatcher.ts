@@ -1,13 +1,12 @@
 // One JSON-RPC message in, one answer out, for the Env server's methods: the pattern of the
-// bridge's dispatcher (bridge/server/dispatcher.ts) over envProtocol's table. Params are
+// bridge's dispatcher (bridge/rpc/dispatcher.ts, whose JSON-RPC envelope it shares) over envProtocol's table. Params are
 // checked on the way in and results on the way out; errors go out typed (errorToWire).
 import type { z } from 'zod';
-import {
-  InvalidParamsError, InvalidRequestError, MethodNotFoundError, ParseError, PayloadTooLargeError, errorToWire, type WireError,
-} from '../../bridge/protocol';
+import { InvalidParamsError, MethodNotFoundError } from '../../bridge/protocol';
+import { answerMessage, type RpcResponse } from '../../bridge/rpc/dispatcher';
 import { envMethods, isEnvMethod, type EnvMethodName, type EnvParams, type EnvResult } from './envProtocol';
 
-export interface RpcResponse { jsonrpc: '2.0'; id: string | number | null; result?: unknown; error?: WireError }
+export type { RpcResponse };
 export type EnvHandler<M extends EnvMethodName, C> = (params: EnvParams<M>, client: C) => Promise<EnvResult<M>>;
 
 /** Screenshots travel as base64 inside JSON: a step's answer may be several MB. */
@@ -21,23 +20,8 @@ export class EnvDispatcher<C> {
     return this;
   }
 
-  async handle(raw: string, client: C): Promise<RpcResponse | undefined> {
-    let id: string | number | null = null;
-    try {
-      if (Buffer.byteLength(raw) > MAX_REQUEST_BYTES) throw PayloadTooLargeError.of(Buffer.byteLength(raw), MAX_REQUEST_BYTES);
-      let msg: unknown;
-      try { msg = JSON.parse(raw); } catch { throw new ParseError('message is not valid JSON'); }
-      if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) throw new InvalidRequestError('a request must be a JSON object');
-      const req = msg as Record<string, unknown>;
-      if (typeof req.id === 'string' || typeof req.id === 'number') id = req.id;
-      else if (req.id !== undefined && req.id !== null) throw new InvalidRequestError('id must be a string or a number');
-      if (req.jsonrpc !== '2.0') throw new InvalidRequestError('jsonrpc must be "2.0"');
-      if (typeof req.method !== 'string') throw new InvalidRequestError('method must be a string');
-      const result = await this.call(req.method, req.params ?? {}, client);
-      return req.id === undefined ? undefined : { jsonrpc: '2.0', id, result };
-    } catch (err) {
-      return { jsonrpc: '2.0', id, error: errorToWire(err) };
-    }
+  handle(raw: string, client: C): Promise<RpcResponse | undefined> {
+    return answerMessage(raw, MAX_REQUEST_BYTES, (method, params) => this.call(method, params, client));
   }
 
   async call(method: string, rawParams: unknown, client: C): Promise<unknown> {
