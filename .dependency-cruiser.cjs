@@ -38,6 +38,13 @@ module.exports = {
       from: { path: '^(host|bridge|extension|shared|scripts)/', pathNot: '^host/deployment/tarArchive\\.ts$' },
       to: { path: '(^|/)tar-(stream|fs)($|/)' },
     },
+    {
+      name: 'running-environment-is-the-lower-layer',
+      comment: 'host/env/running (a started container and its bridge client) sits under the Env: it never imports the Env, its actions, wrappers or task Envs.',
+      severity: 'error',
+      from: { path: '^host/env/running/' },
+      to: { path: '^host/env/', pathNot: '^host/env/running/' },
+    },
   ],
   options: {
     // Type-only imports count: a type from bridge/server is still a dependency on it.

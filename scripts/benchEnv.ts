@@ -8,7 +8,7 @@ import { CheckpointStore } from '../host/checkpoint/checkpointStore';
 import type { DockerDeployment } from '../host/deployment/dockerDeployment';
 import { Env } from '../host/env/env';
 import { EnvPool } from '../host/env/pool';
-import { startEnvironment, type RunningEnvironment } from '../host/environment/environment';
+import { startEnvironment, type RunningEnvironment } from '../host/env/running/runningEnvironment';
 import { pct, ratio } from './benchStats';
 
 type Figures = Record<string, number | string | null>;

@@ -2,7 +2,7 @@
 // ready, N times per image (images interleaved, so load drifts hit each alike), with the
 // bridge's start-up milestones. Prints p50 per image and one JSON line per run.
 import { DockerDeployment } from '../host/deployment/dockerDeployment';
-import { startEnvironment } from '../host/environment/environment';
+import { startEnvironment } from '../host/env/running/runningEnvironment';
 import { ensureImage } from '../host/image/buildImage';
 import { pct } from './benchStats';
 

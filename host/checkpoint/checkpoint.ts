@@ -11,8 +11,8 @@ import type { BridgeClient } from '../client/bridgeClient';
 import type { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
 import { tarHeader } from '../deployment/tarArchive';
-import { startEnvironment, type RunningEnvironment } from '../environment/environment';
-import { waitForSettle } from '../environment/settle';
+import { startEnvironment, type RunningEnvironment } from '../env/running/runningEnvironment';
+import { waitForSettle } from '../env/running/settle';
 import { CheckpointStore, type CheckpointManifest, type EditorTab } from './checkpointStore';
 import { loadArchive, saveArchive } from './containerFiles';
 

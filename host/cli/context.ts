@@ -1,7 +1,7 @@
 // Shared wiring for commands: the deployment and connecting to an environment by id.
 import { DockerDeployment } from '../deployment/dockerDeployment';
 import { removeOwnedContainersOnInterrupt } from '../deployment/ownedContainers';
-import { connectEnvironment } from '../environment/environment';
+import { connectEnvironment } from '../env/running/runningEnvironment';
 import type { BridgeClient } from '../client/bridgeClient';
 
 let deployment: DockerDeployment | undefined;

@@ -6,7 +6,7 @@
 // the IDE (Env.prepareWarm); a reload would cost the start-up time the pool exists to save.
 import { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvironmentSpec } from '../deployment/deployment';
-import { startEnvironment, type RunningEnvironment } from '../environment/environment';
+import { startEnvironment, type RunningEnvironment } from './running/runningEnvironment';
 
 export interface EnvPoolOptions {
   size: number;

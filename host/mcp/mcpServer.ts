@@ -21,7 +21,7 @@ import type { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvironmentInfo } from '../deployment/deployment';
 import { bridgeCallOf, isBridgeInput } from '../env/actionTable';
 import { parseAction, type Action } from '../env/actions';
-import { waitForSettle } from '../environment/settle';
+import { waitForSettle } from '../env/running/settle';
 import { REPO_ROOT } from '../paths';
 import { TrajectoryWriter } from '../trajectory/trajectoryFile';
 import {

@@ -9,7 +9,7 @@ import { isAbsolute, join } from 'node:path';
 import type { HumanEvent } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
 import type { EnvLike, ResetOptions, StepResult } from '../env/env';
-import { waitForSettle } from '../environment/settle';
+import { waitForSettle } from '../env/running/settle';
 import { match } from '../evaluation/matcher';
 import { eventually } from '../tasks/steps';
 import { readTrajectory, type Trajectory, type TrajectoryRecord } from './trajectoryFile';

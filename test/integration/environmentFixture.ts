@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import type { BridgeClient } from '../../host/client/bridgeClient';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import type { EnvironmentInfo } from '../../host/deployment/deployment';
-import { startEnvironment } from '../../host/environment/environment';
+import { startEnvironment } from '../../host/env/running/runningEnvironment';
 import { ensureImage } from '../../host/image/buildImage';
 
 let imagePromise: Promise<string> | undefined;

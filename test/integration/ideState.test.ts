@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NotAvailableError, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../../host/client/bridgeClient';
-import { waitForSettle } from '../../host/environment/settle';
+import { waitForSettle } from '../../host/env/running/settle';
 import { eventually, execIn, openWithKeyboard, runCommand, writeOnDisk } from './ideDriving';
 import { useEnvironment, type TestEnvironment } from './environmentFixture';
 

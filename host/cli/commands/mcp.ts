@@ -4,7 +4,7 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { connectEnvironment, startEnvironment } from '../../environment/environment';
+import { connectEnvironment, startEnvironment } from '../../env/running/runningEnvironment';
 import { ensureImage } from '../../image/buildImage';
 import { paths } from '../../paths';
 import { PwpMcpServer, type McpEnvironment } from '../../mcp/mcpServer';

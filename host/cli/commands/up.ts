@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ensureImage } from '../../image/buildImage';
-import { startEnvironment } from '../../environment/environment';
+import { startEnvironment } from '../../env/running/runningEnvironment';
 import { docker } from '../context';
 import { parseIntArg, parseSize, printJson, progress } from '../output';
 

@@ -48,6 +48,8 @@ describe('import rules (dependency-cruiser)', () => {
         "import { pack } from 'tar-stream';",
         'export const planted = [Docker, vscode, server, pack];',
       ].join('\n'));
+      plant('host/env/actions.ts', 'export const action = 1;\n');
+      plant('host/env/running/planted.ts', "import { action } from '../actions';\nexport const planted = action;\n");
       plant('extension/src/planted.ts', "import { procfs } from '../../bridge/supervisor/procfs';\nexport const planted = procfs;\n");
       // The same rules, without the tree's tsconfig (the planted tree has none).
       const violations = await cruise(['host', 'bridge', 'extension'], { ...options, baseDir: dir, tsConfig: undefined });
@@ -59,6 +61,7 @@ describe('import rules (dependency-cruiser)', () => {
         'wire-only-from-bridge: extension/src/planted.ts -> bridge/supervisor/procfs.ts',
         'wire-stands-alone: bridge/protocol/index.ts -> bridge/server/dispatcher.ts',
         'one-tar-module: host/env/planted.ts -> tar-stream',
+        'running-environment-is-the-lower-layer: host/env/running/planted.ts -> host/env/actions.ts',
       ]) assert.ok(found.includes(expected), `not reported: ${expected}; reported: ${found.join('; ')}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });

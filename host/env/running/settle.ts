@@ -1,6 +1,6 @@
 // Waits until the screen stops changing (no change for a quiet window, with a cap)
 // instead of sleeping a fixed time after an action.
-import type { BridgeClient } from '../client/bridgeClient';
+import type { BridgeClient } from '../../client/bridgeClient';
 
 export interface SettleOptions { quietMs?: number; capMs?: number; pollMs?: number }
 export interface Settled { settled: boolean; waitedMs: number }

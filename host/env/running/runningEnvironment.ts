@@ -1,11 +1,11 @@
-// One running environment, the layer under the Env: create the container, connect to its
-// bridge, wait until the workbench has rendered. host/environment is a running IDE and its
-// bridge client (start, connect, settle); host/env builds the gymnasium Env, its actions,
-// wrappers and task Envs on it, and nothing here imports host/env. The readiness wait is
-// event-driven on the bridge (proc.waitReady), not a fixed sleep.
-import { BridgeClient } from '../client/bridgeClient';
-import type { Deployment, EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
-import type { Health } from '../../bridge/protocol';
+// The Env's lower layer, host/env/running: one running environment, a started container and
+// its bridge client (start, connect, wait until the workbench has rendered; settle.ts waits for
+// the screen to stop changing). host/env builds the gymnasium Env, its actions, wrappers and
+// task Envs on it; nothing in running/ imports the rest of host/env (an import rule checks).
+// The readiness wait is event-driven on the bridge (proc.waitReady), not a fixed sleep.
+import { BridgeClient } from '../../client/bridgeClient';
+import type { Deployment, EnvironmentInfo, EnvironmentSpec } from '../../deployment/deployment';
+import type { Health } from '../../../bridge/protocol';
 
 export interface RunningEnvironment {
   info: EnvironmentInfo;
