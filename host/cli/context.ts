@@ -1,7 +1,11 @@
-// Shared wiring for commands: the deployment and connecting to an environment by id.
+// Shared wiring for commands: the deployment, and an Env attached to an environment by id.
+// Commands that act (input, tools, checkpoints) go through the Env like every other driver;
+// those that only look use its bridge connection.
+import { errorFromWire } from '../../bridge/protocol';
 import { DockerDeployment } from '../deployment/dockerDeployment';
 import { removeOwnedContainersOnInterrupt } from '../deployment/ownedContainers';
-import { connectEnvironment } from '../env/running/runningEnvironment';
+import type { Action } from '../env/actions';
+import { Env, type EnvOptions, type StepInfo } from '../env/env';
 import type { BridgeClient } from '../client/bridgeClient';
 
 let deployment: DockerDeployment | undefined;
@@ -10,11 +14,25 @@ export function docker(): DockerDeployment {
   return deployment;
 }
 
-/** Runs `fn` with a client connected to environment `id`, closing it afterwards. */
-export async function withEnvironment<T>(id: string, fn: (client: BridgeClient) => Promise<T>): Promise<T> {
-  const info = await docker().get(id);
-  const { client } = await connectEnvironment(info, 60_000);
-  try { return await fn(client); } finally { client.close(); }
+/** Runs `fn` with an Env attached to the running environment `id` (left running), disconnecting afterwards. */
+export async function withEnv<T>(id: string, fn: (env: Env) => Promise<T>, o: EnvOptions = {}): Promise<T> {
+  // No observation after a step: a CLI call prints what the action answered, not the screen.
+  const env = await Env.attach(id, { deployment: docker(), observe: [], ...o });
+  try { return await fn(env); } finally { await env.close(); }
+}
+
+/** Runs `fn` with the bridge connection of environment `id` (for commands that only look). */
+export function withEnvironment<T>(id: string, fn: (client: BridgeClient) => Promise<T>): Promise<T> {
+  return withEnv(id, (env) => fn(env.client));
+}
+
+/** Performs one action on environment `id` as a step of an attached Env; a refused or failed action throws its typed error. */
+export function act(id: string, action: Action): Promise<StepInfo> {
+  return withEnv(id, async (env) => {
+    const { info } = await env.step(action);
+    if (info.error) throw errorFromWire({ code: info.error.code ?? -32000, message: info.error.message });
+    return info;
+  });
 }
 
 /**

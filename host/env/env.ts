@@ -5,7 +5,8 @@
 //   checkpoint(name)/restore(name), handOff(message) to a person watching the live view
 // Limits, recording and observation shaping are wrappers (wrappers.ts, host/trajectory), not flags.
 // Actions go through the one action table (actionTable.ts); makeEnv (taskEnv.ts) puts a task on
-// it. Below it, host/environment is one running environment (container, bridge client, settle).
+// it. Below it, host/env/running is one running environment (container, bridge client, settle);
+// Env.attach puts an Env on an environment that was already running (pwp up, pwp mcp --env).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidParamsError, NotAvailableError, PwpError, TargetClosedError, type ControlStatus, type MethodName, type ParamsIn, type Result } from '../../bridge/protocol';
@@ -18,7 +19,7 @@ import { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
 import type { ExecOptions, ExecResult } from '../deployment/runtime';
 import { tarOfFiles, tarOfFolder } from '../deployment/tarArchive';
-import { startEnvironment, type RunningEnvironment } from './running/runningEnvironment';
+import { connectEnvironment, startEnvironment, type RunningEnvironment } from './running/runningEnvironment';
 import { waitForSettle, type SettleOptions, type Settled } from './running/settle';
 import { paths } from '../paths';
 import type { AgentEvent } from '../agents/agentEvents';
@@ -47,6 +48,8 @@ export interface ResetInfo {
   /** ms the container took to become ready (0 when it came warm from a pool) */
   startMs: number;
   pooled: boolean;
+  /** The episode began in place on an environment the Env attached to (Env.attach), not a new one. */
+  attached?: boolean;
   settle: Settled;
   /** Where the time went, ms per phase (acquire or start, files, open, settle, observe). */
   timings: Record<string, number>;
@@ -176,6 +179,8 @@ function seededRandom(seed: number): () => number {
 export class Env implements EnvLike {
   readonly deployment: DockerDeployment;
   private env?: RunningEnvironment;
+  /** The environment was running before this Env (attach): close() leaves it running. */
+  private attached = false;
   private isPaused = false;
   private steps = 0;
   private over = false;
@@ -190,6 +195,24 @@ export class Env implements EnvLike {
     this.deployment = opts.deployment ?? opts.pool?.deployment ?? new DockerDeployment();
     this.store = opts.checkpoints ?? new CheckpointStore();
   }
+
+  /**
+   * An Env on an environment that is already running (`pwp up`, `pwp mcp --env`, the
+   * inspector's): it does not own it, so close() only disconnects and leaves it running, and
+   * reset() begins an episode in place (its files, settings and editors applied to the IDE as it
+   * is) instead of replacing it. Steps may be taken before any reset.
+   */
+  static async attach(id: string, opts: EnvOptions = {}): Promise<Env> {
+    const env = new Env(opts);
+    const info = await env.deployment.get(id);
+    const { client, health } = await connectEnvironment(info, opts.readyTimeoutMs ?? 60_000);
+    env.env = { info, client, health, startMs: 0 };
+    env.attached = true;
+    return env;
+  }
+
+  /** Whether this Env attached to an environment it did not start (see attach). */
+  get isAttached(): boolean { return this.attached; }
 
   get unwrapped(): Env { return this; }
   /** What step() takes, as one object JSON Schema (usable as a tool's input schema). */
@@ -243,7 +266,8 @@ export class Env implements EnvLike {
   async reset(args: { seed?: number; options?: ResetOptions } = {}): Promise<ResetResult> {
     const t0 = Date.now();
     const o = args.options ?? {};
-    await this.dispose();
+    const inPlace = this.attached && !!this.env;
+    if (!inPlace) await this.dispose();
     this.steps = 0;
     this.over = false;
     this.overHow = null;
@@ -254,8 +278,11 @@ export class Env implements EnvLike {
     const timings: Record<string, number> = {};
     let mark = Date.now();
     const lap = (name: string) => { const now = Date.now(); timings[name] = now - mark; mark = now; };
-    // A pooled IDE has the pool's network; a task that asks for another starts its own.
-    if (this.opts.pool && !!this.opts.pool.spec?.network === !!this.opts.network) {
+    if (inPlace) {
+      await this.prepareWarm(o);
+      lap('files');
+    } else if (this.opts.pool && !!this.opts.pool.spec?.network === !!this.opts.network) {
+      // A pooled IDE has the pool's network; a task that asks for another starts its own.
       this.env = await this.opts.pool.acquire();
       pooled = true;
       lap('acquire');
@@ -265,9 +292,10 @@ export class Env implements EnvLike {
       this.env = await startEnvironment(this.deployment, { ...this.spec(), ...this.coldFiles(o) }, this.opts.readyTimeoutMs);
       lap('start');
     }
+    const env = this.running();
     if (o.open?.length) {
       const editors = o.open.map((f) => (typeof f === 'string' ? { file: f } : { file: f.file, cursor: f.line ? { line: f.line, column: f.column ?? 1 } : undefined }));
-      await this.env.client.call('ide.editors.open', { editors });
+      await env.client.call('ide.editors.open', { editors });
       lap('open');
     }
     await this.prepareEpisode();
@@ -276,13 +304,16 @@ export class Env implements EnvLike {
     this.over = false;
     this.overHow = null;
     this.lastAction = null;
-    const settle = await waitForSettle(this.env.client, this.opts.settle);
+    const settle = await waitForSettle(env.client, this.opts.settle);
     lap('settle');
     const observation = await this.observe();
     lap('observe');
     return {
       observation,
-      info: { envId: this.env.info.id, seed: args.seed ?? null, durationMs: Date.now() - t0, startMs: pooled ? 0 : this.env.startMs, pooled, settle, timings },
+      info: {
+        envId: env.info.id, seed: args.seed ?? null, durationMs: Date.now() - t0, startMs: pooled || inPlace ? 0 : env.startMs, pooled,
+        ...(inPlace ? { attached: true } : {}), settle, timings,
+      },
     };
   }
 
@@ -438,6 +469,7 @@ export class Env implements EnvLike {
     if (o.newContainer) {
       if (o.criu) throw new NotAvailableError('a process checkpoint restores only into the container it was taken from');
       await this.dispose();
+      this.attached = false; // the new container is this Env's own
       const env = await startFromCheckpoint(this.deployment, name, this.spec(), this.store, this.opts.readyTimeoutMs);
       this.env = env;
       return env.restore;
@@ -464,7 +496,7 @@ export class Env implements EnvLike {
     }
   }
 
-  /** Removes the container and closes the connection; nothing is left behind. */
+  /** Removes the container and closes the connection; nothing is left behind (an attached environment is only disconnected). */
   async close(): Promise<void> {
     await this.dispose();
   }
@@ -476,6 +508,12 @@ export class Env implements EnvLike {
     this.isPaused = false;
     if (!env) return;
     env.client.close();
+    if (this.attached) {
+      // Not ours: leave it as we found it (running), only disconnected.
+      this.attached = false;
+      if (paused) await this.deployment.unpause(env.info.id).catch(() => undefined);
+      return;
+    }
     if (paused) await this.deployment.unpause(env.info.id).catch(() => undefined);
     await this.deployment.remove(env.info.id).catch((err: Error) => {
       if (!(err instanceof NotAvailableError)) throw err;

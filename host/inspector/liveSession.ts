@@ -12,6 +12,8 @@ import { BridgeClient } from '../client/bridgeClient';
 import type { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvironmentInfo } from '../deployment/deployment';
 import { publicLabels } from '../deployment/ownedContainers';
+import type { Action } from '../env/actions';
+import { Env } from '../env/env';
 import { HumanInputFolder, type HumanAction } from './humanInput';
 import {
   readDebug, readDiagnostics, readEditors, readExtensions, readTerminals, readTimeline, SettingsPanel,
@@ -71,6 +73,8 @@ export class LiveSession {
   private trajectory: { file: string; offset: number; partial: string; n: number } | null = null;
   private trajectorySearchAt = 0;
   private reconnecting: Promise<void> | null = null;
+  /** What the person does through the inspector acts through an Env attached to the environment, as every driver does. */
+  private actor: Promise<Env> | null = null;
 
   private constructor(
     private readonly deployment: DockerDeployment,
@@ -129,6 +133,7 @@ export class LiveSession {
     this.stopped = true;
     clearTimeout(this.idleTimer);
     this.client?.close();
+    void this.actor?.then((env) => env.close(), () => undefined);
     this.opts.onClosed?.();
   }
 
@@ -374,6 +379,20 @@ export class LiveSession {
 
   // ---- requests from a page ------------------------------------------------------------------
 
+  /** A person's action from a page, as a step of the inspector's attached Env (it waits for the screen to settle). */
+  private async act(action: Action): Promise<{ x: number; y: number } | undefined> {
+    this.actor ??= Env.attach(this.info.id, { deployment: this.deployment, observe: [] });
+    let env: Env;
+    try { env = await this.actor; } catch (err) { this.actor = null; throw err; }
+    const { info } = await env.step(action).catch((err: unknown) => {
+      if (err instanceof TargetClosedError) this.actor = null; // reconnect on the next action
+      throw err;
+    });
+    this.screenChangedAt = Date.now();
+    if (info.error) throw new Error(info.error.message);
+    return info.at;
+  }
+
   async handle(m: ClientMessage): Promise<unknown> {
     const client = this.bridge();
     switch (m.op) {
@@ -383,13 +402,12 @@ export class LiveSession {
         const mark = marks.find((x) => x.id === m.mark);
         if (!mark) throw new Error(`mark ${m.mark} is no longer on screen`);
         // By point: the marks this connection read last may be newer than the page's list.
-        const r = await client.call('input.click', { x: mark.point.x, y: mark.point.y }, { timeoutMs: 10_000 });
-        this.screenChangedAt = Date.now();
+        const r = await this.act({ type: 'click', x: mark.point.x, y: mark.point.y });
         this.addTimeline({ actor: 'human', source: 'inspector', text: `clicked mark [${mark.id}] ${mark.role} ${JSON.stringify(mark.text.slice(0, 60))}` });
         return r;
       }
       case 'click': {
-        const r = await client.call('input.click', { x: m.x, y: m.y }, { timeoutMs: 10_000 });
+        const r = await this.act({ type: 'click', x: m.x, y: m.y });
         this.addTimeline({ actor: 'human', source: 'inspector', text: `clicked at (${m.x}, ${m.y})` });
         return r;
       }

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { takeCheckpoint } from '../../checkpoint/checkpoint';
 import { CheckpointStore } from '../../checkpoint/checkpointStore';
-import { docker, withEnvironment } from '../context';
+import { withEnv } from '../context';
 import { printJson, progress } from '../output';
 
 export function register(program: Command): void {
@@ -14,9 +13,8 @@ export function register(program: Command): void {
     .action(async (id: string, name: string, o: { criu?: boolean; json?: boolean }) => {
       const store = new CheckpointStore();
       CheckpointStore.checkName(name);
-      const info = await docker().get(id);
       progress(`checkpointing ${id} as '${name}'`);
-      const m = await withEnvironment(id, (client) => takeCheckpoint(docker(), info, client, name, store, { criu: o.criu }));
+      const m = await withEnv(id, (env) => env.checkpoint(name, { criu: o.criu }), { checkpoints: store });
       if (o.json) return printJson(m);
       console.log(`checkpoint '${name}' of ${id}: ${(m.bytes / 2 ** 20).toFixed(1)} MiB, ${m.editors.tabs.length} open editor(s), in ${m.durationMs} ms`);
       console.log(`  stored in ${store.dir(name)}; restore with: pwp restore ${id} ${name}`);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { restoreCheckpoint, startFromCheckpoint } from '../../checkpoint/checkpoint';
+import { startFromCheckpoint } from '../../checkpoint/checkpoint';
 import { CheckpointStore } from '../../checkpoint/checkpointStore';
-import { docker, withEnvironment } from '../context';
+import { docker, withEnv } from '../context';
 import { UsageError, printJson, progress } from '../output';
 
 export function register(program: Command): void {
@@ -29,9 +29,8 @@ export function register(program: Command): void {
       }
       if (!second) throw new UsageError('name the environment and the checkpoint: pwp restore ID NAME (or pwp restore --new NAME)');
       const [id, name] = [first, second];
-      const info = await docker().get(id);
       progress(`restoring '${name}' into ${id}`);
-      const r = await withEnvironment(id, (client) => restoreCheckpoint(docker(), info, client, name, store, { criu: o.criu }));
+      const r = await withEnv(id, (env) => env.restore(name, { criu: o.criu }), { checkpoints: store });
       if (o.json) return printJson(r);
       const phases = Object.entries(r.phases).map(([k, v]) => `${k} ${v} ms`).join(', ');
       console.log(`restored '${name}' into ${id} in ${(r.durationMs / 1000).toFixed(1)} s (${phases}); ${r.editorsOpened} editor(s) reopened`);

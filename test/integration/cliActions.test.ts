@@ -1,0 +1,89 @@
+// The `pwp` commands that act on a running environment (key, type, click, xdotool, tool,
+// checkpoint, restore) go through an Env attached to it, as a person at a shell would use them:
+// `pwp up`, act, read the result back, and the environment is still there afterwards.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { makeWorkspace, testImage } from './environmentFixture';
+
+const run = promisify(execFile);
+const PWP = join(__dirname, '../../bin/pwp');
+const root = join(__dirname, '../..');
+
+async function pwp(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(PWP, args, { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+    return { stdout, stderr, code: 0 };
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; code?: number };
+    return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: e.code ?? -1 };
+  }
+}
+
+async function ok(...args: string[]): Promise<string> {
+  const r = await pwp(...args);
+  assert.equal(r.code, 0, `pwp ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+async function eventually<T>(read: () => Promise<T>, good: (v: T) => boolean, what: string, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await read();
+    if (good(last)) return last;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${what} never happened; last: ${JSON.stringify(last)}`);
+}
+
+describe('pwp CLI actions on a running environment (through an attached Env)', function () {
+  this.timeout(300_000);
+  let id = '';
+  /** What `cat` prints of a workspace file, through the IDE's bash tool. */
+  const readFile = async (path: string) => {
+    const r = JSON.parse(await ok('tool', id, 'bash', JSON.stringify({ command: `cat ${path}` }), '--json')) as { content: { text: string }[] };
+    return r.content.map((c) => c.text).join('');
+  };
+
+  before(async () => {
+    const image = await testImage();
+    const ws = makeWorkspace({ 'notes.txt': 'first line\n' });
+    id = (JSON.parse(await ok('up', '--image', image, '--workspace', ws, '--json')) as { id: string }).id;
+  });
+  after(async () => { if (id) await pwp('down', id); });
+
+  it('key, type and xdotool reach the IDE: a file opened with quick open, typed into and saved', async () => {
+    await ok('key', id, 'ctrl+p');
+    await eventually(async () => JSON.parse(await ok('inspect', id, 'focused')) as { focused: { role?: string } | null }, (f) => f.focused?.role === 'combobox' || f.focused?.role === 'textbox', 'the quick-open box taking the focus');
+    await ok('type', id, 'notes.txt');
+    await ok('key', id, 'enter');
+    await eventually(async () => JSON.parse(await ok('inspect', id, 'editors')) as { active?: { path?: string } }, (e) => !!e.active?.path?.endsWith('notes.txt'), 'notes.txt becoming the active editor');
+    await ok('key', id, 'ctrl+end');
+    await ok('xdotool', id, "type --delay 5 'added by xdotool'");
+    await ok('key', id, 'ctrl+s');
+    await eventually(() => readFile('notes.txt'), (t) => t.includes('added by xdotool'), 'the typed text on disk');
+  });
+
+  it('a bad key name is refused with its typed error and exit code 1, and the environment goes on', async () => {
+    const r = await pwp('key', id, 'ctrl+nosuchkey');
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /InvalidParamsError: .*nosuchkey/);
+    const r2 = await pwp('xdotool', id, 'mousemove 10 10; rm -rf /');
+    assert.equal(r2.code, 1, r2.stderr);
+    assert.match(r2.stderr, /InvalidParamsError/);
+    assert.equal(await pwp('click', id, '5', '5').then((x) => x.code), 0);
+  });
+
+  it('checkpoint and restore bring a changed file back; the environment is left running', async () => {
+    const before = await readFile('notes.txt');
+    await ok('checkpoint', id, 'cli-actions');
+    await ok('tool', id, 'write_file', JSON.stringify({ file_path: 'notes.txt', contents: 'overwritten\n' }));
+    assert.match(await readFile('notes.txt'), /overwritten/);
+    await ok('restore', id, 'cli-actions');
+    assert.equal(await readFile('notes.txt'), before);
+    const ls = JSON.parse(await ok('ls', '--json')) as { id: string }[];
+    assert.ok(ls.some((e) => e.id === id), 'the environment is still listed after the commands disconnected');
+  });
+});
