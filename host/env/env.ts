@@ -181,6 +181,8 @@ export class Env implements EnvLike {
   private env?: RunningEnvironment;
   /** The environment was running before this Env (attach): close() leaves it running. */
   private attached = false;
+  /** reset() has begun an episode (an attached Env has an environment before that). */
+  private begun = false;
   private isPaused = false;
   private steps = 0;
   private over = false;
@@ -200,7 +202,7 @@ export class Env implements EnvLike {
    * An Env on an environment that is already running (`pwp up`, `pwp mcp --env`, the
    * inspector's): it does not own it, so close() only disconnects and leaves it running, and
    * reset() begins an episode in place (its files, settings and editors applied to the IDE as it
-   * is) instead of replacing it. Steps may be taken before any reset.
+   * is) instead of replacing it. As for any Env, steps wait for that first reset().
    */
   static async attach(id: string, opts: EnvOptions = {}): Promise<Env> {
     const env = new Env(opts);
@@ -267,6 +269,7 @@ export class Env implements EnvLike {
     const t0 = Date.now();
     const o = args.options ?? {};
     const inPlace = this.attached && !!this.env;
+    this.begun = false;
     if (!inPlace) await this.dispose();
     this.steps = 0;
     this.over = false;
@@ -298,6 +301,7 @@ export class Env implements EnvLike {
       await env.client.call('ide.editors.open', { editors });
       lap('open');
     }
+    this.begun = true; // a task's set-up steps (prepareEpisode) are steps too
     await this.prepareEpisode();
     lap('prepare');
     this.steps = 0;
@@ -341,6 +345,7 @@ export class Env implements EnvLike {
 
   async step(action: Action): Promise<StepResult> {
     const { client } = this.live();
+    if (!this.begun) throw new NotAvailableError('no episode has begun: call reset() first');
     if (this.over) throw new EpisodeOverError(this.overHow ?? 'done was sent');
     const t0 = performance.now();
     this.steps++;

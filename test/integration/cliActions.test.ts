@@ -59,7 +59,7 @@ describe('pwp CLI actions on a running environment (through an attached Env)', f
     await eventually(async () => JSON.parse(await ok('inspect', id, 'focused')) as { focused: { role?: string } | null }, (f) => f.focused?.role === 'combobox' || f.focused?.role === 'textbox', 'the quick-open box taking the focus');
     await ok('type', id, 'notes.txt');
     await ok('key', id, 'enter');
-    await eventually(async () => JSON.parse(await ok('inspect', id, 'editors')) as { active?: { path?: string } }, (e) => !!e.active?.path?.endsWith('notes.txt'), 'notes.txt becoming the active editor');
+    await eventually(async () => JSON.parse(await ok('inspect', id, 'editors')) as { activeEditor?: { path?: string } | null }, (e) => !!e.activeEditor?.path?.endsWith('notes.txt'), 'notes.txt becoming the active editor');
     await ok('key', id, 'ctrl+end');
     await ok('xdotool', id, "type --delay 5 'added by xdotool'");
     await ok('key', id, 'ctrl+s');
@@ -85,5 +85,34 @@ describe('pwp CLI actions on a running environment (through an attached Env)', f
     assert.equal(await readFile('notes.txt'), before);
     const ls = JSON.parse(await ok('ls', '--json')) as { id: string }[];
     assert.ok(ls.some((e) => e.id === id), 'the environment is still listed after the commands disconnected');
+  });
+});
+
+describe('Env.attach: an Env on an environment it did not start', function () {
+  this.timeout(300_000);
+  let id = '';
+  before(async () => {
+    const image = await testImage();
+    id = (JSON.parse(await ok('up', '--image', image, '--json')) as { id: string }).id;
+  });
+  after(async () => { if (id) await pwp('down', id); });
+
+  it('keeps the Env contract (checkEnv), begins its episode in place, and leaves the environment running when closed', async () => {
+    const { Env } = await import('../../host/env/env');
+    const { checkEnv } = await import('../../host/env/checkEnv');
+    const env = await Env.attach(id);
+    const r = await checkEnv(env, { files: { 'attached.txt': 'written by reset\n' } });
+    assert.equal(r.envId, id, 'the episode ran on the environment it attached to, not a new one');
+    const again = await Env.attach(id, { observe: [] });
+    try {
+      const reset = await again.reset();
+      assert.equal(reset.info.attached, true);
+      assert.equal(reset.info.envId, id);
+      assert.equal((await again.readFile('attached.txt'))?.toString(), 'written by reset\n', 'the first episode\'s files are still there');
+    } finally {
+      await again.close();
+    }
+    const ls = JSON.parse(await ok('ls', '--json')) as { id: string }[];
+    assert.ok(ls.some((e) => e.id === id), 'still running after both Envs closed');
   });
 });
