@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { relayUpgrade } from '../common/relayUpgrade';
 import type { HttpRoute } from '../server/rpcServer';
 import { tokenMatches } from '../server/rpcServer';
 
@@ -69,23 +70,7 @@ export class IdeProxy implements HttpRoute {
     if (!path.startsWith(IDE_PREFIX)) return false;
     if (!this.authorized(req)) { socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n'); return true; }
     const up = request({ host: '127.0.0.1', port: this.opts.idePort, method: 'GET', path: this.upstreamPath(req), headers: this.upstreamHeaders(req) });
-    up.on('upgrade', (res, upstream, upstreamHead) => {
-      const lines = [`HTTP/1.1 ${res.statusCode} ${res.statusMessage}`];
-      for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (upstreamHead.length) socket.write(upstreamHead);
-      if (head.length) upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-      const end = () => { upstream.destroy(); socket.destroy(); };
-      for (const s of [upstream, socket]) { s.on('error', end); s.on('close', end); }
-    });
-    up.on('response', (res) => {
-      socket.end(`HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\nConnection: close\r\n\r\n`);
-      res.resume();
-    });
-    up.on('error', (err) => { this.opts.log(`IDE proxy: ${err.message}`); socket.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n'); });
-    up.end();
+    relayUpgrade(up, socket, head, (err) => this.opts.log(`IDE proxy: ${err.message}`));
     return true;
   }
 

@@ -4,6 +4,7 @@
 // The WebSocket is passed through as bytes after the upgrade (noVNC's subprotocol and all).
 import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { relayUpgrade } from '../../bridge/common/relayUpgrade';
 import type { EnvironmentInfo } from '../deployment/deployment';
 
 export const VIEW_ROUTE = /^\/env\/([0-9a-f]{4,64})\/view\/(.*)$/;
@@ -46,25 +47,6 @@ export function proxyViewUpgrade(req: IncomingMessage, socket: Duplex, head: Buf
   const up = request({
     ...bridgeAddress(info), method: 'GET', path: `/view/${rest}`, headers: forwardHeaders(req, info, true),
   });
-  up.on('upgrade', (res, upstream, upstreamHead) => {
-    const lines = [`HTTP/1.1 ${res.statusCode} ${res.statusMessage}`];
-    for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-    if (upstreamHead.length) socket.write(upstreamHead);
-    if (head.length) upstream.write(head);
-    upstream.pipe(socket);
-    socket.pipe(upstream);
-    const end = () => { upstream.destroy(); socket.destroy(); };
-    upstream.on('error', end);
-    socket.on('error', end);
-    upstream.on('close', end);
-    socket.on('close', end);
-  });
-  up.on('response', (res) => {
-    // The bridge refused the upgrade (no live view, wrong path): pass its status on.
-    socket.end(`HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\nConnection: close\r\n\r\n`);
-    res.resume();
-  });
-  up.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n'));
-  up.end();
+  // A refusal from the bridge (no live view, wrong path) is passed on with its status.
+  relayUpgrade(up, socket, head);
 }
