@@ -381,7 +381,8 @@ export class LiveSession {
 
   /** A person's action from a page, as a step of the inspector's attached Env (it waits for the screen to settle). */
   private async act(action: Action): Promise<{ x: number; y: number } | undefined> {
-    this.actor ??= Env.attach(this.info.id, { deployment: this.deployment, observe: [] });
+    // reset() begins the attached Env's episode in place: nothing in the environment changes.
+    this.actor ??= Env.attach(this.info.id, { deployment: this.deployment, observe: [] }).then(async (env) => { await env.reset(); return env; });
     let env: Env;
     try { env = await this.actor; } catch (err) { this.actor = null; throw err; }
     const { info } = await env.step(action).catch((err: unknown) => {
