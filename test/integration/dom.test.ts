@@ -16,7 +16,7 @@ describe('dom.* over the DevTools protocol', function () {
   const client = () => env().client;
 
   /** dom.marks until `pred` holds, so a test waits for the IDE to react and no longer. */
-  async function marksUntil(what: string, pred: (m: Mark[]) => boolean, timeoutMs = 15_000): Promise<Marks> {
+  async function marksUntil(what: string, pred: (m: Mark[]) => boolean, timeoutMs = 60_000): Promise<Marks> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const r = await client().call('dom.marks', {});

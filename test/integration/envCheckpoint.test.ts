@@ -80,7 +80,7 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
       // An edit through the IDE, saved (a local-history entry), and a setting changed through the IDE.
       await env.step({ type: 'type', text: 'x = ' });
       await env.step({ type: 'key', keys: 'ctrl+s' });
-      await eventually(() => fileIn(env, '/workspace/app.py'), (t) => !!t?.includes('    x = return 1'), 10_000, 'the save');
+      await eventually(() => fileIn(env, '/workspace/app.py'), (t) => !!t?.includes('    x = return 1'), 60_000, 'the save');
       await c.call('ide.settings.update', { key: 'editor.fontSize', value: 17 });
       await c.call('ide.editors.open', { editors: [{ file: 'app.py', cursor: { line: 30, column: 3 } }] });
       const before = await ideState(env);

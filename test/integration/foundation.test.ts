@@ -25,7 +25,7 @@ describe('foundation: a real IDE in a real container', function () {
   const longFile = Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join('\n');
   /** Saves land on disk a little after ctrl+s; wait for them (bounded) before comparing. */
   const fileBecomes = async (path: string, expected: string) => {
-    const last = await eventually(() => env().readFile(path), (t) => t === expected, 15_000, `${path} saved`).catch(() => undefined);
+    const last = await eventually(() => env().readFile(path), (t) => t === expected, 60_000, `${path} saved`).catch(() => undefined);
     assert.equal(last ?? (await env().readFile(path)), expected);
   };
   const env = useEnvironment({ [NOTES]: 'first line\n', 'src/app.py': 'print("hi")\n', 'long.txt': longFile });
@@ -54,7 +54,7 @@ describe('foundation: a real IDE in a real container', function () {
     const { client } = env();
     // Rows under the workspace root start at y≈102 and are 22 px tall: src/, long.txt, notes.txt.
     await client.call('input.click', { x: 120, y: 146, count: 2 }); // a double click opens the file and focuses the editor
-    await eventually(() => client.call('ide.editors', {}), (e) => e.activeEditor?.path === `/workspace/${NOTES}`, 15_000, 'notes.txt active');
+    await eventually(() => client.call('ide.editors', {}), (e) => e.activeEditor?.path === `/workspace/${NOTES}`, 60_000, 'notes.txt active');
     await client.call('input.key', { keys: 'ctrl+end' });
     await client.call('input.type', { text: 'clicked' });
     await client.call('input.key', { keys: 'ctrl+s' });
@@ -139,7 +139,7 @@ describe('foundation: a real IDE in a real container', function () {
     await client.call('input.type', { text: 'DRAGGED' });
     await client.call('input.key', { keys: 'ctrl+s' });
     await waitForSettle(client, { quietMs: 300 });
-    await eventually(() => env().readFile('/workspace/long.txt'), (t) => t.split('\n')[0] === 'DRAGGED', 15_000, 'the dragged line replaced');
+    await eventually(() => env().readFile('/workspace/long.txt'), (t) => t.split('\n')[0] === 'DRAGGED', 60_000, 'the dragged line replaced');
   });
 
   it('records the screen to an MP4 file', async () => {

@@ -33,7 +33,7 @@ export async function writeOnDisk(env: TestEnvironment, path: string, content: s
   await (await env.deployment.runtime(env.info.id)).writeFiles(path.slice(0, slash), [{ path: path.slice(slash + 1), content }]);
 }
 
-async function marksUntil(client: BridgeClient, what: string, pred: (m: Mark[]) => boolean, timeoutMs = 15_000): Promise<Mark[]> {
+async function marksUntil(client: BridgeClient, what: string, pred: (m: Mark[]) => boolean, timeoutMs = 60_000): Promise<Mark[]> {
   const r = await eventually(() => client.call('dom.marks', {}), (m) => pred(m.marks), timeoutMs, what);
   return r.marks;
 }

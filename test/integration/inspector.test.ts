@@ -95,12 +95,12 @@ describe('web inspector: live environment, pair programming and trajectories in 
     const before = Number(await page.locator('#screen').getAttribute('data-frames'));
     await env.step({ type: 'key', keys: 'ctrl+b' });
     await env.step({ type: 'key', keys: 'ctrl+b' });
-    await page.waitForFunction((n) => Number((document.getElementById('screen') as HTMLCanvasElement).dataset.frames) > n, before, { timeout: 10_000 });
+    await page.waitForFunction((n) => Number((document.getElementById('screen') as HTMLCanvasElement).dataset.frames) > n, before, { timeout: 60_000 });
     await shot('live');
   });
 
   it('draws the Set-of-Marks overlay, finds marks by search, and a click on a listed mark opens the file in the IDE', async () => {
-    await page.locator('#marks-list li').first().waitFor({ timeout: 15_000 });
+    await page.locator('#marks-list li').first().waitFor({ timeout: 60_000 });
     await page.check('#marks-toggle');
     const painted = await page.evaluate(() => {
       const c = document.getElementById('overlay') as HTMLCanvasElement;
@@ -112,15 +112,15 @@ describe('web inspector: live environment, pair programming and trajectories in 
     assert.ok(painted > 1000, `the overlay draws the marks (${painted} pixels)`);
     const total = await page.locator('#marks-list li').count();
     await page.fill('#marks-search', 'notes.txt');
-    await eventually(() => page.locator('#marks-list li').count(), (n) => n >= 1 && n < total, 5000, 'the search narrowing the list');
+    await eventually(() => page.locator('#marks-list li').count(), (n) => n >= 1 && n < total, 60_000, 'the search narrowing the list');
     const row = page.locator('#marks-list li', { hasText: 'notes.txt' }).first();
     assert.match(await row.textContent() ?? '', /treeitem/);
     await shot('marks');
     await row.locator('button.click-mark').click();
     const client = env.unwrapped.client;
-    await eventually(() => client.call('ide.editors', { maxTextChars: 0 }), (e) => !!e.activeEditor?.path?.endsWith('/notes.txt'), 15_000, 'notes.txt open in the IDE');
+    await eventually(() => client.call('ide.editors', { maxTextChars: 0 }), (e) => !!e.activeEditor?.path?.endsWith('/notes.txt'), 60_000, 'notes.txt open in the IDE');
     // The editors panel follows.
-    await page.locator('#panel-editors').getByText('/workspace/notes.txt').first().waitFor({ timeout: 10_000 });
+    await page.locator('#panel-editors').getByText('/workspace/notes.txt').first().waitFor({ timeout: 60_000 });
     await page.fill('#marks-search', '');
     await page.uncheck('#marks-toggle');
   });
@@ -144,18 +144,18 @@ describe('web inspector: live environment, pair programming and trajectories in 
     const client = env.unwrapped.client;
     await client.call('ide.editors.open', { editors: [{ file: 'notes.txt', cursor: { line: 2, column: 1 } }] });
     await page.locator('#take-control').click();
-    await page.locator('#hand-back').waitFor({ state: 'visible', timeout: 10_000 });
+    await page.locator('#hand-back').waitFor({ state: 'visible', timeout: 60_000 });
     assert.equal((await client.call('control.status', {})).holder, 'human');
-    const frame = await eventually(async () => page.frame({ url: /vnc\.html/ }), (f) => !!f, 10_000, 'the noVNC frame');
+    const frame = await eventually(async () => page.frame({ url: /vnc\.html/ }), (f) => !!f, 60_000, 'the noVNC frame');
     await frame!.waitForFunction(() => document.documentElement.classList.contains('noVNC_connected'), undefined, { timeout: 60_000 }).catch(async (err: Error) => {
       await shot('takeover-failed');
       const status = await frame!.evaluate(() => `${document.documentElement.className}: ${document.getElementById('noVNC_status')?.textContent}`).catch(String);
       throw new Error(`noVNC did not connect (${status}): ${err.message}`);
     });
-    await eventually(async () => distinctColours(await page.locator('#vnc').screenshot()), (n) => n > 50, 20_000, 'the IDE drawn in the noVNC view');
+    await eventually(async () => distinctColours(await page.locator('#vnc').screenshot()), (n) => n > 50, 60_000, 'the IDE drawn in the noVNC view');
     await frame!.evaluate(() => (document.querySelector('#noVNC_container canvas') as HTMLCanvasElement).focus());
     await page.keyboard.type('Qz7', { delay: 40 });
-    await eventually(() => client.call('ide.editors', { maxTextChars: 2000 }), (e) => !!e.activeEditor?.visibleText.includes('Qz7'), 15_000, 'Qz7 typed into notes.txt');
+    await eventually(() => client.call('ide.editors', { maxTextChars: 2000 }), (e) => !!e.activeEditor?.visibleText.includes('Qz7'), 60_000, 'Qz7 typed into notes.txt');
     await shot('takeover');
 
     // The agent acts now: its key waits while the person holds control.
@@ -166,7 +166,7 @@ describe('web inspector: live environment, pair programming and trajectories in 
     await page.locator('#hand-back').click();
     const r = await step;
     assert.equal(r.info.error, undefined);
-    await page.locator('#take-control').waitFor({ state: 'visible', timeout: 10_000 });
+    await page.locator('#take-control').waitFor({ state: 'visible', timeout: 60_000 });
     assert.ok(await page.locator('#vnc').isHidden(), 'the live screen is back');
     await eventually(async () => (await env.unwrapped.deployment.readFile(env.unwrapped.info.id, '/workspace/notes.txt')).toString(),
       (t) => t.includes('Qz7'), 10_000, 'the saved file');
@@ -174,13 +174,13 @@ describe('web inspector: live environment, pair programming and trajectories in 
 
   it('shows in the session timeline who did each action: the agent\'s steps and tool calls, the person\'s typing and control', async () => {
     const session = page.locator('#session');
-    await session.locator('li.actor-human', { hasText: 'typed "Qz7"' }).waitFor({ timeout: 10_000 });
-    await session.locator('li.actor-human', { hasText: 'took control' }).waitFor({ timeout: 5000 });
-    await session.locator('li.actor-human', { hasText: 'handed control back' }).waitFor({ timeout: 5000 });
-    await session.locator('li.actor-human', { hasText: 'clicked mark' }).waitFor({ timeout: 5000 });
-    await session.locator('li.actor-agent', { hasText: 'write_file' }).waitFor({ timeout: 10_000 });
+    await session.locator('li.actor-human', { hasText: 'typed "Qz7"' }).waitFor({ timeout: 60_000 });
+    await session.locator('li.actor-human', { hasText: 'took control' }).waitFor({ timeout: 60_000 });
+    await session.locator('li.actor-human', { hasText: 'handed control back' }).waitFor({ timeout: 60_000 });
+    await session.locator('li.actor-human', { hasText: 'clicked mark' }).waitFor({ timeout: 60_000 });
+    await session.locator('li.actor-agent', { hasText: 'write_file' }).waitFor({ timeout: 60_000 });
     // From the agent's own trajectory (found under the runs folder by the environment's id).
-    await session.locator('li.actor-agent', { hasText: 'key ctrl+s' }).waitFor({ timeout: 15_000 });
+    await session.locator('li.actor-agent', { hasText: 'key ctrl+s' }).waitFor({ timeout: 60_000 });
     const rows = await session.locator('li').allTextContents();
     const typed = rows.findIndex((t) => t.includes('typed "Qz7"'));
     const saved = rows.findIndex((t) => t.includes('key ctrl+s'));
@@ -195,7 +195,7 @@ describe('web inspector: live environment, pair programming and trajectories in 
     await page.goto(server.url);
     const link = page.locator('a.trajectory-link', { hasText: 'agent-run' });
     await link.click();
-    await page.locator('#step-list li').first().waitFor({ timeout: 10_000 });
+    await page.locator('#step-list li').first().waitFor({ timeout: 60_000 });
     const titles = await page.locator('#step-list li').allTextContents();
     assert.ok(titles.some((t) => /agent.*tool write_file/.test(t)), titles.join('\n'));
     assert.ok(titles.some((t) => /person.*typed "Qz7"/.test(t)), 'the person\'s input is in the trajectory');
@@ -203,7 +203,7 @@ describe('web inspector: live environment, pair programming and trajectories in 
     const imgReady = () => page.waitForFunction(() => {
       const img = document.getElementById('traj-screen') as HTMLImageElement;
       return img.complete && img.naturalWidth > 0;
-    }, undefined, { timeout: 10_000 });
+    }, undefined, { timeout: 60_000 });
     await imgReady();
     // Keyboard: to the tool call.
     const toolIndex = titles.findIndex((t) => /tool write_file/.test(t));

@@ -58,7 +58,7 @@ describe('live view: noVNC in a real browser, human input recorded, hand-off', f
       return vnc.evaluate(() => document.documentElement.classList.contains('noVNC_connected')).catch(() => false);
     }, (ok) => ok, 90_000, 'noVNC connected');
     // Wait until the first full frame has been drawn onto the canvas.
-    await eventually(async () => distinctColours(await page.screenshot()), (n) => n > 50, 20_000, 'the IDE drawn in the page');
+    await eventually(async () => distinctColours(await page.screenshot()), (n) => n > 50, 60_000, 'the IDE drawn in the page');
     mkdirSync(RESULTS, { recursive: true });
     const shot = await page.screenshot({ path: join(RESULTS, 'live-view.png') });
     assert.ok(await distinctColours(shot) > 50, 'the live view shows a blank page');
@@ -70,7 +70,7 @@ describe('live view: noVNC in a real browser, human input recorded, hand-off', f
     await vnc.evaluate(() => (document.querySelector('#noVNC_container canvas') as HTMLCanvasElement).focus());
     await vnc.page().keyboard.type('qzx', { delay: 30 });
     const client = env.unwrapped.client;
-    await eventually(() => client.call('ide.editors', { maxTextChars: 1000 }), (e) => !!e.activeEditor?.visibleText.includes('qzx'), 15_000, 'qzx in the editor');
+    await eventually(() => client.call('ide.editors', { maxTextChars: 1000 }), (e) => !!e.activeEditor?.visibleText.includes('qzx'), 60_000, 'qzx in the editor');
     await env.flushHuman();
     const human = readTrajectory(dir).records.filter((r) => r.type === 'human');
     const downs = human.map((r) => (r.type === 'human' && r.event.kind === 'key' && r.event.down ? r.event.name : null)).filter(Boolean);
@@ -81,12 +81,12 @@ describe('live view: noVNC in a real browser, human input recorded, hand-off', f
   it('hands control to the person: agent input waits until the page hands it back', async () => {
     const base = env.unwrapped;
     const handOff = base.handOff('please review the file', { timeoutMs: 60_000 });
-    await eventually(() => base.client.call('control.status', {}), (s) => s.holder === 'human', 10_000, 'the person holding control');
+    await eventually(() => base.client.call('control.status', {}), (s) => s.holder === 'human', 60_000, 'the person holding control');
     let stepDone = false;
     const step = env.step({ type: 'key', keys: 'End' }).then((r) => { stepDone = true; return r; });
     const page = vnc.page();
     const button = page.locator('#handBack');
-    await button.waitFor({ state: 'visible', timeout: 10_000 });
+    await button.waitFor({ state: 'visible', timeout: 60_000 });
     assert.match(await page.locator('#message').textContent() ?? '', /please review the file/);
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(stepDone, false, 'the agent\'s key went through while the person had control');

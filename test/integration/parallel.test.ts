@@ -48,7 +48,7 @@ describe('parallel environments and the warm pool', function () {
       assert.equal(r.observation.ide?.activeEditor?.path, '/workspace/src/task.py');
       assert.equal((await env.client.call('ide.settings.get', { key: 'editor.tabSize' })).value, 7);
       // The explorer lists the copied files (the IDE noticed them without a reload).
-      await eventually(() => env.client.call('dom.marks', {}), (m) => m.marks.some((x) => x.part === 'sidebar' && x.text.includes('src')), 10_000, 'src in the explorer');
+      await eventually(() => env.client.call('dom.marks', {}), (m) => m.marks.some((x) => x.part === 'sidebar' && x.text.includes('src')), 60_000, 'src in the explorer');
     } finally {
       await env.close();
       await pool.close();
