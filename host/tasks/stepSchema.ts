@@ -41,6 +41,12 @@ const shapes = {
       path: z.string().max(500).optional(),
     }).strict(),
     timeoutMs: z.int().min(0).max(600_000).default(10_000),
+    /**
+     * The key that brings the element up (the step before), pressed again whenever the focus has
+     * not come within pressEveryMs: a key pressed while the IDE is still loading can do nothing.
+     */
+    pressAgain: z.string().min(1).max(1000).optional(),
+    pressEveryMs: z.int().min(1000).max(600_000).default(15_000),
     ...Note,
   }).strict(),
   click: z.object({

@@ -68,7 +68,7 @@ async function clickMark(env: EnvLike, q: MarkQuery, button: 'left' | 'middle' |
     const r = await env.unwrapped.query('dom.marks', {});
     seen = r.text;
     return findMark(r.marks, q);
-  }, (m) => m !== undefined, 5000, `an element matching ${JSON.stringify(q)}`).catch((err: Error) => {
+  }, (m) => m !== undefined, 30_000, `an element matching ${JSON.stringify(q)}`).catch((err: Error) => {
     throw new Error(`${err.message.replace(/; last:.*$/s, '')}; on screen:\n${seen.split('\n').slice(0, 80).join('\n')}`);
   });
   await act(env, { type: 'click', mark: mark!.id, button, count });
@@ -98,7 +98,7 @@ async function typeVerified(env: EnvLike, text: string, expected = text): Promis
   for (let attempt = 1; ; attempt++) {
     await act(env, { type: 'type', text });
     try {
-      await eventually(() => focused(env), (f) => (f?.value ?? '').endsWith(expected), 1500, `the focused field holding ${JSON.stringify(expected)}`);
+      await eventually(() => focused(env), (f) => (f?.value ?? '').endsWith(expected), 5000, `the focused field holding ${JSON.stringify(expected)}`);
       return;
     } catch (err) {
       if (attempt === 3) throw err;
@@ -111,14 +111,14 @@ async function typeVerified(env: EnvLike, text: string, expected = text): Promis
 /** Opens a quick input (ctrl+p, ctrl+shift+p), types into it and waits for a matching option. */
 async function quickInput(env: EnvLike, keys: string, prefix: string, text: string, option: (t: string) => boolean): Promise<void> {
   await act(env, { type: 'key', keys });
-  await waitForFocus(env, { part: 'quickinput' }, 10_000);
+  await waitForFocus(env, { part: 'quickinput' }, 60_000);
   await typeVerified(env, text, `${prefix}${text}`);
   let seen: string[] = [];
   await eventually(async () => {
     const marks = (await env.unwrapped.query('dom.marks', {})).marks.filter((m) => m.part === 'quickinput' && m.role === 'option');
     seen = marks.map((m) => m.text);
     return marks;
-  }, (marks) => marks.length > 0 && option(marks[0].text), 5000, 'a matching option').catch(() => {
+  }, (marks) => marks.length > 0 && option(marks[0].text), 30_000, 'a matching option').catch(() => {
     throw new Error(`nothing matching ${JSON.stringify(text)} is offered first (options: ${seen.slice(0, 8).map((t) => JSON.stringify(t)).join(', ') || 'none'})`);
   });
   await act(env, { type: 'key', keys: 'enter' });
@@ -131,7 +131,7 @@ async function openFile(env: EnvLike, rel: string): Promise<void> {
   if ((await activeEditorPath(env)) === want) return;
   const base = rel.split('/').pop()!;
   await quickInput(env, 'ctrl+p', '', rel, (t) => t.includes(base));
-  await eventually(() => activeEditorPath(env), (p) => p === want, 10_000, `${rel} open in the editor`);
+  await eventually(() => activeEditorPath(env), (p) => p === want, 60_000, `${rel} open in the editor`);
 }
 
 /** Packages an extension folder with vsce (cached by content). */
@@ -186,7 +186,7 @@ async function saveVersions(env: EnvLike, s: StepOf<'history'>, taskDir: string)
     for (const [i, content] of versions.entries()) {
       const before = (await env.unwrapped.query('ide.timeline', { file })).entries.length;
       await callTool(env, 'write_file', { file_path: file, contents: content });
-      const t = await eventually(() => env.unwrapped.query('ide.timeline', { file }), (x) => x.entries.length > before, 10_000,
+      const t = await eventually(() => env.unwrapped.query('ide.timeline', { file }), (x) => x.entries.length > before, 60_000,
         `a local-history entry for version ${i + 1} of ${file} (is it the same as the version before?)`);
       const saved = await env.unwrapped.query('ide.timeline.read', { file, entryId: t.entries[t.entries.length - 1].id });
       if (saved.content !== content) throw new Error(`the IDE saved version ${i + 1} of ${file} differently than written`);
@@ -233,7 +233,17 @@ async function runStep(s: Step, env: EnvLike, taskDir: string, out: StepsOutcome
   }
   if ('waitForFocus' in s) {
     const t0 = Date.now();
-    await waitForFocus(env, s.waitForFocus, s.timeoutMs);
+    const deadline = t0 + s.timeoutMs;
+    for (;;) {
+      const left = deadline - Date.now();
+      try {
+        await waitForFocus(env, s.waitForFocus, s.pressAgain ? Math.min(s.pressEveryMs, Math.max(0, left)) : left);
+        break;
+      } catch (err) {
+        if (!s.pressAgain || Date.now() >= deadline) throw err;
+        await act(env, { type: 'key', keys: s.pressAgain });
+      }
+    }
     // The same condition as a matcher, so a replay waits for this focus too.
     const q = s.waitForFocus;
     const base: Record<string, unknown> = { ...(q.part ? { part: q.part } : {}), ...(q.role ? { role: q.role } : {}), ...(q.path ? { path: { $regex: q.path } } : {}) };
