@@ -2,9 +2,8 @@
 // through the Env's actions (env.step) and looks through its observations and read-only
 // queries (env.unwrapped.query); limits, recording and grading belong to the Env's wrappers
 // and to the task Env, not to the agent.
-import { errorFromWire } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
-import { EpisodeOverError, type EnvLike, type StepInfo } from '../env/env';
+import { EpisodeOverError, stepError, type EnvLike, type StepInfo } from '../env/env';
 import type { Task } from '../tasks/loadTask';
 import type { AgentStats } from './runStatistics';
 
@@ -42,7 +41,8 @@ export async function stepAction(env: EnvLike, a: Action): Promise<StepInfo> {
     if (err instanceof EpisodeOverError) throw new LimitReachedError(err.message);
     throw err;
   }
-  if (r.info.error) throw errorFromWire({ code: r.info.error.code ?? -32603, message: r.info.error.message });
+  const failed = stepError(r.info);
+  if (failed) throw failed;
   if (r.truncated) throw new LimitReachedError(`${r.info.truncatedBy ?? 'a limit'} reached`);
   return r.info;
 }

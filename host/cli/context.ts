@@ -1,11 +1,10 @@
 // Shared wiring for commands: the deployment, and an Env attached to an environment by id.
 // Commands that act (input, tools, checkpoints) go through the Env like every other driver;
 // those that only look use its bridge connection.
-import { errorFromWire } from '../../bridge/protocol';
 import { DockerDeployment } from '../deployment/dockerDeployment';
 import { removeOwnedContainersOnInterrupt } from '../deployment/ownedContainers';
 import type { Action } from '../env/actions';
-import { Env, type EnvOptions, type StepInfo } from '../env/env';
+import { Env, stepError, type EnvOptions, type StepInfo } from '../env/env';
 import type { BridgeClient } from '../client/bridgeClient';
 
 let deployment: DockerDeployment | undefined;
@@ -31,7 +30,8 @@ export function act(id: string, action: Action): Promise<StepInfo> {
   return withEnv(id, async (env) => {
     await env.reset(); // begins the episode in place: nothing in the environment changes
     const { info } = await env.step(action);
-    if (info.error) throw errorFromWire({ code: info.error.code ?? -32000, message: info.error.message });
+    const failed = stepError(info);
+    if (failed) throw failed;
     return info;
   });
 }

@@ -9,7 +9,7 @@
 // Env.attach puts an Env on an environment that was already running (pwp up, pwp mcp --env).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidParamsError, NotAvailableError, PwpError, TargetClosedError, type ControlStatus, type MethodName, type ParamsIn, type Result } from '../../bridge/protocol';
+import { errorFromWire, InvalidParamsError, NotAvailableError, PwpError, TargetClosedError, type ControlStatus, type MethodName, type ParamsIn, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
 import {
   restoreCheckpoint, startFromCheckpoint, takeCheckpoint, type CheckpointOptions, type RestoreResult,
@@ -158,6 +158,11 @@ export interface EnvLike {
   close(): Promise<void>;
 }
 
+/** The typed error a step's action was refused or failed with (info.error), or null when it succeeded. */
+export function stepError(info: StepInfo): PwpError | null {
+  return info.error ? errorFromWire({ code: info.error.code ?? -32603, message: info.error.message }) : null;
+}
+
 /** A step after the episode ended (done, or a limit wrapper truncated it): call reset() first. */
 export class EpisodeOverError extends NotAvailableError {
   constructor(how: string) { super(`the episode is over (${how}): call reset() to start another`); }
@@ -205,8 +210,10 @@ export class Env implements EnvLike {
    * is) instead of replacing it. As for any Env, steps wait for that first reset().
    */
   static async attach(id: string, opts: EnvOptions = {}): Promise<Env> {
-    const env = new Env(opts);
-    const info = await env.deployment.get(id);
+    const deployment = opts.deployment ?? opts.pool?.deployment ?? new DockerDeployment();
+    const info = await deployment.get(id);
+    // Its spec is the running environment's (what a restore into a new container starts, what a recording names).
+    const env = new Env({ ...opts, deployment, image: opts.image ?? info.image, display: opts.display ?? info.display });
     const { client, health } = await connectEnvironment(info, opts.readyTimeoutMs ?? 60_000);
     env.env = { info, client, health, startMs: 0 };
     env.attached = true;
@@ -499,6 +506,17 @@ export class Env implements EnvLike {
       const s = await client.call('control.wait', { holder: 'agent', timeoutMs: Math.min(60_000, Math.max(0, deadline - Date.now())) }, { timeoutMs: 75_000 });
       if (s.holder === 'agent' || Date.now() >= deadline) return s;
     }
+  }
+
+  /**
+   * Closes the connection and leaves the environment running, as close() does for an attached
+   * one (`--keep`: a person or a later command takes it from here). Returns its id.
+   */
+  async detach(): Promise<string | undefined> {
+    const id = this.id;
+    this.attached = true;
+    await this.dispose();
+    return id;
   }
 
   /** Removes the container and closes the connection; nothing is left behind (an attached environment is only disconnected). */

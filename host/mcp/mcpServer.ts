@@ -4,6 +4,11 @@
 // mark, the IDE-state reads, checkpoint/restore, handing control to a person, and every tool
 // the IDE's extension publishes in tools.list with its JSON Schema.
 //
+// Everything goes through an Env whose episode has begun (attached to a running environment
+// or started for the session): input and IDE tools are its steps, reads are its queries, so
+// a RecordTrajectory wrapper records the session in the one trajectory format `pwp replay`
+// and the inspector's viewer read.
+//
 // The SDK's high-level registerTool takes zod schemas it converts itself; our schemas are
 // JSON Schemas already (the extension publishes them, the protocol's are converted once), so
 // list and call are served by request handlers on the underlying protocol server.
@@ -14,31 +19,15 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { InvalidParamsError, NotAvailableError, TargetClosedError, type ToolInfo } from '../../bridge/protocol';
-import type { BridgeClient } from '../client/bridgeClient';
-import { restoreCheckpoint, takeCheckpoint } from '../checkpoint/checkpoint';
-import { CheckpointStore } from '../checkpoint/checkpointStore';
-import type { DockerDeployment } from '../deployment/dockerDeployment';
-import type { EnvironmentInfo } from '../deployment/deployment';
-import { bridgeCallOf, isBridgeInput } from '../env/actionTable';
-import { parseAction, type Action } from '../env/actions';
-import { waitForSettle } from '../env/running/settle';
+import type { Action } from '../env/actions';
+import { stepError, type EnvLike, type StepResult } from '../env/env';
 import { REPO_ROOT } from '../paths';
-import { TrajectoryWriter } from '../trajectory/trajectoryFile';
 import {
   AskPersonArgs, CheckpointArgs, INPUT_TOOLS, jsonSchemaOf, MarksArgs, READ_TOOLS, readToolDescription, readToolSchema,
   ScreenshotArgs, type Content,
 } from './mcpTools';
 
-export interface McpEnvironment {
-  deployment: DockerDeployment;
-  info: EnvironmentInfo;
-  client: BridgeClient;
-  /** Where to record the session's actions (an Env-format trajectory); nothing is recorded without it. */
-  recordDir?: string;
-}
-
 export interface PwpMcpOptions {
-  checkpoints?: CheckpointStore;
   log?: (line: string) => void;
 }
 
@@ -52,7 +41,7 @@ function version(): string {
 }
 
 const text = (t: string): Content => ({ type: 'text', text: t });
-const failure = (err: unknown): CallResult => ({ content: [text(`${(err as Error).name}: ${(err as Error).message}`)], isError: true });
+const failure = (err: { name: string; message: string }): CallResult => ({ content: [text(`${err.name}: ${err.message}`)], isError: true });
 
 /** Validates arguments against a zod schema; the message names the bad field. */
 function parseArgs<S extends z.ZodType>(schema: S, args: unknown): z.output<S> {
@@ -65,17 +54,14 @@ function parseArgs<S extends z.ZodType>(schema: S, args: unknown): z.output<S> {
 export class PwpMcpServer {
   readonly mcp: McpServer;
   private ideTools: ToolInfo[] | null = null;
-  private writer: TrajectoryWriter | null = null;
-  private steps = 0;
-  private readonly store: CheckpointStore;
-  private env!: McpEnvironment;
+  private env!: EnvLike;
 
   /**
-   * `environment` may still be starting: the server answers the client's handshake at once
-   * and tool calls wait for the environment (a cold start takes seconds).
+   * `environment` is an Env whose episode has begun (reset), recorded when the caller wrapped
+   * it so. It may still be starting: the server answers the client's handshake at once and
+   * tool calls wait for it (a cold start takes seconds).
    */
-  constructor(private readonly environment: Promise<McpEnvironment>, private readonly o: PwpMcpOptions = {}) {
-    this.store = o.checkpoints ?? new CheckpointStore();
+  constructor(private readonly environment: Promise<EnvLike>, private readonly o: PwpMcpOptions = {}) {
     environment.catch(() => undefined);
     this.mcp = new McpServer({ name: 'pwp', version: version() }, {
       capabilities: { tools: { listChanged: false } },
@@ -88,28 +74,22 @@ export class PwpMcpServer {
     this.mcp.server.setRequestHandler(CallToolRequestSchema, async (req) => this.callTool(req.params.name, req.params.arguments ?? {}));
   }
 
-  private async ready(): Promise<McpEnvironment> {
-    if (!this.env) {
-      this.env = await this.environment;
-      const { info } = this.env;
-      if (this.env.recordDir) this.writer = new TrajectoryWriter(this.env.recordDir, { envId: info.id, image: info.image, display: info.display, source: 'pwp mcp' });
-    }
+  private async ready(): Promise<EnvLike> {
+    this.env ??= await this.environment;
     return this.env;
   }
 
   connect(transport: Transport): Promise<void> { return this.mcp.connect(transport); }
 
+  /** Stops serving; the Env is the caller's to close. */
   async close(): Promise<void> {
     await this.mcp.close();
-    this.writer?.close();
   }
-
-  private get client(): BridgeClient { return this.env.client; }
 
   /** The IDE's tools; asked again when the extension was not ready or a name is unknown. */
   private async loadIdeTools(refresh = false): Promise<ToolInfo[]> {
     if (this.ideTools && !refresh) return this.ideTools;
-    const r = await this.client.call('tools.list', {});
+    const r = await this.env.unwrapped.query('tools.list', {});
     const clashes = r.tools.filter((t) => OWN_TOOLS.has(t.name));
     for (const t of clashes) this.o.log?.(`pwp mcp: the IDE tool ${t.name} has the name of a pwp tool; only pwp's is offered`);
     this.ideTools = r.tools.filter((t) => !OWN_TOOLS.has(t.name));
@@ -162,113 +142,82 @@ export class PwpMcpServer {
     } catch (err) {
       if (err instanceof McpError) throw err;
       if (err instanceof TargetClosedError) this.o.log?.(`pwp mcp: lost the environment: ${err.message}`);
-      return failure(err);
+      return failure(err as Error);
     }
   }
 
-  private record(action: Action, info: Record<string, unknown>, screenshot?: Buffer, format = 'png'): void {
-    if (!this.writer) return;
-    const step = ++this.steps;
-    const shot = screenshot ? this.writer.saveFile(`mcp/step-${String(step).padStart(6, '0')}.${format === 'jpeg' ? 'jpg' : 'png'}`, screenshot) : undefined;
-    this.writer.append({
-      type: 'step', actor: 'agent', step, action, reward: 0, terminated: false, truncated: false,
-      info: { via: 'mcp', ...info }, observation: { timings: {}, ...(shot ? { screenshot: shot } : {}) },
-    });
+  /** One Env step; a refused or failed action is the tool's error (the Env recorded it). */
+  private async step(action: Action): Promise<StepResult> {
+    const r = await this.env.step(action);
+    const failed = stepError(r.info);
+    if (failed) throw failed;
+    return r;
   }
 
   private async dispatch(name: string, args: Record<string, unknown>): Promise<CallResult> {
-    const c = this.client;
+    const env = this.env;
+    const base = env.unwrapped;
     if (name === 'screenshot') {
       const a = parseArgs(ScreenshotArgs, args);
-      const s = await c.call('capture.screenshot', a);
+      const s = await base.query('capture.screenshot', a);
       return { content: [{ type: 'image', data: s.data, mimeType: `image/${s.format}` }, text(`${s.width}×${s.height} ${s.format}`)] };
     }
     if (name === 'set_of_marks') {
       const a = parseArgs(MarksArgs, args);
       if (a.image) {
-        const m = await c.call('dom.marksImage', { includeCovered: a.includeCovered, format: 'png' });
+        const m = await base.query('dom.marksImage', { includeCovered: a.includeCovered, format: 'png' });
         return { content: [text(`${m.marks.length} marks on a ${m.screen.width}×${m.screen.height} screen:\n${m.text}`), { type: 'image', data: m.image.data, mimeType: 'image/png' }] };
       }
-      const m = await c.call('dom.marks', { includeCovered: a.includeCovered });
+      const m = await base.query('dom.marks', { includeCovered: a.includeCovered });
       return { content: [text(`${m.marks.length} marks on a ${m.screen.width}×${m.screen.height} screen:\n${m.text}`)] };
     }
     const input = INPUT_TOOLS.find((t) => t.name === name);
     if (input) {
       const a = parseArgs(input.schema, args) as Record<string, unknown>;
-      const action = parseAction(input.action(a));
-      if (!isBridgeInput(action)) throw new InvalidParamsError(`${name} is not an input action`);
-      const { method, params } = bridgeCallOf(action);
-      const t0 = performance.now();
-      let result: unknown;
-      try {
-        result = await c.callUnchecked(method, params);
-      } catch (err) {
-        this.record(action, { mcpTool: name, error: { name: (err as Error).name, message: (err as Error).message } });
-        throw err;
-      }
-      const ms = performance.now() - t0;
-      const settle = await waitForSettle(c);
-      const at = (result as { x?: number; y?: number }).x !== undefined ? ` at (${(result as { x: number }).x}, ${(result as { y: number }).y})` : '';
-      const content: Content[] = [text(`done${at} in ${ms.toFixed(0)} ms; the screen ${settle.settled ? 'settled' : 'was still changing'} after ${settle.waitedMs} ms`)];
-      let shot: Buffer | undefined;
-      if (a.screenshot) {
-        const s = await c.call('capture.screenshot', { format: 'png' });
-        content.push({ type: 'image', data: s.data, mimeType: 'image/png' });
-        shot = Buffer.from(s.data, 'base64');
-      }
-      this.record(action, { mcpTool: name, result, settle }, shot);
+      const r = await this.step(input.action(a));
+      const { at, settle, actionMs } = r.info;
+      const content: Content[] = [text(`done${at ? ` at (${at.x}, ${at.y})` : ''} in ${actionMs.toFixed(0)} ms; ` +
+        `the screen ${settle?.settled ? 'settled' : 'was still changing'} after ${settle?.waitedMs ?? 0} ms`)];
+      // The step's observation is the screen after it settled (and is what the trajectory keeps).
+      const shot = r.observation.screenshot;
+      if (a.screenshot && shot) content.push({ type: 'image', data: shot.data.toString('base64'), mimeType: `image/${shot.format}` });
       return { content };
     }
     const read = READ_TOOLS.find((t) => t.name === name);
     if (read) {
-      const r = await c.callUnchecked(read.method, args);
+      const r = await base.query(read.method, args as never);
       return { content: [text(JSON.stringify(r, null, 1))] };
     }
     switch (name) {
       case 'checkpoint': {
         const a = parseArgs(CheckpointArgs, args);
-        const m = await takeCheckpoint(this.env.deployment, this.env.info, c, a.name, this.store);
-        this.writer?.append({ type: 'checkpoint', name: a.name, result: { createdAt: m.createdAt, bytes: m.bytes, durationMs: m.durationMs } });
+        const m = await env.checkpoint(a.name);
         return { content: [text(`checkpoint ${a.name} saved (${(m.bytes / 1e6).toFixed(1)} MB, ${m.editors.tabs.length} editors, ${m.durationMs} ms)`)] };
       }
       case 'restore': {
         const a = parseArgs(CheckpointArgs, args);
-        const r = await restoreCheckpoint(this.env.deployment, this.env.info, c, a.name, this.store);
-        this.writer?.append({ type: 'restore', name: a.name, result: { ...r } });
+        const r = await env.restore(a.name);
         return { content: [text(`restored ${a.name} in ${r.durationMs} ms (${r.editorsOpened} editors reopened)`)] };
       }
       case 'list_checkpoints': {
-        const list = this.store.list();
+        const list = base.listCheckpoints();
         return { content: [text(list.length ? list.map((x) => `${x.name}\t${x.createdAt}\t${x.environmentId}`).join('\n') : 'no checkpoints')] };
       }
       case 'ask_person': {
         const a = parseArgs(AskPersonArgs, args);
-        if (!this.env.info.viewUrl) throw new NotAvailableError('this environment does not serve the live view, so no person can take over (start it with --view)');
-        await c.call('control.request', { message: a.message, timeoutMs: a.timeoutMs });
-        const deadline = Date.now() + a.timeoutMs;
-        let s = await c.call('control.status', {});
-        while (s.holder === 'human' && Date.now() < deadline) {
-          s = await c.call('control.wait', { holder: 'agent', timeoutMs: Math.min(60_000, Math.max(0, deadline - Date.now())) }, { timeoutMs: 75_000 });
-        }
-        const events = s.lastEventSeq;
-        return { content: [text(s.holder === 'agent' ? `the person handed control back (${events} input events recorded in this session)` : 'the person still has control: the time ran out')] };
+        if (!base.info.viewUrl) throw new NotAvailableError('this environment does not serve the live view, so no person can take over (start it with --view)');
+        env.annotate({ type: 'note', text: `asked the person: ${a.message}` });
+        const s = await base.handOff(a.message, { timeoutMs: a.timeoutMs });
+        env.annotate({ type: 'note', text: s.holder === 'agent' ? 'the person handed control back' : 'the person still had control when the time ran out' });
+        return { content: [text(s.holder === 'agent' ? `the person handed control back (${s.lastEventSeq} input events recorded in this session)` : 'the person still has control: the time ran out')] };
       }
     }
     let tools = await this.loadIdeTools();
     if (!tools.some((t) => t.name === name)) tools = await this.loadIdeTools(true);
     const tool = tools.find((t) => t.name === name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}`);
-    const r = await c.call('tools.call', { name, args }, { timeoutMs: tool.maxTimeoutMs + 30_000 });
-    const step = this.steps + 1;
-    this.record({ type: 'tool', name, args }, {
-      mcpTool: name,
-      toolResult: {
-        isError: r.isError,
-        content: r.content.map((x, i) => (x.type === 'text'
-          ? { type: 'text', text: x.text.slice(0, 20_000) }
-          : { type: 'image', mimeType: x.mimeType, file: this.writer?.saveFile(`mcp/step-${String(step).padStart(6, '0')}.tool-${i}.${x.mimeType === 'image/jpeg' ? 'jpg' : 'png'}`, Buffer.from(x.data, 'base64')) })),
-      },
-    });
-    return { content: r.content.map((x): Content => (x.type === 'text' ? text(x.text) : { type: 'image', data: x.data, mimeType: x.mimeType })), isError: r.isError };
+    const r = await this.step({ type: 'tool', name, args });
+    const result = r.info.toolResult as { isError?: boolean; content: ({ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string })[] };
+    return { content: result.content.map((x): Content => (x.type === 'text' ? text(x.text) : { type: 'image', data: x.data, mimeType: x.mimeType })), isError: result.isError };
   }
 }

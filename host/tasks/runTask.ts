@@ -125,12 +125,10 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
     };
     const end = { type: 'end' as const, status: result.status, ...(result.error ? { reason: result.error } : {}), steps: result.steps, score: result.score };
     if (o.keep && taskEnv.id) {
-      progress(`environment ${taskEnv.id} keeps running: pwp down ${taskEnv.id}`);
-      recorder.annotate(end);
-      await recorder.flush();
-    } else {
-      await recorder.closeWith(end).catch(() => undefined);
+      const id = await taskEnv.detach();
+      progress(`environment ${id} keeps running: pwp down ${id}`);
     }
+    await recorder.closeWith(end).catch(() => undefined);
     writeFileSync(join(runDir, 'result.json'), `${JSON.stringify(result, null, 1)}\n`);
     return result;
   };

@@ -4,7 +4,9 @@
 // with scripted calls, graded by the task's own evaluator in a verifier; a checkpoint taken
 // before is restored after. Started without --env it brings its own environment and removes it.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -162,5 +164,41 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
     }
     // The state is what counts: the client's close may end the server before its last log line reaches us.
     await until(async () => (await new DockerDeployment().list()).some((e) => e.id === id), (present) => !present, 60_000, `environment ${id} removed`);
+  });
+
+  it('records a session `pwp replay` performs again in a fresh environment, to the same files', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'pwp-mcp-ws-'));
+    writeFileSync(join(workspace, 'README.md'), '# from the host\n');
+    const record = mkdtempSync(join(tmpdir(), 'pwp-mcp-replayable-'));
+    const transport = new StdioClientTransport({
+      command: PWP, args: ['mcp', '--image', image, '--workspace', workspace, '--record', record, '--no-view', '--label', 'pwp.test=1'], stderr: 'pipe',
+    });
+    const client = new Client({ name: 'pwp-test', version: '1.0.0' });
+    await client.connect(transport);
+    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 180_000 })) as CallResult;
+    try {
+      const w = await call('write_file', { file_path: 'notes/hello.py', contents: 'print("replayed")\n' });
+      assert.ok(!w.isError, textOf(w));
+      const k = await call('key', { keys: 'escape' });
+      assert.ok(!k.isError, textOf(k));
+    } finally {
+      await client.close();
+    }
+    const t = readTrajectory(record);
+    assert.equal(t.records.filter((r) => r.type === 'reset').length, 1, 'one episode');
+    assert.deepEqual(t.records.filter((r) => r.type === 'step').map((r) => (r.type === 'step' ? r.action.type : '')), ['tool', 'key']);
+
+    const { stdout } = await promisify(execFile)(PWP, ['replay', record, '--json', '--keep', '--image', image], { maxBuffer: 1 << 24 });
+    const replayed = JSON.parse(stdout) as { id: string; agentSteps: number; divergences: unknown[] };
+    const deployment = new DockerDeployment();
+    try {
+      assert.equal(replayed.agentSteps, 2);
+      assert.deepEqual(replayed.divergences, []);
+      const runtime = await deployment.runtime(replayed.id);
+      assert.equal((await runtime.readFile('/workspace/notes/hello.py'))?.toString(), 'print("replayed")\n');
+      assert.equal((await runtime.readFile('/workspace/README.md'))?.toString(), '# from the host\n', 'the recorded workspace is where the replay starts');
+    } finally {
+      await deployment.remove(replayed.id).catch(() => undefined);
+    }
   });
 });

@@ -1,13 +1,15 @@
 // `pwp mcp`: an MCP server on stdin/stdout for one environment — attached to a running one
-// (--env) or started for the session and removed when the client disconnects. stdout belongs
+// (--env) or started for the session and removed when the client disconnects — through an Env,
+// recorded as a trajectory `pwp replay` reads. stdout belongs
 // to the protocol; progress goes to stderr.
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { connectEnvironment, startEnvironment } from '../../env/running/runningEnvironment';
+import { Env, type EnvLike } from '../../env/env';
 import { ensureImage } from '../../image/buildImage';
 import { paths } from '../../paths';
-import { PwpMcpServer, type McpEnvironment } from '../../mcp/mcpServer';
+import { PwpMcpServer } from '../../mcp/mcpServer';
+import { RecordTrajectory } from '../../trajectory/recordTrajectory';
 import { TRAJECTORY_FILE } from '../../trajectory/trajectoryFile';
 import { docker } from '../context';
 import { UsageError, parseIntArg, parseSize, progress } from '../output';
@@ -39,47 +41,49 @@ export function register(program: Command): void {
     .action(async (o: McpOptions) => {
       const labels = parseLabels(o.label);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const deployment = docker();
+      let env: Env | undefined;
+      let recorder: RecordTrajectory | undefined;
       let owned: string | undefined;
       let closing = false;
-      const environment = (async (): Promise<McpEnvironment> => {
-        const deployment = docker();
+      // The session is one Env episode: attached (begun in place, the environment left as it is)
+      // or started for the session on the given workspace. Recording is the RecordTrajectory wrapper.
+      const environment = (async (): Promise<EnvLike> => {
+        let dir: string | undefined;
         if (o.env) {
-          const info = await deployment.get(o.env);
-          progress(`pwp mcp: attaching to environment ${info.id}`);
-          const { client } = await connectEnvironment(info, 60_000);
-          const recordDir = o.record === false ? undefined : resolve(o.record ?? join(paths.state, 'runs', `mcp-${stamp}-${info.id}`));
-          return { deployment, info, client, recordDir };
+          env = await Env.attach(o.env, { deployment });
+          progress(`pwp mcp: attaching to environment ${env.info.id}`);
+          dir = o.record === false ? undefined : resolve(o.record ?? join(paths.state, 'runs', `mcp-${stamp}-${env.info.id}`));
+        } else {
+          const image = o.image ?? (await ensureImage({ docker: deployment.docker, progress }));
+          dir = o.record === false ? undefined : resolve(o.record ?? join(paths.state, 'runs', `mcp-${stamp}`));
+          env = new Env({
+            deployment, image, display: parseSize(o.display), memoryMb: parseIntArg('--memory', o.memory), view: o.view,
+            labels: { ...labels, 'pwp.mcp': '1', ...(dir ? { 'pwp.trajectory': join(dir, TRAJECTORY_FILE) } : {}) },
+          });
+          progress(`pwp mcp: starting an environment from ${image}`);
         }
-        const image = o.image ?? (await ensureImage({ docker: deployment.docker, progress }));
-        const dir = o.record === false ? undefined : resolve(o.record ?? join(paths.state, 'runs', `mcp-${stamp}`));
-        progress(`pwp mcp: starting an environment from ${image}`);
-        const env = await startEnvironment(deployment, {
-          image, workspaceDir: o.workspace ? resolve(o.workspace) : undefined, display: parseSize(o.display),
-          memoryMb: parseIntArg('--memory', o.memory), view: o.view,
-          labels: { ...labels, 'pwp.mcp': '1', ...(dir ? { 'pwp.trajectory': join(dir, TRAJECTORY_FILE) } : {}) },
-        });
-        if (closing) {
-          // The client left while the environment was starting.
-          env.client.close();
-          await deployment.remove(env.info.id).catch(() => undefined);
-          throw new Error('the client disconnected');
-        }
-        owned = env.info.id;
-        progress(`pwp mcp: environment ${env.info.id} ready in ${(env.startMs / 1000).toFixed(1)} s${env.info.viewUrl ? ` (watch: pwp serve --env ${env.info.id})` : ''}`);
-        return { deployment, info: env.info, client: env.client, recordDir: dir };
+        recorder = dir ? new RecordTrajectory(env, dir, { meta: { source: 'pwp mcp', ...(o.env ? { envId: o.env } : {}) } }) : undefined;
+        const session: EnvLike = recorder ?? env;
+        const { info } = await session.reset({ options: o.workspace ? { workspaceDir: resolve(o.workspace) } : {} });
+        if (!o.env) owned = info.envId;
+        if (closing) throw new Error('the client disconnected'); // while the environment was starting: cleanup removes it
+        if (!o.env) progress(`pwp mcp: environment ${info.envId} ready in ${(info.startMs / 1000).toFixed(1)} s${env.info.viewUrl ? ` (watch: pwp serve --env ${info.envId})` : ''}`);
+        return session;
       })();
       const server = new PwpMcpServer(environment, { log: progress });
 
       // A client may kill the server a few seconds after closing its stdin (the SDK's does, after
-      // 2 s and 4 s): the removal is asked of Docker first, before anything else is shut down.
+      // 2 s and 4 s): an environment of the session's own is removed first, before anything else.
       async function cleanup(): Promise<void> {
         closing = true;
-        const id = owned;
-        owned = undefined;
-        const removal = id ? docker().remove(id).then(() => progress(`pwp mcp: removed environment ${id}`), (err: Error) => progress(`pwp mcp: could not remove ${id}: ${err.message}`)) : undefined;
+        await environment.catch(() => undefined);
+        const id = owned ?? env?.id;
+        if (!o.env && env) {
+          await env.close().then(() => id && progress(`pwp mcp: removed environment ${id}`), (err: Error) => progress(`pwp mcp: could not remove ${id}: ${err.message}`));
+        }
         await server.close().catch(() => undefined);
-        (await environment.catch(() => null))?.client.close();
-        await removal;
+        await (recorder ?? env)?.close().catch(() => undefined);
       }
       let exiting = false;
       const exit = () => {

@@ -31,7 +31,6 @@ export function register(program: Command): void {
       const taskEnv = task ? makeEnv(task, { deployment: docker(), image, view: o.view, observe: [], limits: false, progress }) : undefined;
       const base: EnvLike = taskEnv ?? new Env({ deployment: docker(), image, view: o.view, observe: [] });
       const env = o.record ? new RecordTrajectory(base, o.record, { meta: { replayOf: traj.dir, ...(task ? { task: taskName } : {}) } }) : base;
-      let keep = false;
       try {
         progress(`replaying ${traj.dir} in a fresh environment from ${image}${task ? ` on ${String(taskName)}` : ''}`);
         const r = await replayTrajectory(path, env, {
@@ -42,8 +41,8 @@ export function register(program: Command): void {
         const t = taskEnv?.unwrapped;
         const evaluation = t ? (t.episodeOver === 'done' && t.evaluation ? t.evaluation : await t.grade()) : undefined;
         if (o.checkpoint) await env.checkpoint(o.checkpoint);
-        keep = !!o.keep;
-        const id = base.unwrapped.id;
+        const keep = !!o.keep;
+        const id = keep ? await base.unwrapped.detach() : base.unwrapped.id;
         const { last: _last, ...summary } = r;
         if (o.json) return printJson({ id, kept: keep, ...summary, ...(evaluation ? { reward: evaluation.score, evaluation } : {}) });
         console.log(`replayed ${r.agentSteps} agent step(s) and ${r.humanEvents} human input event(s) in ${(r.durationMs / 1000).toFixed(1)} s`);
@@ -51,7 +50,7 @@ export function register(program: Command): void {
         if (evaluation) console.log(`reward: ${evaluation.score.toFixed(2)}  (${evaluation.summary})`);
         if (keep) console.log(`environment ${id} left running (pwp down ${id})`);
       } finally {
-        if (!keep) await env.close();
+        await env.close(); // a kept environment was detached: this only ends the recording
       }
     });
 }
