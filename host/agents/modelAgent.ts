@@ -1,7 +1,7 @@
 // The loop every model-driven agent shares: show the model the task (and the screen, where
 // the setting has one), let it call tools, perform them in the environment, show it the
-// results, until it calls done or a cap ends the run. The four settings (cuaAgent.ts,
-// cuaFilebashAgent.ts, assistedAgent.ts, ideAgent.ts) differ only in their tools, what they
+// results, until it calls done or a cap ends the run. The five settings (cuaAgent.ts,
+// cuaFilebashAgent.ts, assistedAgent.ts, ideAgent.ts, bashOnlyAgent.ts) differ only in their tools, what they
 // see, and their system prompt.
 //
 // A reply the agent cannot act on (arguments that are not JSON or do not fit the tool, a
@@ -22,7 +22,7 @@ import { contextView, DEFAULT_CONTEXT, type ContextPolicy } from './contextWindo
 import { FULL_VIEW, observeScreen, type ScreenView } from './screenObservation';
 import { parseScreenArgs, screenFunctionTool, ToolArgumentError, type ScreenToolKey } from './screenTools';
 
-export type SettingName = 'cua' | 'cua-filebash' | 'assisted' | 'ide-agent';
+export type SettingName = 'cua' | 'cua-filebash' | 'assisted' | 'ide-agent' | 'bash-only';
 
 /** What distinguishes one agent setting from another. */
 export interface AgentSetting {
@@ -35,6 +35,8 @@ export interface AgentSetting {
   input: boolean;
   /** IDE tool groups (tools.list) the agent may call. */
   toolGroups: ToolGroup[];
+  /** Only these tools of those groups (default all of them). */
+  toolNames?: string[];
 }
 
 export interface ModelAgentOptions {
@@ -200,7 +202,10 @@ class Turns {
     }
     if (s.toolGroups.length) {
       const listed = await this.env.unwrapped.query('tools.list', { groups: s.toolGroups });
-      for (const t of listed.tools) {
+      const wanted = s.toolNames ? listed.tools.filter((t) => s.toolNames!.includes(t.name)) : listed.tools;
+      const missing = (s.toolNames ?? []).filter((n) => !listed.tools.some((t) => t.name === n));
+      if (missing.length) throw new Error(`the IDE does not offer ${missing.join(', ')} (groups ${s.toolGroups.join(', ')})`);
+      for (const t of wanted) {
         if (this.screenTools.has(t.name) || t.name === 'computer') throw new Error(`IDE tool ${t.name} clashes with an agent tool of the same name`);
         const { $schema: _s, ...parameters } = t.inputSchema;
         const fn: FunctionTool = { kind: 'function', name: t.name, description: t.description, parameters };

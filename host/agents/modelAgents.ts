@@ -5,16 +5,17 @@ import { createModelClient } from '../models/modelClient';
 import { resolveModel, type ModelSpec } from '../models/modelConfig';
 import type { ContextPolicy } from './contextWindow';
 import { ASSISTED_SETTING } from './assistedAgent';
+import { BASH_ONLY_SETTING } from './bashOnlyAgent';
 import { CUA_SETTING } from './cuaAgent';
 import { CUA_FILEBASH_SETTING } from './cuaFilebashAgent';
 import { IDE_AGENT_SETTING } from './ideAgent';
 import { ModelAgent, type AgentSetting, type ModelAgentOptions } from './modelAgent';
 
-export const MODEL_AGENT_NAMES = ['cua', 'cua-filebash', 'assisted', 'ide-agent'] as const;
+export const MODEL_AGENT_NAMES = ['cua', 'cua-filebash', 'assisted', 'ide-agent', 'bash-only'] as const;
 export type ModelAgentName = (typeof MODEL_AGENT_NAMES)[number];
 
 const SETTINGS: Record<ModelAgentName, AgentSetting> = {
-  cua: CUA_SETTING, 'cua-filebash': CUA_FILEBASH_SETTING, assisted: ASSISTED_SETTING, 'ide-agent': IDE_AGENT_SETTING,
+  cua: CUA_SETTING, 'cua-filebash': CUA_FILEBASH_SETTING, assisted: ASSISTED_SETTING, 'ide-agent': IDE_AGENT_SETTING, 'bash-only': BASH_ONLY_SETTING,
 };
 
 export function isModelAgentName(name: string): name is ModelAgentName {

@@ -1,5 +1,5 @@
 // The command-line options of the model-driven agents (cua, cua-filebash, assisted,
-// ide-agent), shared by `pwp run` and `pwp bench`.
+// ide-agent, bash-only), shared by `pwp run` and `pwp bench`.
 import type { Command } from 'commander';
 import type { ModelAgentConfig } from '../agents/modelAgents';
 import type { AgentStats } from '../agents/runStatistics';

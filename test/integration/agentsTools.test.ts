@@ -1,7 +1,8 @@
 // The tool-using agents end to end in real containers, each solving a bundled task through a
 // scripted model: cua-filebash (screen on request, file editor and bash) over OpenAI,
 // assisted (IDE tools, no images allowed) over Anthropic with function tools, and ide-agent
-// (IDE-Bench and IDE-native tools, no screen) over OpenAI.
+// (IDE-Bench and IDE-native tools, no screen) over OpenAI, and bash-only (one bash tool, the
+// paper's specialist baseline) over OpenAI.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -67,6 +68,27 @@ describe('model agents with tools (real containers)', function () {
     solved(run);
     assert.deepEqual(run.acted.outcome.stats?.toolUsage, { screenshot: 1, bash: 1, file_edit: 2, done: 1 });
     assert.equal(run.acted.outcome.stats?.toolTransitions['bash -> file_edit'], 1);
+  });
+
+  it('bash-only: is offered bash and done alone, never an image, and solves the task with shell commands', async () => {
+    const run = await runScriptedAgent({
+      task: 'vscode-config/rulers', agent: 'bash-only', model: 'openai:scripted-bash',
+      env: (server) => ({ OPENAI_API_KEY: key(), OPENAI_BASE_URL: server.openaiBaseURL }),
+      script: (req, turn) => {
+        assert.equal(countRequestImages(req), 0, `request ${req.n} has images`);
+        switch (turn) {
+          case 0:
+            assert.deepEqual(toolNames(req).sort(), ['bash', 'done']);
+            return openaiReply({ calls: [{ name: 'bash', args: { command: 'mkdir -p .vscode && printf \'{\\n  "editor.rulers": [80, 100]\\n}\\n\' > .vscode/settings.json && cat .vscode/settings.json' } }] });
+          case 1:
+            assert.match(expectOk(req, 1)[0].text, /"editor\.rulers": \[80, 100\]/);
+            return openaiReply({ calls: [{ name: 'done', args: {} }] });
+          default: throw new Error(`unexpected turn ${turn}`);
+        }
+      },
+    });
+    solved(run);
+    assert.deepEqual(run.acted.outcome.stats?.toolUsage, { bash: 1, done: 1 });
   });
 
   it('assisted: searches and renames with IDE tools over Anthropic function tools, and sends no image when images are off', async () => {

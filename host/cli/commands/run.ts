@@ -1,4 +1,4 @@
-// pwp run <task> --agent oracle|null|replay|cua|cua-filebash|assisted|ide-agent [--model <id>]:
+// pwp run <task> --agent oracle|null|replay|cua|cua-filebash|assisted|ide-agent|bash-only [--model <id>]:
 // one recorded run of one task, graded.
 import type { Command } from 'commander';
 import { AGENT_NAMES, makeAgent } from '../../agents/agents';
