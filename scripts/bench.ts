@@ -13,6 +13,7 @@ import { waitForSettle } from '../host/env/running/settle';
 import { ensureImage } from '../host/image/buildImage';
 import { methods } from '../bridge/protocol';
 import { benchCapacity, benchCheckpoints, benchEpisodes, benchPool } from './benchEnv';
+import { benchPythonStep } from './benchPython';
 import { pct, ratio } from './benchStats';
 
 const run = promisify(execFile);
@@ -163,6 +164,7 @@ async function main(): Promise<void> {
   }
   const envRows: [string, string, string, string][] = [];
   for (const part of [benchCheckpoints, benchPool, (d: DockerDeployment, i: string, s: typeof say) => benchEpisodes(d, i, s, count('--episodes', 5)),
+    (d: DockerDeployment, i: string, s: typeof say) => benchPythonStep(d, i, s, SAMPLES),
     (d: DockerDeployment, i: string, s: typeof say) => benchCapacity(d, i, s, count('--max-envs', 10))]) {
     const r = await part(deployment, image, say);
     Object.assign(figures, r.figures);
