@@ -7,7 +7,7 @@ import { JsonRpcClient, type CallOptions } from '../rpc/jsonRpcClient';
 import { tokenMatches } from '../server/rpcServer';
 import { EventEmitter } from 'node:events';
 
-const { WRONG_TOKEN, SUPERSEDED, NOT_THE_EXTENSION_HOST } = EXTENSION_LINK_CLOSE;
+const { WRONG_TOKEN, SUPERSEDED, NOT_THE_EXTENSION_HOST, OTHER_WINDOW } = EXTENSION_LINK_CLOSE;
 /** How long ide.* calls wait for the extension host's first start before failing. */
 const FIRST_CONNECTION_WAIT_MS = 30_000;
 /**
@@ -44,9 +44,19 @@ export class ExtensionLink extends EventEmitter {
           return;
         }
         // A browser restart leaves the old window's extension host running (the IDE server
-        // keeps it for reconnection) beside the new one: the newest activation wins, and an
-        // older one is told it is superseded so that it stops reconnecting.
+        // keeps it for reconnection) beside the new one: an older activation is told it is
+        // superseded so that it stops reconnecting.
         if (this.connected && activated < this.activated) { ws.close(SUPERSEDED, 'a newer extension host is connected'); return; }
+        // ide.* answers for the kiosk window the agent sees. Another browser on the IDE's URL
+        // (a person watching through /ide/) starts an extension host of its own, later: while
+        // the kiosk's serves, a newcomer is that other window's, unless the kiosk window is
+        // loading a workbench again (kioskWindowLoading), whose host then takes over.
+        if (this.connected && !this.admitNext) {
+          this.log('refused the extension host of another browser window: the kiosk window\'s serves ide.*');
+          ws.close(OTHER_WINDOW, 'the kiosk window\'s extension host serves the bridge');
+          return;
+        }
+        this.admitNext = false;
         this.activated = activated;
         this.attach(ws);
       });
@@ -83,6 +93,18 @@ export class ExtensionLink extends EventEmitter {
   }
 
   private everConnected = false;
+  /** The next extension host to connect is the kiosk window's (it is loading a workbench). */
+  private admitNext = true;
+
+  /**
+   * The kiosk browser window is loading a workbench (first start, browser or IDE server
+   * restart, reopening after a restore): the next extension host to connect is its own and
+   * replaces the one serving now.
+   */
+  kioskWindowLoading(): void {
+    this.admitNext = true;
+  }
+
   private activated = 0;
   private current?: WebSocket;
 

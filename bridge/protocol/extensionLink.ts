@@ -10,6 +10,8 @@ export const EXTENSION_LINK_CLOSE = {
   SUPERSEDED: 4002,
   /** The right token from a process that is not the IDE's extension host. */
   NOT_THE_EXTENSION_HOST: 4003,
+  /** The extension host of another browser window than the kiosk's (a person opened the IDE URL): do not reconnect. */
+  OTHER_WINDOW: 4004,
 } as const;
 
 /** The largest message either side accepts on the link. */

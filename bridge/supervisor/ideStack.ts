@@ -100,12 +100,14 @@ export class IdeStack extends EventEmitter {
     }, log);
 
     // A restarted IDE server drops the page's connection for good: reload the page.
-    this.ide.on('restarted', () => { this.rendered = false; void this.page.reload().catch(() => undefined); this.watch(); });
-    this.browser.on('restarted', () => { this.rendered = false; this.page.disconnect(); this.watch(); });
+    // Whenever the kiosk window loads a workbench again, its new extension host is the one to serve.
+    this.ide.on('restarted', () => { this.rendered = false; link.kioskWindowLoading(); void this.page.reload().catch(() => undefined); this.watch(); });
+    this.browser.on('restarted', () => { this.rendered = false; link.kioskWindowLoading(); this.page.disconnect(); this.watch(); });
     // The browser lost its display (it may have crashed with it): a fresh one on the new display,
     // then the workbench must render again before the environment is ready.
     this.display.on('restarted', () => {
       this.rendered = false;
+      link.kioskWindowLoading();
       this.emit('change');
       void this.browser.restart().then(() => { this.page.disconnect(); this.watch(); }, (e: Error) => log(`browser after the display restart: ${e.message}`));
     });
@@ -183,6 +185,7 @@ export class IdeStack extends EventEmitter {
 
   async restartIde(timeoutMs: number): Promise<Health> {
     this.rendered = false;
+    this.link.kioskWindowLoading();
     await this.ide.restart();
     await this.page.reload().catch(() => undefined);
     this.watch();
@@ -210,6 +213,7 @@ export class IdeStack extends EventEmitter {
     const deadline = t0 + timeoutMs;
     this.workbenchClosed = false;
     this.rendered = false;
+    this.link.kioskWindowLoading();
     await this.page.navigate(this.workbenchUrl, timeoutMs);
     const loaded = Date.now() - t0;
     this.watch();

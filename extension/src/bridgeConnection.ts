@@ -38,6 +38,7 @@ export class BridgeConnection {
       this.abort.abort();
       if (this.disposed) return;
       if (code === EXTENSION_LINK_CLOSE.SUPERSEDED) { this.opts.log('a newer extension host serves the bridge; this one stops'); this.disposed = true; return; }
+      if (code === EXTENSION_LINK_CLOSE.OTHER_WINDOW) { this.opts.log('the kiosk window\'s extension host serves the bridge; this window\'s does not'); this.disposed = true; return; }
       const delay = Math.min(2000, 100 * 2 ** this.attempt++);
       this.timer = setTimeout(() => this.connect(), delay);
     });

@@ -1,14 +1,14 @@
 import { strict as assert } from 'node:assert';
 import WebSocket from 'ws';
-import { NotAvailableError } from '../../../../bridge/protocol';
+import { EXTENSION_LINK_CLOSE, NotAvailableError } from '../../../../bridge/protocol';
 import { ExtensionLink } from '../../../../bridge/ide/extensionLink';
 
 const TOKEN = 'extension-token-0123456789';
 
-async function connectExtension(link: ExtensionLink, opts: { autoPong?: boolean; onMessage?: (ws: WebSocket, data: string) => void } = {}): Promise<WebSocket> {
+async function connectExtension(link: ExtensionLink, opts: { autoPong?: boolean; activated?: number; onMessage?: (ws: WebSocket, data: string) => void } = {}): Promise<WebSocket> {
   await link.listening();
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${link.port}/?token=${TOKEN}`, { autoPong: opts.autoPong ?? true });
+    const ws = new WebSocket(`ws://127.0.0.1:${link.port}/?token=${TOKEN}&activated=${opts.activated ?? 0}`, { autoPong: opts.autoPong ?? true });
     if (opts.onMessage) ws.on('message', (d) => opts.onMessage!(ws, d.toString()));
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
@@ -80,5 +80,35 @@ describe('the bridge\'s link to the extension host', () => {
     await new Promise((r) => setTimeout(r, 400));
     assert.equal(link.connected, true);
     ext.close();
+  });
+
+  /** An extension host that answers every call with its own name. */
+  const answering = (name: string) => (ws: WebSocket, d: string) => { const m = JSON.parse(d); ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { window: name } })); };
+  const closeCode = (ws: WebSocket) => new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+
+  it('serves ide.* from the kiosk window: a later window\'s extension host (a second browser) is refused and told not to reconnect', async () => {
+    link = new ExtensionLink(0, TOKEN, () => undefined);
+    const kiosk = await connectExtension(link, { activated: 1000, onMessage: answering('kiosk') });
+    await until(() => link.connected, 2000);
+    const other = await connectExtension(link, { activated: 2000, onMessage: answering('other') });
+    assert.equal(await closeCode(other), EXTENSION_LINK_CLOSE.OTHER_WINDOW);
+    assert.deepEqual(await link.call('ide.editors', {}), { window: 'kiosk' });
+    kiosk.close();
+  });
+
+  it('hands ide.* to the kiosk window\'s new extension host when that window loads a workbench again', async () => {
+    link = new ExtensionLink(0, TOKEN, () => undefined);
+    const old = await connectExtension(link, { activated: 1000, onMessage: answering('old') });
+    await until(() => link.connected, 2000);
+    const oldClosed = closeCode(old);
+    link.kioskWindowLoading(); // the browser restarted: the old window's host may linger
+    const fresh = await connectExtension(link, { activated: 3000, onMessage: answering('fresh') });
+    assert.equal(await oldClosed, EXTENSION_LINK_CLOSE.SUPERSEDED);
+    await until(() => link.connected, 2000);
+    assert.deepEqual(await link.call('ide.editors', {}), { window: 'fresh' });
+    // Only the one load: a window opened after it is another window again.
+    const other = await connectExtension(link, { activated: 4000, onMessage: answering('other') });
+    assert.equal(await closeCode(other), EXTENSION_LINK_CLOSE.OTHER_WINDOW);
+    fresh.close();
   });
 });

@@ -1,0 +1,67 @@
+// A person opening the advertised IDE URL in a second browser must not take the agent's IDE
+// state with it: that window starts an extension host of its own, and ide.* (what graders and
+// panels read) keeps answering for the kiosk window the agent sees. Real container, real
+// code-server, a real second Chromium through the bridge's /ide/ proxy.
+import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { chromium, type Browser } from 'playwright-core';
+import { Env } from '../../host/env/env';
+import { eventually } from '../../host/tasks/steps';
+import { testImage } from './environmentFixture';
+
+const bridgeLog = async (id: string) => {
+  const { stdout, stderr } = await promisify(execFile)('docker', ['logs', `pwp-${id}`], { maxBuffer: 1 << 24 });
+  return stdout + stderr;
+};
+
+describe('a second browser on the IDE URL does not take over ide.*', function () {
+  this.timeout(10 * 60_000);
+  let env: Env;
+  let browser: Browser;
+
+  before(async function () {
+    this.timeout(30 * 60_000);
+    env = new Env({ image: await testImage(), labels: { 'pwp.test': '1' }, observe: [] });
+    await env.reset({ options: { files: { 'kiosk.py': 'print("kiosk")\n', 'other.py': 'print("other")\n' }, open: ['kiosk.py'] } });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await env?.close();
+  });
+
+  it('keeps answering for the kiosk window while a second window opens another file, and after it closes', async () => {
+    const { id, ideUrl } = env.info;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(ideUrl);
+    // The second window's workbench renders and its extension host dials the bridge, which refuses it.
+    await eventually(() => bridgeLog(id), (log) => /refused the extension host of another browser window/.test(log), 180_000, 'the second window\'s extension host refused');
+    // In the second window, open the other file by its own keyboard.
+    await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+    await eventually(async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+P');
+      const box = page.locator('.quick-input-widget input');
+      if (!(await box.isVisible().catch(() => false)) && !(await box.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false))) return [];
+      await box.fill('other.py');
+      await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+      await page.keyboard.press('Enter');
+      await page.locator('.tab', { hasText: 'other.py' }).waitFor({ timeout: 10_000 }).catch(() => undefined);
+      return page.locator('.tab').allTextContents();
+    }, (tabs) => tabs.some((t) => t.includes('other.py')), 180_000, 'other.py open in the second window');
+
+    const editors = await env.query('ide.editors', { maxTextChars: 0 });
+    assert.match(editors.activeEditor?.path ?? '', /\/kiosk\.py$/, JSON.stringify(editors).slice(0, 500));
+    assert.ok(!JSON.stringify(editors).includes('other.py'), 'the second window\'s editor is not among the kiosk\'s');
+
+    await page.close();
+    const after = await env.query('ide.editors', { maxTextChars: 0 });
+    assert.match(after.activeEditor?.path ?? '', /\/kiosk\.py$/);
+    // And the agent's own actions still reach the IDE it sees.
+    const r = await env.step({ type: 'ide', method: 'ide.editors.open', params: { editors: [{ file: 'other.py' }] } });
+    assert.equal(r.info.error, undefined);
+    const now = await env.query('ide.editors', { maxTextChars: 0 });
+    assert.match(now.activeEditor?.path ?? '', /\/other\.py$/);
+  });
+});
