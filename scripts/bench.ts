@@ -3,7 +3,7 @@
 // (the DESIGN.md targets under fixed keys: see HEADLINE below). `-- --samples N` sets how many
 // samples the latency figures take (default 20; fewer is quicker and noisier), `--max-envs N`
 // how many environments the capacity part starts at most, `--episodes N` the synthetic episode
-// count, `--episode-tasks N` the vscode-config tasks per level of the task-episodes part (default 4).
+// count, `--episode-tasks N` the vscode-config tasks per level of the task-episodes part (default 8).
 // `--only a,b` runs only those parts (PARTS below), e.g. `--only task-episodes`.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     checkpoints: benchCheckpoints, pool: benchPool,
     episodes: (d: DockerDeployment, i: string, s: typeof say) => benchEpisodes(d, i, s, count('--episodes', 5)),
     'task-episodes': async (d: DockerDeployment, i: string, s: typeof say) => {
-      const r = await benchTaskEpisodes(d, i, s, count('--episode-tasks', 4));
+      const r = await benchTaskEpisodes(d, i, s, count('--episode-tasks', 8));
       errors.push(...r.errors);
       return r;
     },

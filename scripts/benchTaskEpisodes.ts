@@ -113,14 +113,16 @@ function levelFigures(suffix: string, r: { wallMs: number; episodes: Episode[] }
 /**
  * The vscode-config oracle, `perLevel` tasks at each of 1, 2 and 4 at a time from a warm pool,
  * and 4 at a time with a new container each. `errors` lists the failed episodes (a bench error).
+ * With more tasks than episodes at a time, later episodes take environments the pool started
+ * while earlier ones ran (a steady state, not only the pre-filled pool).
  */
-export async function benchTaskEpisodes(deployment: DockerDeployment, image: string, say: (l: string) => void, perLevel = 4): Promise<{ figures: Figures; rows: Row[]; errors: string[] }> {
+export async function benchTaskEpisodes(deployment: DockerDeployment, image: string, say: (l: string) => void, perLevel = 8): Promise<{ figures: Figures; rows: Row[]; errors: string[] }> {
   const suite = resolveTasks([SUITE]);
   const tasks = Array.from({ length: perLevel }, (_, i) => suite[i % suite.length]);
   const figures: Figures = {
     task_episodes_tasks: tasks.map(taskName).join(' '),
     task_episodes_method: `${SUITE} oracle through makeEnv, the same ${perLevel} tasks per level; per level: wall clock from the first episode's start to the last one's end `
-      + '(warm pool of the level\'s size, filled before the clock starts, refilling while episodes run); episode = makeEnv + reset (pool acquire, files, task set-up, settle, screenshot) '
+      + '(warm pool of the level\'s size, filled before the clock starts, refilling while episodes run: with more tasks than the level, later episodes wait for refills if they are not ready); episode = makeEnv + reset (pool acquire, files, task set-up, settle, screenshot) '
       + '+ the oracle + grading in a verifier (the done step) + close (container removed); agent time = the oracle\'s run (its steps with their settle and screenshot, and its waits on the IDE) '
       + 'less the done step\'s grading; overhead = episode - agent time; naive = 4 at a time, a new container per episode',
   };
