@@ -2,7 +2,9 @@
 // measured in the same run. `-- --json` prints the figures as one JSON object on the last line
 // (the DESIGN.md targets under fixed keys: see HEADLINE below). `-- --samples N` sets how many
 // samples the latency figures take (default 20; fewer is quicker and noisier), `--max-envs N`
-// how many environments the capacity part starts at most, `--episodes N` the episode count.
+// how many environments the capacity part starts at most, `--episodes N` the synthetic episode
+// count, `--episode-tasks N` the vscode-config tasks per level of the task-episodes part (default 8).
+// `--only a,b` runs only those parts (PARTS below), e.g. `--only task-episodes`.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
@@ -14,6 +16,7 @@ import { ensureImage } from '../host/image/buildImage';
 import { methods } from '../bridge/protocol';
 import { benchCapacity, benchCheckpoints, benchEpisodes, benchPool } from './benchEnv';
 import { benchPythonStep } from './benchPython';
+import { benchTaskEpisodes } from './benchTaskEpisodes';
 import { pct, ratio } from './benchStats';
 
 const run = promisify(execFile);
@@ -27,9 +30,21 @@ function count(flag: string, fallback: number): number {
   return n;
 }
 const SAMPLES = count('--samples', 20);
+/** The bench's parts, in the order they run. */
+const PARTS = ['cold-start', 'latency', 'checkpoints', 'pool', 'episodes', 'task-episodes', 'python-step', 'capacity'] as const;
+const only = (() => {
+  const i = process.argv.indexOf('--only');
+  if (i < 0) return new Set<string>(PARTS);
+  const names = (process.argv[i + 1] ?? '').split(',').filter(Boolean);
+  const unknown = names.filter((n) => !(PARTS as readonly string[]).includes(n));
+  if (!names.length || unknown.length) throw new Error(`--only takes parts from ${PARTS.join(', ')}, got '${process.argv[i + 1] ?? ''}'`);
+  return new Set(names);
+})();
+const runs = (part: (typeof PARTS)[number]) => only.has(part);
 /** Sample counts for the cheap (ours) and the costly (naive) side of a figure. */
 const many = Math.max(3, SAMPLES * 2);
 const few = Math.max(3, Math.round(SAMPLES / 2));
+type Figures = Record<string, number | string | null>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The DESIGN.md targets under the keys `--json` always has (each measured in this run). */
@@ -80,8 +95,74 @@ async function naiveColdStart(deployment: DockerDeployment, image: string): Prom
 async function main(): Promise<void> {
   const deployment = new DockerDeployment();
   const image = await ensureImage({ docker: deployment.docker, progress: say });
-  const figures: Record<string, number | string | null> = { image };
+  const figures: Figures = { image };
 
+  if (runs('cold-start')) await coldStart(deployment, image, figures);
+  if (runs('latency')) await latency(deployment, image, figures);
+  const envRows: [string, string, string, string][] = [];
+  const errors: string[] = [];
+  const parts = {
+    checkpoints: benchCheckpoints, pool: benchPool,
+    episodes: (d: DockerDeployment, i: string, s: typeof say) => benchEpisodes(d, i, s, count('--episodes', 5)),
+    'task-episodes': async (d: DockerDeployment, i: string, s: typeof say) => {
+      const r = await benchTaskEpisodes(d, i, s, count('--episode-tasks', 8));
+      errors.push(...r.errors);
+      return r;
+    },
+    'python-step': (d: DockerDeployment, i: string, s: typeof say) => benchPythonStep(d, i, s, SAMPLES),
+    capacity: (d: DockerDeployment, i: string, s: typeof say) => benchCapacity(d, i, s, count('--max-envs', 10)),
+  };
+  for (const [name, part] of Object.entries(parts)) {
+    if (!runs(name as keyof typeof parts)) continue;
+    const r = await part(deployment, image, say);
+    Object.assign(figures, r.figures);
+    envRows.push(...r.rows);
+  }
+  // The headline keys, named as in DESIGN.md's table, beside the detailed figures they repeat.
+  Object.assign(figures, {
+    pool_reset_ms: figures.reset_pool_p50_ms, pool_reset_naive_ms: figures.reset_cold_ms,
+    checkpoint_ms: figures.checkpoint_p50_ms, restore_ms: figures.restore_p50_ms,
+    screenshot_naive_p50_ms: figures.screenshot_baseline_p50_ms,
+    action_settled_screenshot_naive_p50_ms: figures.action_settled_baseline_ms,
+    envs_at_once: figures.concurrent_envs, memory_per_env_mib: figures.env_memory_mean_mib,
+    // DESIGN.md's episodes per hour: the vscode-config oracle, 4 at a time, warm pool vs a new container each.
+    episodes_per_hour: figures.task_episodes_per_hour_4, episodes_per_hour_naive: figures.task_episodes_per_hour_4_naive,
+    episodes_per_hour_ratio: figures.task_episodes_per_hour_ratio_4,
+    episodes_per_hour_method: figures.task_episodes_per_hour_4 === undefined ? undefined : 'task_episodes_per_hour_4 (see task_episodes_method)',
+    samples: SAMPLES,
+  });
+  for (const k of HEADLINE) figures[k] ??= null; // null: not measured in this run (a part left out by --only, or no dom.marks in this bridge)
+
+  const rows: [string, string, string, string][] = [];
+  if (runs('cold-start')) {
+    rows.push(['cold start to ready', `${figures.cold_start_ms} ms`, `${figures.cold_start_naive_ms} ms (polling docker exec screenshots)`, `${figures.cold_start_ratio}x`],
+      ['cold start to first ide.* answer', `${figures.cold_start_extension_ms} ms`, '', '']);
+  }
+  if (runs('latency')) {
+    rows.push(
+      ['screenshot p50 / p95', `${figures.screenshot_p50_ms} / ${figures.screenshot_p95_ms} ms`, `${figures.screenshot_baseline_p50_ms} / ${figures.screenshot_baseline_p95_ms} ms (docker exec import)`, `${figures.screenshot_ratio}x`],
+      ['key action p50 / p95', `${figures.key_p50_ms} / ${figures.key_p95_ms} ms`, '', ''],
+      ['type 10 chars p50 / p95', `${figures.type10_p50_ms} / ${figures.type10_p95_ms} ms`, '', ''],
+      ['type -> settled screenshot p50', `${figures.action_settled_screenshot_p50_ms} ms`, `${figures.action_settled_baseline_ms} ms (type, fixed 2 s wait, import; measured)`, `${figures.action_settled_ratio}x`],
+      ['ide.* round trip p50 / p95', `${figures.ide_roundtrip_p50_ms} / ${figures.ide_roundtrip_p95_ms} ms`, '', ''],
+      ['tools.call read_file p50 / p95', `${figures.tool_read_file_p50_ms} / ${figures.tool_read_file_p95_ms} ms`, `${figures.tool_read_file_baseline_p50_ms} ms (docker exec cat)`, `${figures.tool_read_file_ratio}x`],
+    );
+    if (figures.marks_p50_ms !== undefined) rows.push(['dom.marks p50 / p95', `${figures.marks_p50_ms} / ${figures.marks_p95_ms} ms`, '', '']);
+    rows.push(['memory of one environment', `${figures.env_memory_mib} MiB`, '', '']);
+  }
+  rows.push(...envRows);
+  const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8));
+  console.log(['measure', 'pwp', 'naive', 'ratio'].map((h, i) => h.padEnd(w[i])).join('  '));
+  for (const r of rows) console.log(r.map((v, i) => v.padEnd(w[i])).join('  '));
+  if (runs('cold-start')) console.log(`cold start milestones (ms): ${figures.cold_start_phases_ms}`);
+  // A failed oracle episode is the bench's error, not a slower figure: said, and the exit status says it too.
+  for (const e of errors) console.error(`bench error: ${e}`);
+  if (errors.length) process.exitCode = 1;
+  if (json) console.log(JSON.stringify(figures));
+}
+
+/** Cold start: ours (event-driven readiness) vs naive (polling docker exec screenshots). */
+async function coldStart(deployment: DockerDeployment, image: string, figures: Figures): Promise<void> {
   say('cold start: ours (event-driven readiness) vs naive (polling docker exec screenshots)');
   const coldT0 = Date.now();
   const cold = await startEnvironment(deployment, { image });
@@ -96,7 +177,10 @@ async function main(): Promise<void> {
   await deployment.remove(cold.info.id);
   figures.cold_start_naive_ms = await naiveColdStart(deployment, image);
   figures.cold_start_ratio = ratio(figures.cold_start_naive_ms, figures.cold_start_ms);
+}
 
+/** One environment's latencies: screenshot, input, ide.*, tools.call, dom.marks, and its memory. */
+async function latency(deployment: DockerDeployment, image: string, figures: Figures): Promise<void> {
   const env = await startEnvironment(deployment, { image });
   const c: BridgeClient = env.client;
   const name = `pwp-${env.info.id}`;
@@ -162,43 +246,6 @@ async function main(): Promise<void> {
     c.close();
     await deployment.remove(env.info.id);
   }
-  const envRows: [string, string, string, string][] = [];
-  for (const part of [benchCheckpoints, benchPool, (d: DockerDeployment, i: string, s: typeof say) => benchEpisodes(d, i, s, count('--episodes', 5)),
-    (d: DockerDeployment, i: string, s: typeof say) => benchPythonStep(d, i, s, SAMPLES),
-    (d: DockerDeployment, i: string, s: typeof say) => benchCapacity(d, i, s, count('--max-envs', 10))]) {
-    const r = await part(deployment, image, say);
-    Object.assign(figures, r.figures);
-    envRows.push(...r.rows);
-  }
-  // The headline keys, named as in DESIGN.md's table, beside the detailed figures they repeat.
-  Object.assign(figures, {
-    pool_reset_ms: figures.reset_pool_p50_ms, pool_reset_naive_ms: figures.reset_cold_ms,
-    checkpoint_ms: figures.checkpoint_p50_ms, restore_ms: figures.restore_p50_ms,
-    screenshot_naive_p50_ms: figures.screenshot_baseline_p50_ms,
-    action_settled_screenshot_naive_p50_ms: figures.action_settled_baseline_ms,
-    envs_at_once: figures.concurrent_envs, memory_per_env_mib: figures.env_memory_mean_mib,
-    samples: SAMPLES,
-  });
-  for (const k of HEADLINE) figures[k] ??= null; // null: not measured in this run (e.g. no dom.marks in this bridge)
-
-  const rows: [string, string, string, string][] = [
-    ['cold start to ready', `${figures.cold_start_ms} ms`, `${figures.cold_start_naive_ms} ms (polling docker exec screenshots)`, `${figures.cold_start_ratio}x`],
-    ['cold start to first ide.* answer', `${figures.cold_start_extension_ms} ms`, '', ''],
-    ['screenshot p50 / p95', `${figures.screenshot_p50_ms} / ${figures.screenshot_p95_ms} ms`, `${figures.screenshot_baseline_p50_ms} / ${figures.screenshot_baseline_p95_ms} ms (docker exec import)`, `${figures.screenshot_ratio}x`],
-    ['key action p50 / p95', `${figures.key_p50_ms} / ${figures.key_p95_ms} ms`, '', ''],
-    ['type 10 chars p50 / p95', `${figures.type10_p50_ms} / ${figures.type10_p95_ms} ms`, '', ''],
-    ['type -> settled screenshot p50', `${figures.action_settled_screenshot_p50_ms} ms`, `${figures.action_settled_baseline_ms} ms (type, fixed 2 s wait, import; measured)`, `${figures.action_settled_ratio}x`],
-    ['ide.* round trip p50 / p95', `${figures.ide_roundtrip_p50_ms} / ${figures.ide_roundtrip_p95_ms} ms`, '', ''],
-    ['tools.call read_file p50 / p95', `${figures.tool_read_file_p50_ms} / ${figures.tool_read_file_p95_ms} ms`, `${figures.tool_read_file_baseline_p50_ms} ms (docker exec cat)`, `${figures.tool_read_file_ratio}x`],
-  ];
-  if (figures.marks_p50_ms !== undefined) rows.push(['dom.marks p50 / p95', `${figures.marks_p50_ms} / ${figures.marks_p95_ms} ms`, '', '']);
-  rows.push(['memory of one environment', `${figures.env_memory_mib} MiB`, '', '']);
-  rows.push(...envRows);
-  const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8));
-  console.log(['measure', 'pwp', 'naive', 'ratio'].map((h, i) => h.padEnd(w[i])).join('  '));
-  for (const r of rows) console.log(r.map((v, i) => v.padEnd(w[i])).join('  '));
-  console.log(`cold start milestones (ms): ${figures.cold_start_phases_ms}`);
-  if (json) console.log(JSON.stringify(figures));
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

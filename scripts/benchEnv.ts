@@ -147,11 +147,12 @@ export async function benchCapacity(deployment: DockerDeployment, image: string,
 }
 
 /**
- * Episodes per hour, one at a time, the simplest honest way: an episode is a reset with the
- * bench's files, settings and open editor, two actions (type, save) and a check of the saved
- * file (what an oracle and its grader do, without a task's own steps), timed end to end, back
- * to back. Ours resets from a warm pool of one that refills while the episode runs (no waiting
- * for it between episodes); the naive way starts a new container per episode and removes it.
+ * Synthetic episodes per hour, one at a time, the simplest honest way (benchTaskEpisodes has
+ * the real tasks' figure): an episode is a reset with the bench's files, settings and open
+ * editor, two actions (type, save) and a check of the saved file (what an oracle and its
+ * grader do, without a task's own steps), timed end to end, back to back. Ours resets from a
+ * warm pool of one that refills while the episode runs (no waiting for it between episodes);
+ * the naive way starts a new container per episode and removes it.
  */
 export async function benchEpisodes(deployment: DockerDeployment, image: string, say: (l: string) => void, episodes = 5): Promise<{ figures: Figures; rows: Row[] }> {
   say(`episodes: ${episodes} back to back from a warm pool vs ${Math.min(episodes, 2)} with a new container each`);
@@ -183,11 +184,11 @@ export async function benchEpisodes(deployment: DockerDeployment, image: string,
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const perHour = (xs: number[]) => Math.round(3_600_000 / mean(xs));
   const figures: Figures = {
-    episodes_per_hour: perHour(warmMs), episodes_per_hour_naive: perHour(coldMs),
-    episode_p50_ms: pct(warmMs, 50), episode_naive_p50_ms: pct(coldMs, 50),
-    episodes_per_hour_ratio: ratio(mean(coldMs), mean(warmMs)),
-    episodes_per_hour_method: 'one at a time; episode = reset (files, settings, open editor) + type + save + read back; warm pool of 1 vs a new container per episode',
+    synthetic_episodes_per_hour: perHour(warmMs), synthetic_episodes_per_hour_naive: perHour(coldMs),
+    synthetic_episode_p50_ms: pct(warmMs, 50), synthetic_episode_naive_p50_ms: pct(coldMs, 50),
+    synthetic_episodes_per_hour_ratio: ratio(mean(coldMs), mean(warmMs)),
+    synthetic_episodes_per_hour_method: 'one at a time; episode = reset (files, settings, open editor) + type + save + read back; warm pool of 1 vs a new container per episode',
   };
-  return { figures, rows: [['episodes per hour, one at a time', `${figures.episodes_per_hour} (p50 ${figures.episode_p50_ms} ms each)`,
-    `${figures.episodes_per_hour_naive} (new container each)`, `${figures.episodes_per_hour_ratio}x`]] };
+  return { figures, rows: [['synthetic episodes per hour, one at a time', `${figures.synthetic_episodes_per_hour} (p50 ${figures.synthetic_episode_p50_ms} ms each)`,
+    `${figures.synthetic_episodes_per_hour_naive} (new container each)`, `${figures.synthetic_episodes_per_hour_ratio}x`]] };
 }

@@ -1,12 +1,14 @@
 // A bench: every (task, agent, attempt) run, N at a time, each in its own environment and
 // verifier. Results are appended to <out>/results.jsonl as each run ends; runs already
 // there are skipped, so an interrupted bench resumes. Afterwards: summary, report.md,
-// report.html. Each run's folder is <out>/runs/<suite>/<id>/<agent>-<attempt>/.
+// report.html. Each run's folder is <out>/runs/<suite>/<id>/<agent>-<attempt>/. Environments
+// come from warm pools (one per image in use, as big as the runs at a time), closed at the end.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAgent } from '../agents/agents';
 import type { ModelAgentConfig } from '../agents/modelAgents';
 import { DockerDeployment } from '../deployment/dockerDeployment';
+import { EnvPool } from '../env/pool';
 import { appendResult, isDone, readResults, runKey, summarize, type ResultLine, type Summary } from './benchResults';
 import { htmlReport, markdownReport } from './benchReport';
 import { taskName, type Task } from '../tasks/loadTask';
@@ -67,6 +69,39 @@ export function benchJobs(o: Pick<BenchOptions, 'tasks' | 'agent' | 'attempts' |
   return jobs;
 }
 
+/** A task's image, where the bench knows it before the run (a default-image task needs defaultImage). */
+const imageOf = (task: Task, defaultImage?: string): string | undefined => (task.image === 'default' ? defaultImage : task.image);
+
+/**
+ * Tasks that may take a pooled environment: the pool's is the image's plain one, so a task that
+ * asks for the network or its own display or memory starts its own.
+ */
+const poolable = (task: Task, defaultImage?: string): boolean =>
+  !!imageOf(task, defaultImage) && !task.network && !task.environment.display && !task.environment.memoryMb;
+
+/**
+ * Warm pools for the bench's runs, one per image in use, each as big as the runs at a time and
+ * starting no more environments than the bench has runs on that image. Created on first use.
+ */
+export function benchPools(todo: BenchJob[], o: Pick<BenchOptions, 'parallel' | 'defaultImage' | 'outDir'>, deployment: DockerDeployment): { for(task: Task): EnvPool | undefined; close(): Promise<void> } {
+  const pools = new Map<string, EnvPool>();
+  const runsOn = (image: string) => todo.filter((j) => poolable(j.task, o.defaultImage) && imageOf(j.task, o.defaultImage) === image).length;
+  return {
+    for(task) {
+      if (!poolable(task, o.defaultImage)) return undefined;
+      const image = imageOf(task, o.defaultImage)!;
+      let pool = pools.get(image);
+      if (!pool) {
+        const total = runsOn(image);
+        pool = new EnvPool({ size: Math.min(o.parallel, total), total, deployment, spec: { image, labels: { 'pwp.bench': o.outDir } } });
+        pools.set(image, pool);
+      }
+      return pool;
+    },
+    async close() { await Promise.all([...pools.values()].map((p) => p.close())); },
+  };
+}
+
 export async function runBench(o: BenchOptions): Promise<BenchOutcome> {
   mkdirSync(o.outDir, { recursive: true });
   const file = join(o.outDir, 'results.jsonl');
@@ -74,6 +109,7 @@ export async function runBench(o: BenchOptions): Promise<BenchOutcome> {
   const all = benchJobs(o);
   const todo = all.filter((j) => !isDone(previous.get(runKey({ task: taskName(j.task), agent: j.agent, attempt: j.attempt, model: j.model }))));
   const deployment = o.deployment ?? new DockerDeployment();
+  const pools = benchPools(todo, o, deployment);
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -84,7 +120,7 @@ export async function runBench(o: BenchOptions): Promise<BenchOutcome> {
       try {
         const agent = makeAgent(job.agent, { trajectory: job.agent === 'replay' && o.trajectory ? replaySource(o.trajectory, job) : undefined, command: o.agentCommand, ...(job.model ? o.agentConfig : {}) });
         result = await runTask(job.task, {
-          agent, attempt: job.attempt, defaultImage: o.defaultImage, video: o.video, deployment,
+          agent, attempt: job.attempt, defaultImage: o.defaultImage, video: o.video, deployment, pool: pools.for(job.task),
           runDir: join(o.outDir, 'runs', job.task.suite, job.task.id, runFolderName(job)),
           labels: { 'pwp.bench': o.outDir },
         });
@@ -103,7 +139,11 @@ export async function runBench(o: BenchOptions): Promise<BenchOutcome> {
       o.onEnd?.(job, result, done, todo.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.parallel, todo.length)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(o.parallel, todo.length)) }, worker));
+  } finally {
+    await pools.close();
+  }
 
   // The summary covers the tasks and agents of this bench, from this and earlier sessions.
   const names = new Set(o.tasks.map(taskName));

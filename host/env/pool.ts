@@ -15,6 +15,11 @@ export interface EnvPoolOptions {
   readyTimeoutMs?: number;
   /** Starts at most this many environments at once (cold starts compete for the CPU). */
   startConcurrency?: number;
+  /**
+   * Starts at most this many environments in all (failed starts do not count): a runner that
+   * knows how many episodes it has (a bench) gets no replacement that nobody will take.
+   */
+  total?: number;
   log?: (line: string) => void;
 }
 
@@ -23,6 +28,7 @@ export class EnvPool {
   private readonly ready: RunningEnvironment[] = [];
   private readonly waiters: { resolve: (env: RunningEnvironment) => void; reject: (err: Error) => void }[] = [];
   private starting = 0;
+  private started = 0;
   private closed = false;
   private lastError: Error | null = null;
 
@@ -31,13 +37,15 @@ export class EnvPool {
 
   constructor(private readonly opts: EnvPoolOptions) {
     if (!Number.isInteger(opts.size) || opts.size < 1) throw new Error(`pool size must be a positive integer, got ${opts.size}`);
+    if (opts.total !== undefined && (!Number.isInteger(opts.total) || opts.total < 1)) throw new Error(`pool total must be a positive integer, got ${opts.total}`);
     this.deployment = opts.deployment ?? new DockerDeployment();
   }
 
   /** Starts filling the pool; resolves once every slot holds a ready environment. */
   async fill(): Promise<void> {
     this.topUp();
-    while (!this.closed && this.ready.length < this.opts.size) {
+    // With a total, a pool that has started all it may and has none starting is as full as it gets.
+    while (!this.closed && this.ready.length < this.opts.size && (this.starting > 0 || this.started < (this.opts.total ?? Infinity))) {
       if (this.lastError && this.starting === 0) throw this.lastError;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -49,6 +57,9 @@ export class EnvPool {
   acquire(): Promise<RunningEnvironment> {
     if (this.closed) return Promise.reject(new Error('the pool is closed'));
     const env = this.ready.shift();
+    // Environments still to come (not yet started, or starting), each promised to a waiter in turn.
+    const toCome = (this.opts.total ?? Infinity) - this.started + this.starting;
+    if (!env && this.waiters.length >= toCome) return Promise.reject(new Error(`the pool has handed out all ${this.opts.total} environments it may start`));
     const p = env ? Promise.resolve(env) : new Promise<RunningEnvironment>((resolve, reject) => this.waiters.push({ resolve, reject }));
     this.lastError = null;
     this.topUp();
@@ -57,8 +68,10 @@ export class EnvPool {
 
   private topUp(): void {
     const concurrency = this.opts.startConcurrency ?? 2;
-    while (!this.closed && this.ready.length + this.starting < this.opts.size + this.waiters.length && this.starting < concurrency) {
+    while (!this.closed && this.ready.length + this.starting < this.opts.size + this.waiters.length && this.starting < concurrency
+      && this.started < (this.opts.total ?? Infinity)) {
       this.starting++;
+      this.started++;
       const spec = { ...this.opts.spec, labels: { ...this.opts.spec?.labels, 'pwp.pool': '1' } };
       startEnvironment(this.deployment, spec, this.opts.readyTimeoutMs)
         .then((env) => {
@@ -68,6 +81,7 @@ export class EnvPool {
           if (waiter) waiter.resolve(env); else this.ready.push(env);
         }, (err: Error) => {
           this.lastError = err;
+          this.started--;
           this.opts.log?.(`pool: an environment failed to start: ${err.message}`);
           // Someone waiting gets the failure instead of waiting forever; the pool retries on the next acquire.
           this.waiters.shift()?.reject(err);
