@@ -277,7 +277,9 @@ export class Env implements EnvLike {
     const o = args.options ?? {};
     const inPlace = this.attached && !!this.env;
     this.begun = false;
-    if (!inPlace) await this.dispose();
+    // The previous episode's container is removed in the background (seconds of Docker's time
+    // the next episode need not wait for); close() waits for it.
+    if (!inPlace) this.retire();
     this.steps = 0;
     this.over = false;
     this.overHow = null;
@@ -341,13 +343,22 @@ export class Env implements EnvLike {
     return { workspaceDir: o.workspaceDir, archives };
   }
 
-  /** A warm IDE gets its files copied in and its settings through the IDE (no reload). */
+  /**
+   * A warm IDE gets its files copied in and its settings through the IDE (no reload); the two
+   * go side by side, as one is Docker's work and the other the IDE's.
+   */
   private async prepareWarm(o: ResetOptions): Promise<void> {
     const { info, client } = this.running();
-    const runtime = await this.deployment.runtime(info.id);
-    if (o.workspaceDir) await runtime.archiveIn('/workspace', tarOfFolder(o.workspaceDir));
-    if (o.files && Object.keys(o.files).length) await runtime.archiveIn('/workspace', tarOfFiles(o.files));
-    for (const [key, value] of Object.entries(o.settings ?? {})) await client.call('ide.settings.update', { key, value, target: 'user' });
+    const files = async () => {
+      if (!o.workspaceDir && !(o.files && Object.keys(o.files).length)) return;
+      const runtime = await this.deployment.runtime(info.id);
+      if (o.workspaceDir) await runtime.archiveIn('/workspace', tarOfFolder(o.workspaceDir));
+      if (o.files && Object.keys(o.files).length) await runtime.archiveIn('/workspace', tarOfFiles(o.files));
+    };
+    const settings = async () => {
+      for (const [key, value] of Object.entries(o.settings ?? {})) await client.call('ide.settings.update', { key, value, target: 'user' });
+    };
+    await Promise.all([files(), settings()]);
   }
 
   async step(action: Action): Promise<StepResult> {
@@ -522,6 +533,22 @@ export class Env implements EnvLike {
   /** Removes the container and closes the connection; nothing is left behind (an attached environment is only disconnected). */
   async close(): Promise<void> {
     await this.dispose();
+    await Promise.all(this.retiring);
+    this.retiring = [];
+    const err = this.retireError;
+    this.retireError = null;
+    if (err) throw err;
+  }
+
+  /** Removals of earlier episodes' containers still under way, and the first that failed. */
+  private retiring: Promise<void>[] = [];
+  private retireError: Error | null = null;
+
+  /** Lets go of the current environment now and removes it in the background. */
+  private retire(): void {
+    const p = this.dispose().catch((err: Error) => { this.retireError ??= err; });
+    this.retiring.push(p);
+    void p.finally(() => { this.retiring = this.retiring.filter((x) => x !== p); });
   }
 
   private async dispose(): Promise<void> {
