@@ -15,6 +15,7 @@ export const MAX_EVENTS = 10_000;
 export class ControlState extends EventEmitter {
   private holder: Holder = 'agent';
   private message: string | null = null;
+  private answer: string | null = null;
   private since = Date.now();
   private returnsAt: number | null = null;
   private returnTimer?: NodeJS.Timeout;
@@ -27,7 +28,7 @@ export class ControlState extends EventEmitter {
 
   status(): ControlStatus {
     return {
-      holder: this.holder, message: this.message, since: this.since, returnsAt: this.returnsAt,
+      holder: this.holder, message: this.message, answer: this.answer, since: this.since, returnsAt: this.returnsAt,
       inputWaitMs: this.inputWaitMs, viewers: this.viewers, lastEventSeq: this.seq,
     };
   }
@@ -37,13 +38,16 @@ export class ControlState extends EventEmitter {
     this.inputWaitMs = inputWaitMs;
     this.returnsAt = timeoutMs > 0 ? this.now() + timeoutMs : null;
     if (timeoutMs > 0) this.returnTimer = setTimeout(() => this.handBack(), timeoutMs);
+    this.answer = null;
     this.set('human', message);
     return this.status();
   }
 
-  handBack(): ControlStatus {
+  /** Control returns to the agent, with the person's answer if they gave one. */
+  handBack(answer?: string): ControlStatus {
     clearTimeout(this.returnTimer);
     this.returnsAt = null;
+    if (this.holder === 'human') this.answer = answer?.trim() ? answer : null;
     this.set('agent', null);
     return this.status();
   }

@@ -11,6 +11,8 @@ export const ControlStatus = z.object({
   holder: Holder,
   /** What the agent asked the person to do, while the person holds control. */
   message: z.string().nullable(),
+  /** What the person answered when handing control back (null without an answer); cleared by the next request. */
+  answer: z.string().nullable(),
   /** ms since the epoch when the holder last changed */
   since: z.number(),
   /** ms since the epoch at which control returns to the agent by itself, if it was given a limit */
@@ -65,7 +67,12 @@ export const controlMethods = {
     }).strict(),
     ControlStatus,
   ),
-  'control.handBack': method('The person hands control back to the agent; waiting input.* calls proceed.', Empty, ControlStatus),
+  'control.handBack': method(
+    'The person hands control back to the agent, optionally with an answer to what it asked (in `answer` of the status ' +
+      'until the next request); waiting input.* calls proceed.',
+    z.object({ answer: z.string().max(10_000).optional() }).strict(),
+    ControlStatus,
+  ),
   'control.wait': method(
     'Wait (at most timeoutMs) until the given party holds control; returns the status either way (check `holder`).',
     z.object({ holder: Holder.default('agent'), timeoutMs: z.int().min(0).max(600_000).default(60_000) }).strict(),

@@ -1,5 +1,6 @@
 // The live-view page: noVNC in a frame, and a bar that says who drives the IDE. When the
-// agent has asked for help, the bar shows its message and a button to hand control back.
+// agent has asked for help, the bar shows its message, a field for the person's answer and a
+// button to hand control back.
 
 export function viewPage(): string {
   return `<!doctype html>
@@ -15,6 +16,7 @@ export function viewPage(): string {
 </style></head>
 <body>
 <div id="bar"><strong id="holder">…</strong><span id="message"></span><span id="viewers"></span>
+  <input id="answer" hidden size="40" maxlength="10000" placeholder="Your answer to the agent (optional)">
   <button id="handBack" hidden>Hand control back to the agent</button></div>
 <iframe id="vnc" src="vnc.html?autoconnect=1&amp;resize=scale&amp;reconnect=1&amp;reconnect_delay=1000&amp;path=view/websockify" allow="clipboard-read; clipboard-write"></iframe>
 <script>
@@ -28,9 +30,15 @@ export function viewPage(): string {
       $('message').textContent = human && s.message ? 'The agent asks: ' + s.message : '';
       $('viewers').textContent = s.viewers + ' watching';
       $('handBack').hidden = !human;
+      $('answer').hidden = !human;
     } catch { $('holder').textContent = 'bridge not reachable'; }
   }
-  $('handBack').onclick = async () => { await fetch('control/handBack', { method: 'POST', headers: { 'x-pwp-view': '1' } }); refresh(); };
+  $('handBack').onclick = async () => {
+    const answer = $('answer').value;
+    await fetch('control/handBack', { method: 'POST', headers: { 'x-pwp-view': '1', 'content-type': 'application/json' }, body: JSON.stringify(answer ? { answer } : {}) });
+    $('answer').value = '';
+    refresh();
+  };
   refresh();
   setInterval(refresh, 1000);
   // On a Docker host, Chromium drops requests in flight whenever a container's network comes or

@@ -16,6 +16,9 @@ import { RfbClientDecoder } from './rfbDecoder';
 import { viewPage } from './viewPage';
 
 /** What the proxy needs of the VNC server (VncServer; a fake in unit tests). */
+/** The largest hand-back body (an answer of 10 000 characters, encoded). */
+const MAX_ANSWER_BODY = 64 * 1024;
+
 export interface VncBackend { readonly port: number; acquire(): Promise<void>; release(): void }
 
 export const VIEW_PREFIX = '/view/';
@@ -77,7 +80,24 @@ export class ViewServer {
     if (rel === 'control/handBack' && req.method === 'POST') {
       // A custom header cannot be sent cross-site without a CORS preflight, which this server never grants.
       if (req.headers['x-pwp-view'] !== '1') { res.writeHead(403).end(); return true; }
-      return this.json(res, headers, this.opts.control.handBack());
+      // The body, if any, is {"answer": "…"}: what the person answers the agent.
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => { size += c.length; if (size <= MAX_ANSWER_BODY) chunks.push(c); });
+      req.on('end', () => {
+        if (size > MAX_ANSWER_BODY) { res.writeHead(413, headers).end(); return; }
+        let answer: string | undefined;
+        try {
+          const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) as { answer?: unknown } : {};
+          if (body.answer !== undefined && typeof body.answer !== 'string') throw new Error('answer must be a string');
+          answer = body.answer as string | undefined;
+        } catch (err) {
+          res.writeHead(400, { ...headers, 'content-type': 'text/plain' }).end(`${(err as Error).message}\n`);
+          return;
+        }
+        this.json(res, headers, this.opts.control.handBack(answer?.slice(0, 10_000)));
+      });
+      return true;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') { res.writeHead(405).end(); return true; }
     if (rel === '' || rel === 'index.html') {

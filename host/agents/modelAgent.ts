@@ -186,6 +186,7 @@ class Turns {
         ? ['click_mark', 'xdotool']
         : ['click', 'type_text', 'press_keys', 'scroll', 'drag', 'move_mouse', 'xdotool', 'wait'];
       if (s.screen === 'on-request' && !this.computerVersion) keys.push('screenshot');
+      if (this.env.unwrapped.info.viewUrl) keys.push('ask_person');
       keys.push('done');
       for (const k of keys) {
         const t = screenFunctionTool(k);
@@ -196,9 +197,11 @@ class Turns {
       this.scaling = new ScreenScaling({ width: shot.width, height: shot.height }, this.computerVersion ? undefined : { width: shot.width, height: shot.height });
       if (this.computerVersion) this.tools.unshift({ kind: 'computer', version: this.computerVersion, width: this.scaling.model.width, height: this.scaling.model.height });
     } else {
-      const done = screenFunctionTool('done');
-      this.screenTools.set(done.name, 'done');
-      this.tools.push(done);
+      for (const k of [...(this.env.unwrapped.info.viewUrl ? ['ask_person' as const] : []), 'done' as const]) {
+        const t = screenFunctionTool(k);
+        this.screenTools.set(t.name, k);
+        this.tools.push(t);
+      }
     }
     if (s.toolGroups.length) {
       const listed = await this.env.unwrapped.query('tools.list', { groups: s.toolGroups });
@@ -392,6 +395,10 @@ class Turns {
       const parts = await this.look({ screenshot: true, marksImage: marks, marks, cursor: true, focused: true }, 'The screen now');
       return { result: this.okResult(call, parts), usageName: call.name, malformed: false };
     }
+    if (key === 'ask_person') {
+      const text = await this.askPerson(args as { question: string; timeout_s?: number });
+      return { result: this.okResult(call, [{ type: 'text', text }]), usageName: call.name, malformed: false };
+    }
     if (!action) throw new Error(`${key} has no action`);
     if (action.type === 'done') {
       // The done step ends the episode (a task Env grades it there).
@@ -401,6 +408,28 @@ class Turns {
     if (action.type === 'click') this.checkMark(action.mark);
     const at = (await stepAction(this.env, action)).at;
     return { result: this.okResult(call, [{ type: 'text', text: await this.afterInput(at) }]), usageName: call.name, malformed: false };
+  }
+
+  /**
+   * Hands control to the person watching the live view with the question, and waits until they
+   * hand it back (their answer is the result) or the time runs out; the run's own limits still
+   * stop it. Question and answer go into the trajectory beside the person's input.
+   */
+  private async askPerson(a: { question: string; timeout_s?: number }): Promise<string> {
+    const timeoutMs = (a.timeout_s ?? 600) * 1000;
+    this.env.annotate({ type: 'note', text: `asked the person: ${a.question}` });
+    const stopped = new Promise<never>((_, reject) => {
+      if (this.signal.aborted) reject(this.signal.reason);
+      this.signal.addEventListener('abort', () => reject(this.signal.reason), { once: true });
+    });
+    const t0 = Date.now();
+    const s = await Promise.race([this.env.unwrapped.handOff(a.question, { timeoutMs }), stopped]);
+    // Control comes back by itself when the time runs out (the request's own limit).
+    const text = s.holder !== 'agent' || (!s.answer && Date.now() - t0 >= timeoutMs) ? `The person did not answer within ${timeoutMs / 1000} s; control is yours again.`
+      : s.answer ? `The person handed control back and answered: ${s.answer}`
+        : 'The person handed control back without an answer (look at the screen for what they did).';
+    this.env.annotate({ type: 'note', text: `ask_person: ${text}` });
+    return text;
   }
 
   /** The short text an input action answers with (the screen itself comes with the observation, or on request). */

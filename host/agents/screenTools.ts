@@ -1,6 +1,6 @@
 // The keyboard/mouse side of an agent as function tools a model can call: click (a
 // Set-of-Marks id or a point), type_text, press_keys, scroll, drag, move_mouse, raw xdotool,
-// wait, screenshot and done. Each is a zod schema (its JSON Schema is what the model sees)
+// wait, screenshot, ask_person (where a person can watch) and done. Each is a zod schema (its JSON Schema is what the model sees)
 // and turns into an Env action (host/env/actions.ts), which the Env performs through its one
 // action table (host/env/actionTable.ts): no bridge call is written here.
 import { z } from 'zod';
@@ -95,6 +95,16 @@ export const SCREEN_TOOLS = {
     name: 'screenshot',
     description: 'Look at the screen: a screenshot, plus (unless marks is false) the Set-of-Marks image and the [id] [role] [text] listing of the elements you can click by id, the pointer position and the focused element.',
     schema: z.object({ marks: z.boolean().optional() }).strict(),
+    toAction: () => null,
+  }),
+  ask_person: define({
+    name: 'ask_person',
+    description: 'Ask the person watching the IDE live for help: a question, a decision, or something you cannot do yourself (a login, ' +
+      'a confirmation). Control passes to them and your input waits until they hand it back; their answer is this tool\'s result.',
+    schema: z.object({
+      question: z.string().min(1).max(2000).describe('What you need from the person, in a sentence or two'),
+      timeout_s: z.int().min(10).max(3600).optional().describe('Give up waiting after this many seconds (default 600)'),
+    }).strict(),
     toAction: () => null,
   }),
   done: define({

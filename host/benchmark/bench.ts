@@ -33,6 +33,10 @@ export interface BenchOptions {
   /** The image for tasks that use the default one. */
   defaultImage?: string;
   video?: boolean;
+  /** Serve the live view from every environment, so a person can watch and answer ask_person. */
+  view?: boolean;
+  /** Each run's environment once it is up (the live-view URLs to print). */
+  onEnvironment?: (job: BenchJob, info: { id: string; ideUrl: string; viewUrl: string | null }) => void;
   /** For the replay agent: a trajectory file, or an earlier bench folder whose runs it replays. */
   trajectory?: string;
   /** For model-driven agents: the model (provider:model, for results and resuming) and how to build the agent. */
@@ -83,7 +87,7 @@ const poolable = (task: Task, defaultImage?: string): boolean =>
  * Warm pools for the bench's runs, one per image in use, each as big as the runs at a time and
  * starting no more environments than the bench has runs on that image. Created on first use.
  */
-export function benchPools(todo: BenchJob[], o: Pick<BenchOptions, 'parallel' | 'defaultImage' | 'outDir'>, deployment: DockerDeployment): { for(task: Task): EnvPool | undefined; close(): Promise<void> } {
+export function benchPools(todo: BenchJob[], o: Pick<BenchOptions, 'parallel' | 'defaultImage' | 'outDir' | 'view'>, deployment: DockerDeployment): { for(task: Task): EnvPool | undefined; close(): Promise<void> } {
   const pools = new Map<string, EnvPool>();
   const runsOn = (image: string) => todo.filter((j) => poolable(j.task, o.defaultImage) && imageOf(j.task, o.defaultImage) === image).length;
   return {
@@ -93,7 +97,7 @@ export function benchPools(todo: BenchJob[], o: Pick<BenchOptions, 'parallel' | 
       let pool = pools.get(image);
       if (!pool) {
         const total = runsOn(image);
-        pool = new EnvPool({ size: Math.min(o.parallel, total), total, deployment, spec: { image, labels: { 'pwp.bench': o.outDir } } });
+        pool = new EnvPool({ size: Math.min(o.parallel, total), total, deployment, spec: { image, view: o.view, labels: { 'pwp.bench': o.outDir } } });
         pools.set(image, pool);
       }
       return pool;
@@ -120,7 +124,8 @@ export async function runBench(o: BenchOptions): Promise<BenchOutcome> {
       try {
         const agent = makeAgent(job.agent, { trajectory: job.agent === 'replay' && o.trajectory ? replaySource(o.trajectory, job) : undefined, command: o.agentCommand, ...(job.model ? o.agentConfig : {}) });
         result = await runTask(job.task, {
-          agent, attempt: job.attempt, defaultImage: o.defaultImage, video: o.video, deployment, pool: pools.for(job.task),
+          agent, attempt: job.attempt, defaultImage: o.defaultImage, video: o.video, deployment, pool: pools.for(job.task), view: o.view,
+          onEnvironment: o.onEnvironment ? (e) => o.onEnvironment!(job, e) : undefined,
           runDir: join(o.outDir, 'runs', job.task.suite, job.task.id, runFolderName(job)),
           labels: { 'pwp.bench': o.outDir },
         });

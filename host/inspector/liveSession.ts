@@ -238,7 +238,7 @@ export class LiveSession {
           ? { actor: 'human', source: 'inspector', text: 'took control' }
           : { actor: 'agent', source: 'live view', text: `asked the person to take over: ${JSON.stringify(s.message ?? '')}` });
       } else {
-        this.addTimeline({ actor: 'human', source: this.inspectorHolds ? 'inspector' : 'live view', text: 'handed control back to the agent' });
+        this.addTimeline({ actor: 'human', source: this.inspectorHolds ? 'inspector' : 'live view', text: `handed control back to the agent${s.answer ? ` with the answer ${JSON.stringify(s.answer)}` : ''}` });
         this.inspectorHolds = false;
       }
     }
@@ -420,7 +420,7 @@ export class LiveSession {
         return s;
       }
       case 'handBack': {
-        const s = await client.call('control.handBack', {});
+        const s = await client.call('control.handBack', m.answer ? { answer: String(m.answer).slice(0, 10_000) } : {});
         await this.readControl();
         return s;
       }

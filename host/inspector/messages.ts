@@ -86,6 +86,6 @@ export type ClientRequest =
   | { op: 'clickMark'; mark: number }
   | { op: 'click'; x: number; y: number }
   | { op: 'takeControl' }
-  | { op: 'handBack' }
+  | { op: 'handBack'; answer?: string }
   | { op: 'refreshMarks' };
 export type ClientMessage = ClientRequest & { id: number };

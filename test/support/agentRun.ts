@@ -29,6 +29,8 @@ export interface AgentRunOptions {
   env?: (server: ScriptedModelServer) => Record<string, string>;
   /** Changes to the task before it starts (e.g. another display size). */
   adjust?: (task: Task) => Task;
+  /** Serve the live view, so a person (the test) can watch and answer ask_person. */
+  view?: boolean;
   /** Gives the script access to the session once it runs (the script may look at the IDE). */
   onSession?: (session: TaskEnv) => void;
 }
@@ -57,7 +59,7 @@ export async function runScriptedAgent(o: AgentRunOptions): Promise<AgentRunResu
     let task = resolveTasks([o.task])[0];
     if (o.adjust) task = o.adjust(task);
     const runDir = mkdtempSync(join(tmpdir(), `pwp-agent-${o.agent}-`));
-    env = makeEnv(task, { image, labels: { 'pwp.test': '1' }, observe: [] });
+    env = makeEnv(task, { image, labels: { 'pwp.test': '1' }, observe: [], view: o.view });
     await env.reset();
     const session = env.unwrapped;
     o.onSession?.(session);

@@ -10,7 +10,7 @@ import { ModelConfigError, resolveModel } from '../../models/modelConfig';
 import { addAgentOptions, agentConfigOf, type AgentCliOptions } from '../agentOptions';
 import { ensureImage } from '../../image/buildImage';
 import { paths } from '../../paths';
-import { runBench } from '../../benchmark/bench';
+import { runBench, runFolderName } from '../../benchmark/bench';
 import { summaryTable } from '../../benchmark/benchReport';
 import { resolveTasks, taskName } from '../../tasks/loadTask';
 import { docker, removeContainersOnInterrupt } from '../context';
@@ -29,9 +29,10 @@ export function register(program: Command): void {
     .option('--trajectory <path>', 'for --agent replay: a trajectory.jsonl, or an earlier bench folder to replay')
     .option('--image <tag>', 'image for tasks that use the default one (default: built from this tree)')
     .option('--no-video', 'do not record videos')
+    .option('--view', 'serve the live view from every environment (its URL is printed per run): a person can watch, take over, and answer ask_person')
     .option('--json', 'print the summary as JSON');
   addAgentOptions(cmd)
-    .action(async (sel: string[], o: { agent: string; agentCmd?: string; attempts: string; parallel: string; baselines?: boolean; out?: string; trajectory?: string; image?: string; video: boolean; json?: boolean } & AgentCliOptions) => {
+    .action(async (sel: string[], o: { agent: string; agentCmd?: string; attempts: string; parallel: string; baselines?: boolean; out?: string; trajectory?: string; image?: string; video: boolean; view?: boolean; json?: boolean } & AgentCliOptions) => {
       const interrupted = removeContainersOnInterrupt();
       if (o.agentCmd !== undefined) {
         if (!o.agentCmd.trim()) throw new UsageError('--agent-cmd needs a command');
@@ -65,7 +66,11 @@ export function register(program: Command): void {
       let started = false;
       const outcome = await runBench({
         tasks, agent: o.agent, attempts, parallel, outDir, baselines: o.baselines, defaultImage: image, video: o.video, trajectory: o.trajectory, deployment: docker(),
-        model, agentConfig, agentCommand: o.agentCmd, signal: interrupted,
+        model, agentConfig, agentCommand: o.agentCmd, signal: interrupted, view: o.view,
+        onEnvironment: o.view ? (job, e) => {
+          const line = `${taskName(job.task)} (${runFolderName(job)}): watch and take part live at ${e.viewUrl ?? e.ideUrl}`;
+          progress(line);
+        } : undefined,
         onStart: (_job, done, total) => {
           if (!started && tty) bar.start(total, done, { solved, errors, last: 'starting…' });
           started = true;

@@ -20,9 +20,10 @@ export function register(program: Command): void {
     .option('--image <tag>', 'image for tasks that use the default one (default: built from this tree)')
     .option('--no-video', 'do not record a video')
     .option('--keep', 'leave the environment running afterwards')
+    .option('--view', 'serve the live view: a person can watch, take over, and answer the agent\'s ask_person')
     .option('--json', 'print the result as one JSON object');
   addAgentOptions(cmd)
-    .action(async (sel: string, o: { agent: string; agentCmd?: string; trajectory?: string; image?: string; out?: string; video: boolean; keep?: boolean; json?: boolean } & AgentCliOptions) => {
+    .action(async (sel: string, o: { agent: string; agentCmd?: string; trajectory?: string; image?: string; out?: string; video: boolean; keep?: boolean; view?: boolean; json?: boolean } & AgentCliOptions) => {
       if (!o.keep) removeContainersOnInterrupt();
       const tasks = resolveTasks([sel]);
       if (tasks.length !== 1) throw new UsageError(`'${sel}' names ${tasks.length} tasks; run one (or use pwp bench)`);
@@ -30,8 +31,8 @@ export function register(program: Command): void {
       let agent;
       try { agent = makeAgent(o.agentCmd !== undefined ? COMMAND_AGENT_NAME : o.agent, { trajectory: o.trajectory, command: o.agentCmd, ...agentConfigOf(o, progress) }); } catch (err) { throw err instanceof UsageError ? err : new UsageError((err as Error).message); }
       const r = await runTask(task, {
-        agent, runDir: o.out, defaultImage: o.image, video: o.video, keep: o.keep, deployment: docker(), progress,
-        onEnvironment: (e) => progress(`environment ${e.id}: watch the IDE at ${e.ideUrl}`),
+        agent, runDir: o.out, defaultImage: o.image, video: o.video, keep: o.keep, view: o.view, deployment: docker(), progress,
+        onEnvironment: (e) => progress(`environment ${e.id}: ${e.viewUrl ? `watch and take part live at ${e.viewUrl}` : `watch the IDE at ${e.ideUrl}`}`),
       });
       if (o.json) { printJson(r); return; }
       console.log(`${taskName(task)} with the ${r.agent} agent: score ${r.score.toFixed(2)} (${r.passed ? 'solved' : 'not solved'}), ${r.steps} steps, ${r.status}${r.error ? `: ${r.error}` : ''}`);

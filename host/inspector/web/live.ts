@@ -35,7 +35,8 @@ export function showEnvironment(root: HTMLElement, envId: string): () => void {
   const takeBtn = h('button#take-control', {}, 'Take control');
   const backBtn = h('button#hand-back', { hidden: true }, 'Hand control back');
   const ctlMessage = h('span#control-message', {}, '');
-  const toolbar = h('div.toolbar', {}, status, holder, h('label', {}, marksToggle, ' Set-of-Marks overlay'), takeBtn, backBtn, ctlMessage, fps);
+  const answerInput = h('input#control-answer', { type: 'text', hidden: true, maxlength: '10000', placeholder: 'your answer to the agent (optional)' }) as HTMLInputElement;
+  const toolbar = h('div.toolbar', {}, status, holder, h('label', {}, marksToggle, ' Set-of-Marks overlay'), takeBtn, ctlMessage, answerInput, backBtn, fps);
   const sessionList = h('ol#session');
   const marksSearch = h('input#marks-search', { type: 'search', placeholder: 'search marks: id, role or text' });
   const marksCount = h('span.muted', {}, '');
@@ -147,6 +148,7 @@ export function showEnvironment(root: HTMLElement, envId: string): () => void {
     holder.className = `badge ${human ? 'human' : 'agent'}`;
     takeBtn.hidden = human;
     backBtn.hidden = !human;
+    answerInput.hidden = !human;
     takeBtn.disabled = !env?.liveView;
     takeBtn.title = env?.liveView ? 'keyboard and mouse go to the IDE through the live view; the agent\'s input waits' : 'this environment does not serve the live view (start it with `pwp up --view`)';
     if (human && control?.message) { ctlMessage.textContent = control.message; ctlMessage.className = ''; }
@@ -177,7 +179,10 @@ export function showEnvironment(root: HTMLElement, envId: string): () => void {
     }
   }, 1000);
   takeBtn.addEventListener('click', () => { request({ op: 'takeControl' }).catch((err: Error) => flash(err.message)); });
-  backBtn.addEventListener('click', () => { request({ op: 'handBack' }).catch((err: Error) => flash(err.message)); });
+  backBtn.addEventListener('click', () => {
+    const answer = answerInput.value.trim();
+    request(answer ? { op: 'handBack', answer } : { op: 'handBack' }).then(() => { answerInput.value = ''; }, (err: Error) => flash(err.message));
+  });
 
   // ---- session timeline ----
   function renderTimeline(): void {

@@ -124,4 +124,22 @@ describe('live view served by the bridge (in-process, with a fake VNC server)', 
     await client.call('control.handBack', {});
     client.close();
   });
+
+  it('takes the person\'s answer with the hand-back, refuses a malformed one and keeps control, and clears it on the next request', async () => {
+    const client = await BridgeClient.connect(`${base.replace('http', 'ws')}/rpc`, TOKEN);
+    const cookie = `${(await fetch(`${base}/view/?token=${TOKEN}`)).headers.get('set-cookie')!.split(';')[0]}`;
+    const post = (body: string) => fetch(`${base}/view/control/handBack`, { method: 'POST', headers: { cookie, 'x-pwp-view': '1', 'content-type': 'application/json' }, body });
+    await client.call('control.request', { message: 'which port?' });
+    assert.equal((await post('{"answer": 8080}')).status, 400);
+    assert.equal((await post('not json')).status, 400);
+    assert.equal((await client.call('control.status', {})).holder, 'human', 'a refused hand-back changes nothing');
+    const back = await post(JSON.stringify({ answer: 'use 8080' }));
+    assert.equal(back.status, 200);
+    assert.deepEqual(await client.call('control.status', {}).then((s) => [s.holder, s.answer]), ['agent', 'use 8080']);
+    await client.call('control.request', { message: 'and the host?' });
+    assert.equal((await client.call('control.status', {})).answer, null);
+    await client.call('control.handBack', { answer: 'localhost' });
+    assert.equal((await client.call('control.status', {})).answer, 'localhost');
+    client.close();
+  });
 });
