@@ -50,7 +50,8 @@ export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolea
       if (ok(last)) return last;
     } catch (err) { lastError = err as Error; }
     if (Date.now() > end) {
-      throw new Error(`${what} not reached within ${timeoutMs} ms; last: ${lastError ? lastError.message : JSON.stringify(last).slice(0, 500)}`);
+      // JSON.stringify(undefined) is undefined: a target that never appeared says so, not a TypeError.
+      throw new Error(`${what} not reached within ${timeoutMs} ms; last: ${lastError ? lastError.message : (JSON.stringify(last) ?? 'nothing').slice(0, 500)}`);
     }
     await sleep(100);
   }
