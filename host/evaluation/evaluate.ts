@@ -1,5 +1,6 @@
 // Grades an evaluator against a sandbox holding the agent's final state (the verifier).
-// `all` combines its parts: solved when every part is, scored by the weakest part.
+// `all` combines its parts: solved when every part is, scored by the weakest part; `any` is
+// solved when one part is, scored by the best part (every part is graded and reported).
 import { gradeAnswer } from './answerGrader';
 import type { Evaluator } from './evaluatorSchema';
 import type { EvaluationResult } from './evaluationResult';
@@ -28,6 +29,13 @@ export async function evaluate(e: Evaluator, sandbox: Sandbox): Promise<Evaluati
         const score = Math.min(...parts.map((p) => p.score));
         const passed = parts.every((p) => p.passed);
         return { kind: 'all', score, passed, parts, summary: parts.map((p) => `${p.kind}: ${p.summary}`).join(' | '), durationMs: Date.now() - t0 };
+      }
+      case 'any': {
+        const parts: EvaluationResult[] = [];
+        for (const p of e.evaluators) parts.push(await evaluate(p, sandbox));
+        const score = Math.max(...parts.map((p) => p.score));
+        const passed = parts.some((p) => p.passed);
+        return { kind: 'any', score, passed, parts, summary: `any of: ${parts.map((p) => `${p.kind}: ${p.summary}`).join(' | ')}`, durationMs: Date.now() - t0 };
       }
     }
   } catch (err) {

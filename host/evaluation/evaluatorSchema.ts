@@ -148,13 +148,15 @@ const SqlEvaluator = z.object({
 
 type Leaf = z.infer<typeof TestsEvaluator> | z.infer<typeof CommandEvaluator> | z.infer<typeof FilesEvaluator> | z.infer<typeof DiffEvaluator>
   | z.infer<typeof IdeEvaluator> | z.infer<typeof AnswerEvaluator> | z.infer<typeof ImageEvaluator> | z.infer<typeof SqlEvaluator>;
-export type Evaluator = Leaf | { kind: 'all'; evaluators: Evaluator[] };
+/** `all`: solved when every part is; `any`: solved when one part is (equivalent answers, e.g. two command ids for one keybinding). */
+export type Evaluator = Leaf | { kind: 'all' | 'any'; evaluators: Evaluator[] };
 
-export const EVALUATOR_KINDS = ['tests', 'command', 'files', 'diff', 'ide', 'answer', 'image', 'sql', 'all'] as const;
+export const EVALUATOR_KINDS = ['tests', 'command', 'files', 'diff', 'ide', 'answer', 'image', 'sql', 'all', 'any'] as const;
 
 export const EvaluatorSchema: z.ZodType<Evaluator> = z.lazy(() => z.discriminatedUnion('kind', [
   TestsEvaluator, CommandEvaluator, FilesEvaluator, DiffEvaluator, IdeEvaluator, AnswerEvaluator, ImageEvaluator, SqlEvaluator,
   z.object({ kind: z.literal('all'), evaluators: z.array(EvaluatorSchema).min(1).max(20) }).strict(),
+  z.object({ kind: z.literal('any'), evaluators: z.array(EvaluatorSchema).min(1).max(20) }).strict(),
 ])) as z.ZodType<Evaluator>;
 
 export type TestsEvaluator = z.infer<typeof TestsEvaluator>;
@@ -169,5 +171,5 @@ export type SqlEvaluator = z.infer<typeof SqlEvaluator>;
 
 /** Every leaf evaluator in a tree. */
 export function leaves(e: Evaluator): Leaf[] {
-  return e.kind === 'all' ? e.evaluators.flatMap(leaves) : [e];
+  return 'evaluators' in e ? e.evaluators.flatMap(leaves) : [e];
 }

@@ -109,7 +109,7 @@ export function loadTask(path: string): Task {
     else if (!existsSync(join(hiddenDir, rel))) problems.push(`${field}: "${rel}" not found in the hidden folder`);
   };
   leaves(t.evaluator).forEach((e) => {
-    const at = t.evaluator.kind === 'all' ? 'evaluator.evaluators[…]' : 'evaluator';
+    const at = t.evaluator.kind === 'all' || t.evaluator.kind === 'any' ? 'evaluator.evaluators[…]' : 'evaluator';
     if (e.kind === 'files') e.checks.forEach((c, i) => { if (c.equalsHidden) needHidden(`${at}.checks[${i}].equalsHidden`, c.equalsHidden); });
     if (e.kind === 'diff') needHidden(`${at}.expected`, e.expected);
     if (e.kind === 'image') needHidden(`${at}.reference`, e.reference);

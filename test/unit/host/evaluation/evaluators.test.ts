@@ -237,6 +237,17 @@ describe('file, diff and IDE graders', () => {
     const r = await grade({ kind: 'all', evaluators: [{ kind: 'files', checks: [{ path: 'a.txt', equals: 'x' }] }, { kind: 'answer', expected: 8, match: 'numeric' }] }, sb);
     assert.deepEqual([r.score, r.passed, r.parts!.map((p) => p.score)], [0, false, [1, 0]]);
   });
+
+  it('passes an `any` evaluator on one equivalent answer, scored by its best part, and fails it when none holds', async () => {
+    sb.put('workspace/a.txt', 'x');
+    sb.put('pwp/answer.txt', '7');
+    const either = (n: number) => grade({ kind: 'any', evaluators: [{ kind: 'answer', expected: n, match: 'numeric' }, { kind: 'files', checks: [{ path: 'a.txt', equals: 'y' }] }] }, sb);
+    const one = await either(7);
+    assert.deepEqual([one.kind, one.score, one.passed, one.parts!.map((p) => p.passed)], ['any', 1, true, [true, false]]);
+    const none = await either(8);
+    assert.deepEqual([none.score, none.passed], [0, false]);
+    assert.match(none.summary, /^any of: answer: .* \| files: /);
+  });
 });
 
 describe('image similarity', () => {
