@@ -97,7 +97,7 @@ export function benchPools(todo: BenchJob[], o: Pick<BenchOptions, 'parallel' | 
       let pool = pools.get(image);
       if (!pool) {
         const total = runsOn(image);
-        pool = new EnvPool({ size: Math.min(o.parallel, total), total, deployment, spec: { image, view: o.view, labels: { 'pwp.bench': o.outDir } } });
+        pool = new EnvPool({ size: Math.min(o.parallel, total), total, deployment, spec: { image, ...(o.view ? { view: true } : {}), labels: { 'pwp.bench': o.outDir } } });
         pools.set(image, pool);
       }
       return pool;

@@ -14,15 +14,28 @@ function passAtCell(g: GroupSummary, k: number): string {
   return covered < g.tasks ? `${pct(g.passAtK[k])} (${covered}/${g.tasks} tasks)` : pct(g.passAtK[k]);
 }
 
+/** A rate with its 95% interval: 50.0% [23.7–76.3]. */
+const pctIn = (x: number, [lo, hi]: [number, number]) => `${pct(x)} [${(lo * 100).toFixed(1)}–${(hi * 100).toFixed(1)}]`;
+const scoreIn = (x: number, [lo, hi]: [number, number]) => `${x.toFixed(3)} [${lo.toFixed(3)}–${hi.toFixed(3)}]`;
+
 function summaryRows(s: Summary): { head: string[]; rows: string[][] } {
   const ks = [...new Set(s.groups.flatMap((g) => Object.keys(g.passAtK).map(Number)))].sort((a, b) => a - b);
-  const head = ['suite', 'agent', 'tasks', 'runs', 'success', 'mean score', ...ks.map((k) => `pass@${k}`), 'test pass rate', 'null', 'oracle', 'errors'];
+  const head = ['suite', 'agent', 'tasks', 'runs', 'success [95%]', 'mean score [95%]', ...ks.map((k) => `pass@${k}`), 'test pass rate', 'null', 'oracle', 'errors'];
   const rows = s.groups.map((g: GroupSummary) => [
-    g.suite, g.model ? `${g.agent} (${g.model})` : g.agent, String(g.tasks), String(g.runs), pct(g.successRate), g.meanScore.toFixed(3),
+    g.suite, g.model ? `${g.agent} (${g.model})` : g.agent, String(g.tasks), String(g.runs), pctIn(g.successRate, g.successInterval), scoreIn(g.meanScore, g.meanScoreInterval),
     ...ks.map((k) => passAtCell(g, k)), pct(g.testPassRate),
     pct(s.baselines[g.suite]?.null), pct(s.baselines[g.suite]?.oracle), String(g.errors),
   ]);
   return { head, rows };
+}
+
+/** Macro averages: each family (suite) weighs the same, per PwP-Bench category and over all. */
+function macroRows(s: Summary): { head: string[]; rows: string[][] } | null {
+  if (!s.macro.length) return null;
+  return {
+    head: ['category', 'agent', 'families', 'success', 'mean score'],
+    rows: s.macro.map((m) => [m.category === 'all' ? 'all (macro)' : m.category, m.model ? `${m.agent} (${m.model})` : m.agent, m.families.join(', '), pct(m.successRate), m.meanScore.toFixed(3)]),
+  };
 }
 
 /** Model agents per suite, agent and model: what IDE-Bench reports beyond success. */
@@ -46,8 +59,10 @@ export function summaryTable(s: Summary): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const main = [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  const macro = macroRows(s);
   const agents = agentMetricsRows(s);
-  return agents ? `${main}\n\nmodel agents:\n${fixedWidth(agents.head, agents.rows, 3)}` : main;
+  return [main, ...(macro ? [`per category and over families (macro):\n${fixedWidth(macro.head, macro.rows, 3)}`] : []),
+    ...(agents ? [`model agents:\n${fixedWidth(agents.head, agents.rows, 3)}`] : [])].join('\n\n');
 }
 
 function byTask(results: readonly ResultLine[]): [string, ResultLine[]][] {
@@ -60,6 +75,12 @@ export function markdownReport(s: Summary, results: readonly ResultLine[], outDi
   const { head, rows } = summaryRows(s);
   const md: string[] = [`# ${title}`, '', `${results.length} runs, written ${new Date().toISOString()}.`, '', '## Summary', ''];
   md.push(`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`));
+  md.push('', 'Intervals are 95%: Wilson for success rates, a bootstrap over runs for mean scores.');
+  const macro = macroRows(s);
+  if (macro) {
+    md.push('', '## Per category and over families (macro)', '', 'Each family (suite) weighs the same; the null and oracle baselines are left out.', '');
+    md.push(`| ${macro.head.join(' | ')} |`, `|${macro.head.map((_, i) => (i < 3 ? ' --- ' : ' ---: ')).join('|')}|`, ...macro.rows.map((r) => `| ${r.join(' | ')} |`));
+  }
   const agents = agentMetricsRows(s);
   if (agents) {
     md.push('', '## Model agents', '', 'Means per run, except tokens and retries (totals); tokens/success is every token spent over the runs that solved their task.', '');
@@ -97,6 +118,8 @@ export function htmlReport(s: Summary, results: readonly ResultLine[], outDir: s
     ];
   }));
   const agentTable = agents ? `<h2>Model agents</h2>\n${table(agents.head, agents.rows.map((r) => r.map(esc)))}` : '';
+  const macro = macroRows(s);
+  const macroTable = macro ? `<h2>Per category and over families (macro)</h2>\n<p>Each family (suite) weighs the same; the null and oracle baselines are left out.</p>\n${table(macro.head, macro.rows.map((r) => r.map(esc)))}` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>
@@ -111,6 +134,8 @@ td:nth-child(n+3) { font-variant-numeric: tabular-nums; }
 <p>${results.length} runs, written ${esc(new Date().toISOString())}.</p>
 <h2>Summary</h2>
 ${table(head, rows.map((r) => r.map(esc)))}
+<p>Intervals are 95%: Wilson for success rates, a bootstrap over runs for mean scores.</p>
+${macroTable}
 ${agentTable}
 <h2>Tasks</h2>
 ${table(['task', 'agent', 'attempt', 'score', 'solved', 'tests', 'steps', 'time', 'details', 'run'], taskRows)}

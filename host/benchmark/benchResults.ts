@@ -1,10 +1,13 @@
 // A bench's results: one JSON line per run in results.jsonl, appended as each run ends, so a
 // re-run reads what is done and skips it. The summary groups runs by suite and agent:
 // success rate, mean score, pass@k (the unbiased estimator of the Codex paper), per-test
-// pass rate, and the null and oracle baselines from the same results.
+// pass rate, 95% intervals, and the null and oracle baselines from the same results; then
+// macro averages over families, per PwP-Bench category and over all of them.
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { summarizeAgentStats, type AgentMetrics } from '../agents/runStatistics';
 import type { RunResult } from '../tasks/runTask';
+import { CATEGORIES, categoryOf, type Category } from './families';
+import { bootstrapMeanInterval, wilsonInterval } from './intervals';
 
 /** What results.jsonl keeps of a run (the full evaluation stays in the run's folder). */
 export type ResultLine = Omit<RunResult, 'evaluation'> & { summary?: string };
@@ -78,9 +81,14 @@ export interface GroupSummary {
   model?: string;
   tasks: number;
   runs: number;
-  /** Fraction of runs that solved their task. */
+  /** PwP-Bench's category of the suite (its family). */
+  category: Category;
+  /** Fraction of runs that solved their task, with its 95% Wilson interval. */
   successRate: number;
+  successInterval: [number, number];
+  /** Mean score over the runs, with its 95% bootstrap interval. */
   meanScore: number;
+  meanScoreInterval: [number, number];
   /** pass@k by k (1 and the attempts per task), averaged over the tasks with at least k attempts. */
   passAtK: Record<number, number>;
   /** How many tasks each pass@k covers (fewer than `tasks` when some ran fewer attempts, e.g. after errors). */
@@ -93,8 +101,21 @@ export interface GroupSummary {
   agentMetrics?: AgentMetrics;
 }
 
+/** Averages over families (suites) with each family weighing the same: per category, and over all of them. */
+export interface MacroSummary {
+  /** A category, or 'all' for the macro average over every family. */
+  category: Category | 'all';
+  agent: string;
+  model?: string;
+  families: string[];
+  successRate: number;
+  meanScore: number;
+}
+
 export interface Summary {
   groups: GroupSummary[];
+  /** Per category and over all families, for each agent (and model): macro averages as PwP-Bench reports them. */
+  macro: MacroSummary[];
   /** Success rates of the null and oracle agents by suite, where those runs exist. */
   baselines: Record<string, { null?: number; oracle?: number }>;
 }
@@ -123,10 +144,13 @@ export function summarize(results: readonly ResultLine[]): Summary {
     }
     const withTests = runs.filter((r) => r.tests && r.tests.total > 0);
     const agentMetrics = summarizeAgentStats(runs);
+    const solved = runs.filter((r) => r.passed).length;
     out.push({
-      suite, agent, ...(model ? { model } : {}), tasks: byTask.size, runs: runs.length,
-      successRate: mean(runs.map((r) => (r.passed ? 1 : 0))),
+      suite, agent, ...(model ? { model } : {}), category: categoryOf(suite), tasks: byTask.size, runs: runs.length,
+      successRate: solved / runs.length,
+      successInterval: wilsonInterval(solved, runs.length),
       meanScore: mean(runs.map((r) => r.score)),
+      meanScoreInterval: bootstrapMeanInterval(runs.map((r) => r.score)),
       passAtK: passAt,
       passAtKTasks: passAtTasks,
       testPassRate: withTests.length ? withTests.reduce((a, r) => a + r.tests!.passed, 0) / withTests.reduce((a, r) => a + r.tests!.total, 0) : null,
@@ -140,5 +164,29 @@ export function summarize(results: readonly ResultLine[]): Summary {
     if (g.agent !== 'null' && g.agent !== 'oracle') continue;
     baselines[g.suite] = { ...baselines[g.suite], [g.agent]: g.successRate };
   }
-  return { groups: out, baselines };
+  return { groups: out, macro: macroAverages(out), baselines };
+}
+
+/** Family means averaged per category and over all families, per agent and model (baselines left out). */
+function macroAverages(groups: readonly GroupSummary[]): MacroSummary[] {
+  const out: MacroSummary[] = [];
+  const agents = new Map<string, GroupSummary[]>();
+  for (const g of groups) {
+    if (g.agent === 'null' || g.agent === 'oracle') continue;
+    const k = `${g.agent}\u0000${g.model ?? ''}`;
+    agents.set(k, [...(agents.get(k) ?? []), g]);
+  }
+  for (const gs of agents.values()) {
+    const { agent, model } = gs[0];
+    const average = (category: Category | 'all', of: GroupSummary[]): MacroSummary => ({
+      category, agent, ...(model ? { model } : {}), families: of.map((g) => g.suite),
+      successRate: mean(of.map((g) => g.successRate)), meanScore: mean(of.map((g) => g.meanScore)),
+    });
+    for (const c of CATEGORIES) {
+      const of = gs.filter((g) => g.category === c);
+      if (of.length) out.push(average(c, of));
+    }
+    out.push(average('all', gs));
+  }
+  return out;
 }

@@ -22,6 +22,7 @@ import { tarOfFiles, tarOfFolder } from '../deployment/tarArchive';
 import { connectEnvironment, startEnvironment, type RunningEnvironment } from './running/runningEnvironment';
 import { waitForSettle, type SettleOptions, type Settled } from './running/settle';
 import { paths } from '../paths';
+import { seededRandom } from '../seededRandom';
 import type { AgentEvent } from '../agents/agentEvents';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { performAction } from './actionTable';
@@ -166,19 +167,6 @@ export function stepError(info: StepInfo): PwpError | null {
 /** A step after the episode ended (done, or a limit wrapper truncated it): call reset() first. */
 export class EpisodeOverError extends NotAvailableError {
   constructor(how: string) { super(`the episode is over (${how}): call reset() to start another`); }
-}
-
-
-/** mulberry32: a small seeded PRNG, so wrappers and agents can draw reproducible numbers. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export class Env implements EnvLike {

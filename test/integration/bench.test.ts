@@ -109,8 +109,9 @@ describe('pwp bench (CLI, real containers): progress, results, summary, reports,
     for (const r of rows) {
       const nul = r.agent === 'null';
       assert.deepEqual(
-        [r.tasks, r.runs, r.success, r['mean score'], r['pass@1'], r['pass@2'], r['test pass rate'], r.null, r.oracle, r.errors],
-        nul ? ['1', '2', '0.0%', '0.000', '0.0%', '0.0%', '0.0%', '0.0%', '100.0%', '0'] : ['1', '1', '100.0%', '1.000', '100.0%', '–', '100.0%', '0.0%', '100.0%', '0'],
+        [r.tasks, r.runs, r['success [95%]'], r['mean score [95%]'], r['pass@1'], r['pass@2'], r['test pass rate'], r.null, r.oracle, r.errors],
+        nul ? ['1', '2', '0.0% [0.0–65.8]', '0.000 [0.000–0.000]', '0.0%', '0.0%', '0.0%', '0.0%', '100.0%', '0']
+          : ['1', '1', '100.0% [20.7–100.0]', '1.000 [1.000–1.000]', '100.0%', '–', '100.0%', '0.0%', '100.0%', '0'],
         `${JSON.stringify(r)}\n${first.stdout}`,
       );
     }
@@ -120,8 +121,8 @@ describe('pwp bench (CLI, real containers): progress, results, summary, reports,
 
   it('writes report.md and report.html with the summary columns and every task\'s runs and scores', () => {
     const md = readFileSync(join(out, 'report.md'), 'utf8');
-    assert.match(md, /\| suite \| agent \| tasks \| runs \| success \| mean score \| pass@1 \| pass@2 \| test pass rate \| null \| oracle \| errors \|/);
-    assert.match(md, /\| idebench-inventory \| null \| 1 \| 2 \| 0\.0% \| 0\.000 \| 0\.0% \| 0\.0% \| 0\.0% \| 0\.0% \| 100\.0% \| 0 \|/);
+    assert.match(md, /\| suite \| agent \| tasks \| runs \| success \[95%\] \| mean score \[95%\] \| pass@1 \| pass@2 \| test pass rate \| null \| oracle \| errors \|/);
+    assert.match(md, /\| idebench-inventory \| null \| 1 \| 2 \| 0\.0% \[0\.0–65\.8\] \| 0\.000 \[0\.000–0\.000\] \| 0\.0% \| 0\.0% \| 0\.0% \| 0\.0% \| 100\.0% \| 0 \|/);
     for (const t of TASKS) {
       for (const a of [1, 2]) assert.match(md, new RegExp(`\\| ${t} \\| null \\| ${a} \\| 0\\.00 \\| ✗ \\| 0/\\d+ \\|`));
       assert.match(md, new RegExp(`\\| ${t} \\| oracle \\| 1 \\| 1\\.00 \\| ✓ \\| (\\d+)/\\1 \\|`));

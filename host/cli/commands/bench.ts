@@ -1,5 +1,6 @@
 // pwp bench <suite|tasks...>: many runs, N at a time, with a progress bar, results appended to
 // JSONL (a re-run resumes), a summary table and Markdown/HTML reports.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
@@ -13,6 +14,7 @@ import { paths } from '../../paths';
 import { runBench, runFolderName } from '../../benchmark/bench';
 import { summaryTable } from '../../benchmark/benchReport';
 import { resolveTasks, taskName } from '../../tasks/loadTask';
+import { LITE_PER_FAMILY, liteSample } from '../../benchmark/families';
 import { docker, removeContainersOnInterrupt } from '../context';
 import { parseIntArg, printJson, progress, UsageError } from '../output';
 
@@ -30,9 +32,11 @@ export function register(program: Command): void {
     .option('--image <tag>', 'image for tasks that use the default one (default: built from this tree)')
     .option('--no-video', 'do not record videos')
     .option('--view', 'serve the live view from every environment (its URL is printed per run): a person can watch, take over, and answer ask_person')
+    .option('--lite', `PwP-Bench-Lite: a seeded sample of ${LITE_PER_FAMILY} tasks per family (suite); the seed and the sample are written to lite.json in the bench folder`)
+    .option('--seed <n>', 'the seed of the --lite sample', '1')
     .option('--json', 'print the summary as JSON');
   addAgentOptions(cmd)
-    .action(async (sel: string[], o: { agent: string; agentCmd?: string; attempts: string; parallel: string; baselines?: boolean; out?: string; trajectory?: string; image?: string; video: boolean; view?: boolean; json?: boolean } & AgentCliOptions) => {
+    .action(async (sel: string[], o: { agent: string; agentCmd?: string; attempts: string; parallel: string; baselines?: boolean; out?: string; trajectory?: string; image?: string; video: boolean; view?: boolean; lite?: boolean; seed: string; json?: boolean } & AgentCliOptions) => {
       const interrupted = removeContainersOnInterrupt();
       if (o.agentCmd !== undefined) {
         if (!o.agentCmd.trim()) throw new UsageError('--agent-cmd needs a command');
@@ -48,11 +52,18 @@ export function register(program: Command): void {
         } catch (err) { throw err instanceof ModelConfigError ? new UsageError(err.message) : err; }
       }
       const agentConfig = agentConfigOf(o);
-      const tasks = resolveTasks(sel);
       const attempts = parseIntArg('--attempts', o.attempts);
       const parallel = parseIntArg('--parallel', o.parallel);
       if (attempts < 1 || parallel < 1) throw new UsageError('--attempts and --parallel must be at least 1');
       const outDir = resolve(o.out ?? join(paths.state, 'bench', new Date().toISOString().replace(/[:.]/g, '-')));
+      let tasks = resolveTasks(sel);
+      if (o.lite) {
+        const seed = parseIntArg('--seed', o.seed);
+        tasks = liteSample(tasks, seed);
+        mkdirSync(outDir, { recursive: true });
+        writeFileSync(join(outDir, 'lite.json'), `${JSON.stringify({ seed, perFamily: LITE_PER_FAMILY, tasks: tasks.map(taskName) }, null, 1)}\n`);
+        progress(`PwP-Bench-Lite: ${tasks.length} tasks, at most ${LITE_PER_FAMILY} per family, seed ${seed} (lite.json)`);
+      }
       const image = o.image ?? (tasks.some((t) => t.image === 'default') ? await ensureImage({ docker: docker().docker, progress }) : undefined);
       progress(`${tasks.length} tasks, agent ${o.agent}${model ? ` (${model})` : ''}${o.baselines ? ' (+ null and oracle baselines)' : ''}, ${attempts} attempt(s), ${parallel} at a time; results in ${outDir}`);
 
