@@ -28,6 +28,7 @@ function writeTree(root: string, files: Record<string, string>): void {
 // Suites of three tests with one failing, one per runner the image has besides pytest and
 // node --test; the pytest one is read as a plain JUnit report (framework `junit`).
 const JS_SUM = "module.exports = (a, b) => a + b;\n";
+const TS_CONFIG = '{"compilerOptions": {"strict": true, "noEmit": true}, "files": ["a.ts"]}\n';
 const JEST_TEST = "const sum = require('../sum');\ndescribe('sum', () => {\n  test('adds', () => expect(sum(1, 2)).toBe(3));\n  test('adds negatives', () => expect(sum(-1, -2)).toBe(-3));\n  test('is wrong', () => expect(sum(1, 1)).toBe(3));\n});\n";
 const MOCHA_TEST = "const assert = require('node:assert/strict');\nconst sum = require('../sum');\ndescribe('sum', () => {\n  it('adds', () => assert.equal(sum(1, 2), 3));\n  it('adds negatives', () => assert.equal(sum(-1, -2), -3));\n  it('is wrong', () => assert.equal(sum(1, 1), 3));\n});\n";
 const GO_SUM = 'package gosum\n\nfunc Sum(a, b int) int { return a + b }\n';
@@ -144,6 +145,10 @@ describe('verifier container', function () {
           'go.mod': 'module example.com/suites\n\ngo 1.19\n',
           'gosum/sum.go': GO_SUM,
           'py/mean.py': PY_MEAN,
+          'ts/tsconfig.json': TS_CONFIG,
+          'ts/a.ts': 'export const n: number = 1;\n',
+          'tsbad/tsconfig.json': TS_CONFIG,
+          'tsbad/a.ts': 'export const n: number = "one";\n',
           // Reports the agent left claiming everything passes.
           'reports/junit.xml': passing,
           'reports/stale.xml': passing,
@@ -176,6 +181,11 @@ describe('verifier container', function () {
       // Expected ids (relative file::title for jest) decide alone: the failing test is not among them.
       const expected = await grade({ kind: 'tests', framework: 'jest', command: ['jest', 'jest/'], expected: ['jest/sum.test.js::sum adds', 'sum adds negatives'] });
       assert.deepEqual([expected.score, expected.passed], [1, true], expected.summary);
+      // "The project type-checks": the image's own tsc.
+      const typed = await grade({ kind: 'tests', framework: 'exitCode', command: ['tsc', '--noEmit', '-p', 'ts'] });
+      assert.equal(typed.passed, true, typed.summary);
+      const untyped = await grade({ kind: 'tests', framework: 'exitCode', command: ['tsc', '--noEmit', '-p', 'tsbad'] });
+      assert.equal(untyped.passed, false, untyped.summary);
       // A command that writes no report is graded on none, not on the one the agent left.
       const stale = await grade({ kind: 'tests', framework: 'junit', command: ['true'], report: 'reports/stale.xml', scoring: 'passRate' });
       assert.equal(stale.score, 0, stale.summary);
