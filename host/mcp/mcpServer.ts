@@ -64,7 +64,9 @@ export class PwpMcpServer {
   constructor(private readonly environment: Promise<EnvLike>, private readonly o: PwpMcpOptions = {}) {
     environment.catch(() => undefined);
     this.mcp = new McpServer({ name: 'pwp', version: version() }, {
-      capabilities: { tools: { listChanged: false } },
+      // The first listing answers at once with pwp's own tools (clients time out a listing after
+      // about 60 s, and a cold start takes a good part of that); the IDE's join when it is ready.
+      capabilities: { tools: { listChanged: true } },
       instructions: 'A real VS Code IDE (code-server) in a sandboxed container; ' +
         'the workspace is /workspace. Look with screenshot or set_of_marks, act with key, type_text, click, click_mark, drag, scroll, ' +
         'read IDE state with the ide_* tools, and use the IDE\'s own tools (read_file, edit_file, bash, rename_symbol, …). ' +
@@ -79,7 +81,26 @@ export class PwpMcpServer {
     return this.env;
   }
 
-  connect(transport: Transport): Promise<void> { return this.mcp.connect(transport); }
+  async connect(transport: Transport): Promise<void> {
+    await this.mcp.connect(transport);
+    void this.announceIdeTools();
+  }
+
+  /** Once the environment is up, loads the IDE's tools and tells the client to list again. */
+  private async announceIdeTools(): Promise<void> {
+    try { await this.ready(); } catch { return; } // no environment: calls report it
+    // The extension may still be activating right after a start: ask a few times.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.loadIdeTools(true);
+        break;
+      } catch (err) {
+        if (attempt >= 20) { this.o.log?.(`pwp mcp: the IDE's tools are not available (${(err as Error).message})`); return; }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+    await this.mcp.server.sendToolListChanged().catch(() => undefined);
+  }
 
   /** Stops serving; the Env is the caller's to close. */
   async close(): Promise<void> {
@@ -126,11 +147,9 @@ export class PwpMcpServer {
         inputSchema: jsonSchemaOf(AskPersonArgs),
       },
     ];
-    await this.ready();
-    let ide: ToolInfo[] = [];
-    try { ide = await this.loadIdeTools(); } catch (err) {
-      this.o.log?.(`pwp mcp: the IDE's tools are not available yet (${(err as Error).message})`);
-    }
+    // Not waiting for the environment: until its tools are loaded the listing is pwp's own, and
+    // announceIdeTools sends tools/list_changed when they are.
+    const ide = this.ideTools ?? [];
     for (const t of ide) tools.push({ name: t.name, description: `${t.description} [${t.group}]`, inputSchema: { ...t.inputSchema, type: 'object' } });
     return tools;
   }

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { loadTask, TASKS_ROOT } from '../../host/tasks/loadTask';
@@ -37,6 +38,11 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
   }
 }
 
+/** Resolves on the server's first tools/list_changed (set before connecting, so none is missed). */
+function toolListChanged(client: Client): Promise<void> {
+  return new Promise((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+}
+
 describe('pwp mcp: an MCP client from the official SDK drives the IDE', function () {
   this.timeout(10 * 60_000);
   let image: string;
@@ -59,7 +65,9 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
       const transport = new StdioClientTransport({ command: PWP, args: ['mcp', '--env', session.info.id, '--record', record], stderr: 'pipe' });
       transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
       client = new Client({ name: 'pwp-test', version: '1.0.0' });
+      const changed = toolListChanged(client);
       await client.connect(transport);
+      await changed; // the IDE's tools are listed from here on
     });
 
     after(async () => {
@@ -145,14 +153,24 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
     });
   });
 
-  it('started without --env, brings up its own environment and removes it when the client disconnects', async () => {
+  it('started without --env, lists pwp\'s tools while its environment starts, then the IDE\'s, and removes it when the client disconnects', async () => {
     let stderr = '';
-    const transport = new StdioClientTransport({ command: PWP, args: ['mcp', '--no-record', '--no-view', '--label', 'pwp.test=1'], stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: PWP, args: ['mcp', '--image', image, '--no-record', '--no-view', '--label', 'pwp.test=1'], stderr: 'pipe' });
     transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
     const client = new Client({ name: 'pwp-test', version: '1.0.0' });
+    const changed = toolListChanged(client);
     await client.connect(transport);
     let id: string | undefined;
     try {
+      assert.equal(client.getServerCapabilities()?.tools?.listChanged, true);
+      const first = (await client.listTools()).tools.map((t) => t.name);
+      const readyThen = /environment [0-9a-f]+ ready/.test(stderr);
+      assert.ok(first.includes('screenshot') && first.includes('click_mark'), first.join(' '));
+      assert.ok(!first.includes('read_file'), `the first listing waited for the IDE: ${first.join(' ')}`);
+      assert.ok(!readyThen, 'the environment was ready before the first listing');
+      await changed;
+      const second = (await client.listTools()).tools.map((t) => t.name);
+      for (const n of ['read_file', 'write_file', 'screenshot']) assert.ok(second.includes(n), `missing ${n} after list_changed: ${second.join(' ')}`);
       const r = (await client.callTool({ name: 'screenshot', arguments: { format: 'jpeg' } }, undefined, { timeout: 180_000 })) as CallResult;
       assert.ok(r.content.some((c) => c.type === 'image' && c.mimeType === 'image/jpeg'), JSON.stringify(r).slice(0, 300));
       id = /environment ([0-9a-f]+) ready/.exec(stderr)?.[1];
