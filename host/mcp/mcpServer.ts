@@ -23,8 +23,7 @@ import type { Action } from '../env/actions';
 import { stepError, type EnvLike, type StepResult } from '../env/env';
 import { REPO_ROOT } from '../paths';
 import {
-  AskPersonArgs, CheckpointArgs, INPUT_TOOLS, jsonSchemaOf, MarksArgs, READ_TOOLS, readToolDescription, readToolSchema,
-  ScreenshotArgs, type Content,
+  annotationsOf, AskPersonArgs, CheckpointArgs, ideTool, INPUT_TOOLS, MarksArgs, OWN_TOOLS, READ_TOOLS, ScreenshotArgs, type Content,
 } from './mcpTools';
 
 export interface PwpMcpOptions {
@@ -33,8 +32,7 @@ export interface PwpMcpOptions {
 
 type CallResult = { content: Content[]; isError?: boolean };
 
-const OWN_TOOLS = new Set(['screenshot', 'set_of_marks', 'checkpoint', 'restore', 'list_checkpoints', 'ask_person',
-  ...INPUT_TOOLS.map((t) => t.name), ...READ_TOOLS.map((t) => t.name)]);
+const OWN_NAMES = new Set(OWN_TOOLS.map((t) => t.tool.name));
 
 function version(): string {
   try { return (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version; } catch { return '0.0.0'; }
@@ -111,46 +109,18 @@ export class PwpMcpServer {
   private async loadIdeTools(refresh = false): Promise<ToolInfo[]> {
     if (this.ideTools && !refresh) return this.ideTools;
     const r = await this.env.unwrapped.query('tools.list', {});
-    const clashes = r.tools.filter((t) => OWN_TOOLS.has(t.name));
+    const clashes = r.tools.filter((t) => OWN_NAMES.has(t.name));
     for (const t of clashes) this.o.log?.(`pwp mcp: the IDE tool ${t.name} has the name of a pwp tool; only pwp's is offered`);
-    this.ideTools = r.tools.filter((t) => !OWN_TOOLS.has(t.name));
+    this.ideTools = r.tools.filter((t) => !OWN_NAMES.has(t.name));
     return this.ideTools;
   }
 
   async listTools(): Promise<Tool[]> {
-    const tools: Tool[] = [
-      {
-        name: 'screenshot', description: 'The IDE\'s screen as an image (PNG, or JPEG with a quality), optionally a region.',
-        inputSchema: jsonSchemaOf(ScreenshotArgs), annotations: { readOnlyHint: true },
-      },
-      {
-        name: 'set_of_marks',
-        description: 'Set-of-Marks: every interactable element on screen as `[id] [role] [text]`, one a line (click one with click_mark); ' +
-          'with image: true also the screenshot with the ids drawn on it.',
-        inputSchema: jsonSchemaOf(MarksArgs), annotations: { readOnlyHint: true },
-      },
-      ...INPUT_TOOLS.map((t): Tool => ({ name: t.name, description: t.description, inputSchema: jsonSchemaOf(t.schema) })),
-      ...READ_TOOLS.map((t): Tool => ({ name: t.name, description: readToolDescription(t), inputSchema: readToolSchema(t), annotations: { readOnlyHint: true } })),
-      {
-        name: 'checkpoint', description: 'Save the IDE state (workspace files, settings, local history, open editors) under a name.',
-        inputSchema: jsonSchemaOf(CheckpointArgs),
-      },
-      {
-        name: 'restore', description: 'Bring the IDE back to a checkpoint taken with checkpoint (files, settings, editors and cursors).',
-        inputSchema: jsonSchemaOf(CheckpointArgs), annotations: { destructiveHint: true },
-      },
-      { name: 'list_checkpoints', description: 'The checkpoints saved so far.', inputSchema: { type: 'object', properties: {}, additionalProperties: false }, annotations: { readOnlyHint: true } },
-      {
-        name: 'ask_person',
-        description: 'Hand control to the person watching the live view with a message, and wait until they hand it back (or the timeout). ' +
-          'Meanwhile your input actions would wait.',
-        inputSchema: jsonSchemaOf(AskPersonArgs),
-      },
-    ];
+    const tools: Tool[] = OWN_TOOLS.map((t) => ({ ...t.tool, annotations: annotationsOf(t.effects, t.openWorld) }));
     // Not waiting for the environment: until its tools are loaded the listing is pwp's own, and
     // announceIdeTools sends tools/list_changed when they are.
     const ide = this.ideTools ?? [];
-    for (const t of ide) tools.push({ name: t.name, description: `${t.description} [${t.group}]`, inputSchema: { ...t.inputSchema, type: 'object' } });
+    for (const t of ide) tools.push(ideTool(t));
     return tools;
   }
 

@@ -85,7 +85,20 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
         const listed = tools.find((x) => x.name === t.name);
         assert.ok(listed, `IDE tool ${t.name} not offered`);
         assert.deepEqual(listed.inputSchema, { ...t.inputSchema, type: 'object' }, `schema of ${t.name}`);
+        assert.ok(['read', 'write', 'destructive'].includes(t.effects), `${t.name} declares its effects`);
+        assert.deepEqual(listed.annotations, {
+          readOnlyHint: t.effects === 'read', destructiveHint: t.effects === 'destructive', idempotentHint: t.effects === 'read', openWorldHint: t.openWorld,
+        }, `annotations of ${t.name}`);
       }
+      for (const t of tools) {
+        for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) assert.equal(typeof t.annotations?.[hint], 'boolean', `${t.name}: ${hint}`);
+      }
+      const hints = (n: string) => tools.find((t) => t.name === n)?.annotations;
+      for (const n of ['screenshot', 'set_of_marks', 'ide_editors', 'list_checkpoints', 'read_file', 'grep_search']) assert.equal(hints(n)?.readOnlyHint, true, n);
+      for (const n of ['restore', 'delete_file', 'bash', 'run_terminal_cmd']) assert.equal(hints(n)?.destructiveHint, true, n);
+      for (const n of ['click', 'type_text', 'edit_file', 'rename_symbol']) assert.deepEqual([hints(n)?.readOnlyHint, hints(n)?.destructiveHint], [false, false], n);
+      for (const n of ['web_search', 'api_call', 'ask_person']) assert.equal(hints(n)?.openWorldHint, true, n);
+      assert.equal(hints('read_file')?.openWorldHint, false);
       assert.equal(new Set(names).size, names.length, 'tool names are unique');
       for (const t of tools) assert.equal(t.inputSchema.type, 'object', `${t.name}: schema type`);
       const key = tools.find((t) => t.name === 'key')!;
