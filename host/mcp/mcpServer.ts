@@ -23,11 +23,13 @@ import type { Action } from '../env/actions';
 import { stepError, type EnvLike, type StepResult } from '../env/env';
 import { REPO_ROOT } from '../paths';
 import {
-  annotationsOf, AskPersonArgs, CheckpointArgs, ideTool, INPUT_TOOLS, MarksArgs, OWN_TOOLS, READ_TOOLS, ScreenshotArgs, type Content,
+  annotationsOf, AskPersonArgs, CheckpointArgs, ideTool, INPUT_TOOLS, MarksArgs, OWN_GROUPS, OWN_TOOLS, READ_TOOLS, ScreenshotArgs, type Content,
 } from './mcpTools';
 
 export interface PwpMcpOptions {
   log?: (line: string) => void;
+  /** Offer only the tools of these groups (MCP_TOOL_GROUPS); all when absent. */
+  groups?: readonly string[];
 }
 
 type CallResult = { content: Content[]; isError?: boolean };
@@ -81,8 +83,17 @@ export class PwpMcpServer {
 
   async connect(transport: Transport): Promise<void> {
     await this.mcp.connect(transport);
-    void this.announceIdeTools();
+    if (this.offersIdeTools) void this.announceIdeTools();
   }
+
+  private offersGroup(group: string): boolean { return !this.o.groups || this.o.groups.includes(group); }
+
+  /** Whether any IDE group is offered (their "common" tools come with any of them). */
+  private get offersIdeTools(): boolean {
+    return !this.o.groups || this.o.groups.some((g) => !(OWN_GROUPS as readonly string[]).includes(g));
+  }
+
+  private offersIde(t: ToolInfo): boolean { return t.group === 'common' ? this.offersIdeTools : this.offersGroup(t.group); }
 
   /** Once the environment is up, loads the IDE's tools and tells the client to list again. */
   private async announceIdeTools(): Promise<void> {
@@ -111,12 +122,12 @@ export class PwpMcpServer {
     const r = await this.env.unwrapped.query('tools.list', {});
     const clashes = r.tools.filter((t) => OWN_NAMES.has(t.name));
     for (const t of clashes) this.o.log?.(`pwp mcp: the IDE tool ${t.name} has the name of a pwp tool; only pwp's is offered`);
-    this.ideTools = r.tools.filter((t) => !OWN_NAMES.has(t.name));
+    this.ideTools = r.tools.filter((t) => !OWN_NAMES.has(t.name) && this.offersIde(t));
     return this.ideTools;
   }
 
   async listTools(): Promise<Tool[]> {
-    const tools: Tool[] = OWN_TOOLS.map((t) => ({ ...t.tool, annotations: annotationsOf(t.effects, t.openWorld) }));
+    const tools: Tool[] = OWN_TOOLS.filter((t) => this.offersGroup(t.group)).map((t) => ({ ...t.tool, annotations: annotationsOf(t.effects, t.openWorld) }));
     // Not waiting for the environment: until its tools are loaded the listing is pwp's own, and
     // announceIdeTools sends tools/list_changed when they are.
     const ide = this.ideTools ?? [];
@@ -144,6 +155,8 @@ export class PwpMcpServer {
   }
 
   private async dispatch(name: string, args: Record<string, unknown>): Promise<CallResult> {
+    const own = OWN_TOOLS.find((t) => t.tool.name === name);
+    if (own && !this.offersGroup(own.group)) throw new McpError(ErrorCode.InvalidParams, `tool ${name} is not offered (its group ${own.group} was not chosen with --tools)`);
     const env = this.env;
     const base = env.unwrapped;
     if (name === 'screenshot') {

@@ -154,6 +154,31 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
       assert.equal(after.workspaceValue, undefined, 'the workspace setting is gone after the restore');
     });
 
+    it('offers only the groups chosen with --tools (pwp\'s and the IDE\'s), and refuses the others\' calls', async () => {
+      const transport = new StdioClientTransport({ command: PWP, args: ['mcp', '--env', session.info.id, '--no-record', '--tools', 'screen,idebench'], stderr: 'pipe' });
+      const subset = new Client({ name: 'pwp-test', version: '1.0.0' });
+      const changed = toolListChanged(subset);
+      await subset.connect(transport);
+      try {
+        await changed;
+        const names = (await subset.listTools()).tools.map((t) => t.name);
+        for (const n of ['screenshot', 'set_of_marks', 'click', 'key', 'read_file', 'edit_file', 'run_terminal_cmd', 'read_output']) assert.ok(names.includes(n), `missing ${n}: ${names.join(' ')}`);
+        for (const n of ['ide_editors', 'checkpoint', 'ask_person', 'bash', 'file_edit', 'rename_symbol', 'get_file_outline']) assert.ok(!names.includes(n), `${n} is offered: ${names.join(' ')}`);
+        await assert.rejects(subset.callTool({ name: 'list_checkpoints', arguments: {} }), /not offered/);
+        await assert.rejects(subset.callTool({ name: 'bash', arguments: { command: 'true' } }), /unknown tool bash/);
+        const shot = (await subset.callTool({ name: 'screenshot', arguments: {} })) as CallResult;
+        assert.ok(shot.content.some((c) => c.type === 'image'));
+      } finally {
+        await subset.close();
+      }
+    });
+
+    it('refuses an unknown group with a usage error naming the valid ones, starting nothing', async () => {
+      const r = await promisify(execFile)(PWP, ['mcp', '--tools', 'screen,nonsense', '--no-record']).then(() => null, (e: { code: number; stderr: string }) => e);
+      assert.equal(r?.code, 2);
+      assert.match(r.stderr, /unknown group nonsense; the groups are screen, state, checkpoints, person, filebash, assisted, ide, idebench/);
+    });
+
     it('records the actions it carried out as a trajectory', () => {
       const t = readTrajectory(record);
       assert.equal(t.header?.meta.envId, session.info.id);
