@@ -32,7 +32,8 @@ export interface PwpMcpOptions {
   groups?: readonly string[];
 }
 
-type CallResult = { content: Content[]; isError?: boolean };
+/** structuredContent: the result as JSON where it is JSON (matching the tool's outputSchema when it has one). */
+type CallResult = { content: Content[]; isError?: boolean; structuredContent?: Record<string, unknown> };
 
 const OWN_NAMES = new Set(OWN_TOOLS.map((t) => t.tool.name));
 
@@ -188,7 +189,7 @@ export class PwpMcpServer {
     const read = READ_TOOLS.find((t) => t.name === name);
     if (read) {
       const r = await base.query(read.method, args as never);
-      return { content: [text(JSON.stringify(r, null, 1))] };
+      return { content: [text(JSON.stringify(r, null, 1))], structuredContent: r as Record<string, unknown> };
     }
     switch (name) {
       case 'checkpoint': {
@@ -203,7 +204,12 @@ export class PwpMcpServer {
       }
       case 'list_checkpoints': {
         const list = base.listCheckpoints();
-        return { content: [text(list.length ? list.map((x) => `${x.name}\t${x.createdAt}\t${x.environmentId}`).join('\n') : 'no checkpoints')] };
+        // Not the store's folder: a host path is none of the client's business.
+        const checkpoints = list.map(({ name, createdAt, environmentId, bytes, editors }) => ({ name, createdAt, environmentId, bytes, editors }));
+        return {
+          content: [text(list.length ? list.map((x) => `${x.name}\t${x.createdAt}\t${x.environmentId}`).join('\n') : 'no checkpoints')],
+          structuredContent: { checkpoints },
+        };
       }
       case 'ask_person': {
         const a = parseArgs(AskPersonArgs, args);

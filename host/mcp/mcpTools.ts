@@ -119,6 +119,27 @@ export function readToolSchema(t: ReadTool): { type: 'object'; [k: string]: unkn
   return jsonSchemaOf(methods[t.method].params);
 }
 
+/** The JSON Schema of a read tool's result (the protocol's zod result schema, output side), MCP's outputSchema. */
+export function readToolOutputSchema(t: ReadTool): { type: 'object'; [k: string]: unknown } {
+  const { $schema: _s, ...rest } = z.toJSONSchema(methods[t.method].result, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...(unknownsMayBeAbsent(rest) as Record<string, unknown>), type: 'object' };
+}
+
+/**
+ * A field of any value (z.unknown(), e.g. a setting's value) may be undefined, which JSON
+ * leaves out: zod still lists it as required, so the schema would refuse the results.
+ */
+function unknownsMayBeAbsent(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(unknownsMayBeAbsent);
+  if (!node || typeof node !== 'object') return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, unknownsMayBeAbsent(v)])) as Record<string, unknown>;
+  const props = out.properties as Record<string, object> | undefined;
+  if (props && Array.isArray(out.required)) {
+    out.required = (out.required as string[]).filter((k) => !props[k] || Object.keys(props[k]).some((key) => key !== 'description'));
+  }
+  return out;
+}
+
 export function readToolDescription(t: ReadTool): string {
   return t.description ?? methods[t.method].description;
 }
@@ -157,7 +178,10 @@ export const OWN_TOOLS: OwnTool[] = [
     },
   },
   ...INPUT_TOOLS.map((t): OwnTool => ({ group: 'screen', effects: 'write', tool: { name: t.name, description: t.description, inputSchema: jsonSchemaOf(t.schema) } })),
-  ...READ_TOOLS.map((t): OwnTool => ({ group: 'state', effects: 'read', tool: { name: t.name, description: readToolDescription(t), inputSchema: readToolSchema(t) } })),
+  ...READ_TOOLS.map((t): OwnTool => ({
+    group: 'state', effects: 'read',
+    tool: { name: t.name, description: readToolDescription(t), inputSchema: readToolSchema(t), outputSchema: readToolOutputSchema(t) },
+  })),
   {
     group: 'checkpoints', effects: 'write',
     tool: { name: 'checkpoint', description: 'Save the IDE state (workspace files, settings, local history, open editors) under a name.', inputSchema: jsonSchemaOf(CheckpointArgs) },

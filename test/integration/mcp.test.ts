@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import sharp from 'sharp';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { loadTask, TASKS_ROOT } from '../../host/tasks/loadTask';
@@ -22,7 +23,7 @@ import { testImage } from './environmentFixture';
 const PWP = join(__dirname, '../../bin/pwp');
 
 type Content = { type: string; text?: string; data?: string; mimeType?: string };
-type CallResult = { content: Content[]; isError?: boolean };
+type CallResult = { content: Content[]; isError?: boolean; structuredContent?: Record<string, unknown> };
 
 function textOf(r: CallResult): string {
   return r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
@@ -130,6 +131,25 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
         (e) => !!e.activeEditor?.path.endsWith('/main.py'), 15_000, 'main.py active');
     });
 
+    it('returns the JSON reads also as structuredContent that their outputSchema accepts', async () => {
+      const { tools } = await client.listTools();
+      const validator = new AjvJsonSchemaValidator();
+      const reads: [string, Record<string, unknown>][] = [
+        ['ide_status', {}], ['ide_editors', { maxTextChars: 0 }], ['ide_diagnostics', {}], ['ide_setting', { key: 'editor.rulers' }], ['ide_extensions', {}],
+        ['ide_debug', {}], ['ide_terminals', {}], ['dom_focused', {}], ['cursor_position', {}],
+      ];
+      for (const [name, args] of reads) {
+        const schema = tools.find((t) => t.name === name)?.outputSchema;
+        assert.equal(schema?.type, 'object', `${name} has an outputSchema`);
+        const r = await call(name, args);
+        assert.ok(!r.isError && r.structuredContent, `${name}: ${JSON.stringify(r).slice(0, 300)}`);
+        assert.deepEqual(r.structuredContent, JSON.parse(textOf(r)), `${name}: the text and the structured result agree`);
+        const v = validator.getValidator(schema)(r.structuredContent);
+        assert.ok(v.valid, `${name}: ${v.valid ? '' : v.errorMessage}`);
+      }
+      assert.equal(tools.find((t) => t.name === 'screenshot')?.outputSchema, undefined, 'an image result has no outputSchema');
+    });
+
     it('reports bad arguments as a tool error naming the field', async () => {
       const r = await call('key', { keys: 'ctrl+s', repat: 2 });
       assert.equal(r.isError, true);
@@ -141,6 +161,8 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
     it('completes the rulers task with scripted calls; the task\'s evaluator passes it; a checkpoint from before brings the old state back', async () => {
       const saved = await call('checkpoint', { name: checkpoint });
       assert.ok(!saved.isError, textOf(saved));
+      const listed = (await call('list_checkpoints')).structuredContent as { checkpoints: { name: string; environmentId: string }[] };
+      assert.ok(listed.checkpoints.some((c) => c.name === checkpoint && c.environmentId === session.info.id), JSON.stringify(listed));
       const w = await call('write_file', { file_path: '.vscode/settings.json', contents: '{\n  "editor.rulers": [80, 100]\n}\n' });
       assert.ok(!w.isError, textOf(w));
       await until(async () => JSON.parse(textOf(await call('ide_setting', { key: 'editor.rulers' }))) as { workspaceValue?: unknown },
