@@ -2,15 +2,20 @@
 // it lists the tools (pwp's own and the IDE's, with their JSON Schemas), takes a screenshot,
 // reads Set-of-Marks and clicks by mark, and completes a bundled task (vscode-config/rulers)
 // with scripted calls, graded by the task's own evaluator in a verifier; a checkpoint taken
-// before is restored after. Started without --env it brings its own environment and removes it.
+// before is restored after. Started without --env it brings its own environment and removes it,
+// listing its own tools at once and the IDE's after tools/list_changed. Also: annotations on
+// every tool, structuredContent checked against outputSchema, --tools subsets, and the same
+// server over Streamable HTTP from `pwp serve`.
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import sharp from 'sharp';
@@ -199,6 +204,44 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
       const r = await promisify(execFile)(PWP, ['mcp', '--tools', 'screen,nonsense', '--no-record']).then(() => null, (e: { code: number; stderr: string }) => e);
       assert.equal(r?.code, 2);
       assert.match(r.stderr, /unknown group nonsense; the groups are screen, state, checkpoints, person, filebash, assisted, ide, idebench/);
+    });
+
+    it('is served over Streamable HTTP by pwp serve at /mcp/<id>, with the token as a bearer header', async () => {
+      const token = randomBytes(24).toString('hex');
+      const runs = mkdtempSync(join(tmpdir(), 'pwp-mcp-http-runs-'));
+      const serve = spawn(PWP, ['serve', '--json', '--port', '0', '--token', token, '--runs', runs], { stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        const printed = await new Promise<{ mcp: string }>((resolve, reject) => {
+          let out = '';
+          serve.stdout.on('data', (d: Buffer) => { out += d.toString(); try { resolve(JSON.parse(out)); } catch { /* not all of it yet */ } });
+          serve.once('exit', (code) => reject(new Error(`pwp serve exited (${code}): ${out}`)));
+        });
+        const url = new URL(printed.mcp.replace('<environment id>', session.info.id));
+        const denied = new Client({ name: 'pwp-test', version: '1.0.0' });
+        await assert.rejects(denied.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: 'Bearer wrong-token-0123456789' } } })), /needs the server's token/);
+        const http = new Client({ name: 'pwp-test', version: '1.0.0' });
+        const changed = toolListChanged(http);
+        const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+        await http.connect(transport);
+        try {
+          assert.ok(transport.sessionId, 'a stateful session');
+          await changed;
+          const names = (await http.listTools()).tools.map((t) => t.name);
+          for (const n of ['screenshot', 'ide_status', 'read_file']) assert.ok(names.includes(n), `missing ${n}`);
+          const status = (await http.callTool({ name: 'ide_status', arguments: {} })) as CallResult;
+          assert.ok(!status.isError && status.structuredContent, JSON.stringify(status).slice(0, 300));
+          const shot = (await http.callTool({ name: 'screenshot', arguments: {} })) as CallResult;
+          assert.ok(shot.content.some((c) => c.type === 'image' && c.mimeType === 'image/png'));
+          const read = (await http.callTool({ name: 'read_file', arguments: { target_file: 'main.py' } })) as CallResult;
+          assert.ok(!read.isError, textOf(read));
+        } finally {
+          await transport.terminateSession().catch(() => undefined);
+          await http.close();
+        }
+        assert.ok((await new DockerDeployment().list()).some((e) => e.id === session.info.id), 'the attached environment keeps running');
+      } finally {
+        serve.kill('SIGTERM');
+      }
     });
 
     it('records the actions it carried out as a trajectory', () => {
