@@ -137,6 +137,8 @@ export class PwpMcpServer {
   }
 
   async callTool(name: string, args: Record<string, unknown>): Promise<CallResult> {
+    const own = OWN_TOOLS.find((t) => t.tool.name === name);
+    if (own && !this.offersGroup(own.group)) throw new McpError(ErrorCode.InvalidParams, `tool ${name} is not offered (its group ${own.group} was not chosen with --tools)`);
     try {
       await this.ready();
       return await this.dispatch(name, args);
@@ -156,8 +158,6 @@ export class PwpMcpServer {
   }
 
   private async dispatch(name: string, args: Record<string, unknown>): Promise<CallResult> {
-    const own = OWN_TOOLS.find((t) => t.tool.name === name);
-    if (own && !this.offersGroup(own.group)) throw new McpError(ErrorCode.InvalidParams, `tool ${name} is not offered (its group ${own.group} was not chosen with --tools)`);
     const env = this.env;
     const base = env.unwrapped;
     if (name === 'screenshot') {
