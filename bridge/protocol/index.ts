@@ -37,4 +37,4 @@ export { Health } from './proc';
 export type { Image } from './capture';
 export type { DomNode, Mark } from './dom';
 export { ControlStatus, HumanEvent } from './control';
-export { ToolGroup, type ToolContent, type ToolInfo, type ToolLogEntry } from './tools';
+export { ToolEffects, ToolGroup, type ToolContent, type ToolInfo, type ToolLogEntry } from './tools';

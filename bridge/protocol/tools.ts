@@ -21,10 +21,17 @@ export const ToolGroup = z.enum([
 ]);
 export type ToolGroup = z.infer<typeof ToolGroup>;
 
+/** What a tool call may change (see ToolDefinition.effects in the extension's tool registry). */
+export const ToolEffects = z.enum(['read', 'write', 'destructive']);
+export type ToolEffects = z.infer<typeof ToolEffects>;
+
 const ToolInfo = z.object({
   name: z.string(),
   description: z.string(),
   group: ToolGroup,
+  effects: ToolEffects,
+  /** Reaches beyond the sandbox's workspace (the web, any URL or host). */
+  openWorld: z.boolean(),
   /** JSON Schema (draft 2020-12 subset) of the arguments; always `type: "object"` at the top. */
   inputSchema: z.record(z.string(), z.unknown()),
   /** The deadline the tool gets unless the call asks for another (at most maxTimeoutMs). */

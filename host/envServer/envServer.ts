@@ -45,7 +45,7 @@ interface Client {
   connections: number;
 }
 
-function tokenEquals(expected: string, given: string | null | undefined): boolean {
+export function tokenEquals(expected: string, given: string | null | undefined): boolean {
   if (!given) return false;
   const a = Buffer.from(expected);
   const b = Buffer.from(given);

@@ -23,18 +23,19 @@ import type { Action } from '../env/actions';
 import { stepError, type EnvLike, type StepResult } from '../env/env';
 import { REPO_ROOT } from '../paths';
 import {
-  AskPersonArgs, CheckpointArgs, INPUT_TOOLS, jsonSchemaOf, MarksArgs, READ_TOOLS, readToolDescription, readToolSchema,
-  ScreenshotArgs, type Content,
+  annotationsOf, AskPersonArgs, CheckpointArgs, ideTool, INPUT_TOOLS, MarksArgs, OWN_GROUPS, OWN_TOOLS, READ_TOOLS, ScreenshotArgs, type Content,
 } from './mcpTools';
 
 export interface PwpMcpOptions {
   log?: (line: string) => void;
+  /** Offer only the tools of these groups (MCP_TOOL_GROUPS); all when absent. */
+  groups?: readonly string[];
 }
 
-type CallResult = { content: Content[]; isError?: boolean };
+/** structuredContent: the result as JSON where it is JSON (matching the tool's outputSchema when it has one). */
+type CallResult = { content: Content[]; isError?: boolean; structuredContent?: Record<string, unknown> };
 
-const OWN_TOOLS = new Set(['screenshot', 'set_of_marks', 'checkpoint', 'restore', 'list_checkpoints', 'ask_person',
-  ...INPUT_TOOLS.map((t) => t.name), ...READ_TOOLS.map((t) => t.name)]);
+const OWN_NAMES = new Set(OWN_TOOLS.map((t) => t.tool.name));
 
 function version(): string {
   try { return (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version; } catch { return '0.0.0'; }
@@ -64,7 +65,9 @@ export class PwpMcpServer {
   constructor(private readonly environment: Promise<EnvLike>, private readonly o: PwpMcpOptions = {}) {
     environment.catch(() => undefined);
     this.mcp = new McpServer({ name: 'pwp', version: version() }, {
-      capabilities: { tools: { listChanged: false } },
+      // The first listing answers at once with pwp's own tools (clients time out a listing after
+      // about 60 s, and a cold start takes a good part of that); the IDE's join when it is ready.
+      capabilities: { tools: { listChanged: true } },
       instructions: 'A real VS Code IDE (code-server) in a sandboxed container; ' +
         'the workspace is /workspace. Look with screenshot or set_of_marks, act with key, type_text, click, click_mark, drag, scroll, ' +
         'read IDE state with the ide_* tools, and use the IDE\'s own tools (read_file, edit_file, bash, rename_symbol, …). ' +
@@ -79,7 +82,35 @@ export class PwpMcpServer {
     return this.env;
   }
 
-  connect(transport: Transport): Promise<void> { return this.mcp.connect(transport); }
+  async connect(transport: Transport): Promise<void> {
+    await this.mcp.connect(transport);
+    if (this.offersIdeTools) void this.announceIdeTools();
+  }
+
+  private offersGroup(group: string): boolean { return !this.o.groups || this.o.groups.includes(group); }
+
+  /** Whether any IDE group is offered (their "common" tools come with any of them). */
+  private get offersIdeTools(): boolean {
+    return !this.o.groups || this.o.groups.some((g) => !(OWN_GROUPS as readonly string[]).includes(g));
+  }
+
+  private offersIde(t: ToolInfo): boolean { return t.group === 'common' ? this.offersIdeTools : this.offersGroup(t.group); }
+
+  /** Once the environment is up, loads the IDE's tools and tells the client to list again. */
+  private async announceIdeTools(): Promise<void> {
+    try { await this.ready(); } catch { return; } // no environment: calls report it
+    // The extension may still be activating right after a start: ask a few times.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.loadIdeTools(true);
+        break;
+      } catch (err) {
+        if (attempt >= 20) { this.o.log?.(`pwp mcp: the IDE's tools are not available (${(err as Error).message})`); return; }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+    await this.mcp.server.sendToolListChanged().catch(() => undefined);
+  }
 
   /** Stops serving; the Env is the caller's to close. */
   async close(): Promise<void> {
@@ -90,52 +121,24 @@ export class PwpMcpServer {
   private async loadIdeTools(refresh = false): Promise<ToolInfo[]> {
     if (this.ideTools && !refresh) return this.ideTools;
     const r = await this.env.unwrapped.query('tools.list', {});
-    const clashes = r.tools.filter((t) => OWN_TOOLS.has(t.name));
+    const clashes = r.tools.filter((t) => OWN_NAMES.has(t.name));
     for (const t of clashes) this.o.log?.(`pwp mcp: the IDE tool ${t.name} has the name of a pwp tool; only pwp's is offered`);
-    this.ideTools = r.tools.filter((t) => !OWN_TOOLS.has(t.name));
+    this.ideTools = r.tools.filter((t) => !OWN_NAMES.has(t.name) && this.offersIde(t));
     return this.ideTools;
   }
 
   async listTools(): Promise<Tool[]> {
-    const tools: Tool[] = [
-      {
-        name: 'screenshot', description: 'The IDE\'s screen as an image (PNG, or JPEG with a quality), optionally a region.',
-        inputSchema: jsonSchemaOf(ScreenshotArgs), annotations: { readOnlyHint: true },
-      },
-      {
-        name: 'set_of_marks',
-        description: 'Set-of-Marks: every interactable element on screen as `[id] [role] [text]`, one a line (click one with click_mark); ' +
-          'with image: true also the screenshot with the ids drawn on it.',
-        inputSchema: jsonSchemaOf(MarksArgs), annotations: { readOnlyHint: true },
-      },
-      ...INPUT_TOOLS.map((t): Tool => ({ name: t.name, description: t.description, inputSchema: jsonSchemaOf(t.schema) })),
-      ...READ_TOOLS.map((t): Tool => ({ name: t.name, description: readToolDescription(t), inputSchema: readToolSchema(t), annotations: { readOnlyHint: true } })),
-      {
-        name: 'checkpoint', description: 'Save the IDE state (workspace files, settings, local history, open editors) under a name.',
-        inputSchema: jsonSchemaOf(CheckpointArgs),
-      },
-      {
-        name: 'restore', description: 'Bring the IDE back to a checkpoint taken with checkpoint (files, settings, editors and cursors).',
-        inputSchema: jsonSchemaOf(CheckpointArgs), annotations: { destructiveHint: true },
-      },
-      { name: 'list_checkpoints', description: 'The checkpoints saved so far.', inputSchema: { type: 'object', properties: {}, additionalProperties: false }, annotations: { readOnlyHint: true } },
-      {
-        name: 'ask_person',
-        description: 'Hand control to the person watching the live view with a message, and wait until they hand it back (or the timeout). ' +
-          'Meanwhile your input actions would wait.',
-        inputSchema: jsonSchemaOf(AskPersonArgs),
-      },
-    ];
-    await this.ready();
-    let ide: ToolInfo[] = [];
-    try { ide = await this.loadIdeTools(); } catch (err) {
-      this.o.log?.(`pwp mcp: the IDE's tools are not available yet (${(err as Error).message})`);
-    }
-    for (const t of ide) tools.push({ name: t.name, description: `${t.description} [${t.group}]`, inputSchema: { ...t.inputSchema, type: 'object' } });
+    const tools: Tool[] = OWN_TOOLS.filter((t) => this.offersGroup(t.group)).map((t) => ({ ...t.tool, annotations: annotationsOf(t.effects, t.openWorld) }));
+    // Not waiting for the environment: until its tools are loaded the listing is pwp's own, and
+    // announceIdeTools sends tools/list_changed when they are.
+    const ide = this.ideTools ?? [];
+    for (const t of ide) tools.push(ideTool(t));
     return tools;
   }
 
   async callTool(name: string, args: Record<string, unknown>): Promise<CallResult> {
+    const own = OWN_TOOLS.find((t) => t.tool.name === name);
+    if (own && !this.offersGroup(own.group)) throw new McpError(ErrorCode.InvalidParams, `tool ${name} is not offered (its group ${own.group} was not chosen with --tools)`);
     try {
       await this.ready();
       return await this.dispatch(name, args);
@@ -186,7 +189,7 @@ export class PwpMcpServer {
     const read = READ_TOOLS.find((t) => t.name === name);
     if (read) {
       const r = await base.query(read.method, args as never);
-      return { content: [text(JSON.stringify(r, null, 1))] };
+      return { content: [text(JSON.stringify(r, null, 1))], structuredContent: r as Record<string, unknown> };
     }
     switch (name) {
       case 'checkpoint': {
@@ -201,7 +204,12 @@ export class PwpMcpServer {
       }
       case 'list_checkpoints': {
         const list = base.listCheckpoints();
-        return { content: [text(list.length ? list.map((x) => `${x.name}\t${x.createdAt}\t${x.environmentId}`).join('\n') : 'no checkpoints')] };
+        // Not the store's folder: a host path is none of the client's business.
+        const checkpoints = list.map(({ name, createdAt, environmentId, bytes, editors }) => ({ name, createdAt, environmentId, bytes, editors }));
+        return {
+          content: [text(list.length ? list.map((x) => `${x.name}\t${x.createdAt}\t${x.environmentId}`).join('\n') : 'no checkpoints')],
+          structuredContent: { checkpoints },
+        };
       }
       case 'ask_person': {
         const a = parseArgs(AskPersonArgs, args);

@@ -3,8 +3,9 @@
 // the action table (host/env/actionTable.ts) makes the bridge call, as for every agent. The IDE's tools
 // (tools.list: file/bash, assisted, IDE-native, IDE-Bench) are added as they are, with the
 // JSON Schemas the extension publishes.
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { methods, type MethodName } from '../../bridge/protocol';
+import { methods, ToolGroup, type MethodName, type ToolEffects, type ToolInfo } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
 
 export type Content = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
@@ -118,6 +119,91 @@ export function readToolSchema(t: ReadTool): { type: 'object'; [k: string]: unkn
   return jsonSchemaOf(methods[t.method].params);
 }
 
+/** The JSON Schema of a read tool's result (the protocol's zod result schema, output side), MCP's outputSchema. */
+export function readToolOutputSchema(t: ReadTool): { type: 'object'; [k: string]: unknown } {
+  const { $schema: _s, ...rest } = z.toJSONSchema(methods[t.method].result, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...(unknownsMayBeAbsent(rest) as Record<string, unknown>), type: 'object' };
+}
+
+/**
+ * A field of any value (z.unknown(), e.g. a setting's value) may be undefined, which JSON
+ * leaves out: zod still lists it as required, so the schema would refuse the results.
+ */
+function unknownsMayBeAbsent(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(unknownsMayBeAbsent);
+  if (!node || typeof node !== 'object') return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, unknownsMayBeAbsent(v)])) as Record<string, unknown>;
+  const props = out.properties as Record<string, object> | undefined;
+  if (props && Array.isArray(out.required)) {
+    out.required = (out.required as string[]).filter((k) => !props[k] || Object.keys(props[k]).some((key) => key !== 'description'));
+  }
+  return out;
+}
+
 export function readToolDescription(t: ReadTool): string {
   return t.description ?? methods[t.method].description;
+}
+
+/**
+ * MCP's tool annotations from what a tool may change: the one place the mapping lives, for
+ * pwp's own tools and the IDE's (whose tool registry declares effects and openWorld).
+ */
+export function annotationsOf(effects: ToolEffects, openWorld = false): ToolAnnotations {
+  return { readOnlyHint: effects === 'read', destructiveHint: effects === 'destructive', idempotentHint: effects === 'read', openWorldHint: openWorld };
+}
+
+/** The groups of pwp's own tools, as `pwp mcp --tools` names them. */
+export const OWN_GROUPS = ['screen', 'state', 'checkpoints', 'person'] as const;
+export type OwnGroup = (typeof OWN_GROUPS)[number];
+/** Every group `--tools` accepts: pwp's own, then the IDE's (whose "common" tools come with any of them). */
+export const MCP_TOOL_GROUPS: readonly string[] = [...OWN_GROUPS, ...ToolGroup.options.filter((g) => g !== 'common')];
+
+export interface OwnTool { group: OwnGroup; effects: ToolEffects; openWorld?: boolean; tool: Omit<Tool, 'annotations'> }
+
+const NO_ARGS = { type: 'object' as const, properties: {}, additionalProperties: false };
+
+/** pwp's own tools, each in its group with what it may change. */
+export const OWN_TOOLS: OwnTool[] = [
+  {
+    group: 'screen', effects: 'read',
+    tool: { name: 'screenshot', description: 'The IDE\'s screen as an image (PNG, or JPEG with a quality), optionally a region.', inputSchema: jsonSchemaOf(ScreenshotArgs) },
+  },
+  {
+    group: 'screen', effects: 'read',
+    tool: {
+      name: 'set_of_marks',
+      description: 'Set-of-Marks: every interactable element on screen as `[id] [role] [text]`, one a line (click one with click_mark); ' +
+        'with image: true also the screenshot with the ids drawn on it.',
+      inputSchema: jsonSchemaOf(MarksArgs),
+    },
+  },
+  ...INPUT_TOOLS.map((t): OwnTool => ({ group: 'screen', effects: 'write', tool: { name: t.name, description: t.description, inputSchema: jsonSchemaOf(t.schema) } })),
+  ...READ_TOOLS.map((t): OwnTool => ({
+    group: 'state', effects: 'read',
+    tool: { name: t.name, description: readToolDescription(t), inputSchema: readToolSchema(t), outputSchema: readToolOutputSchema(t) },
+  })),
+  {
+    group: 'checkpoints', effects: 'write',
+    tool: { name: 'checkpoint', description: 'Save the IDE state (workspace files, settings, local history, open editors) under a name.', inputSchema: jsonSchemaOf(CheckpointArgs) },
+  },
+  {
+    group: 'checkpoints', effects: 'destructive',
+    tool: { name: 'restore', description: 'Bring the IDE back to a checkpoint taken with checkpoint (files, settings, editors and cursors).', inputSchema: jsonSchemaOf(CheckpointArgs) },
+  },
+  { group: 'checkpoints', effects: 'read', tool: { name: 'list_checkpoints', description: 'The checkpoints saved so far.', inputSchema: NO_ARGS } },
+  {
+    // A person outside the sandbox acts meanwhile: open world, and anything may change.
+    group: 'person', effects: 'write', openWorld: true,
+    tool: {
+      name: 'ask_person',
+      description: 'Hand control to the person watching the live view with a message, and wait until they hand it back (or the timeout). ' +
+        'Meanwhile your input actions would wait.',
+      inputSchema: jsonSchemaOf(AskPersonArgs),
+    },
+  },
+];
+
+/** An IDE tool as MCP lists it. */
+export function ideTool(t: ToolInfo): Tool {
+  return { name: t.name, description: `${t.description} [${t.group}]`, inputSchema: { ...t.inputSchema, type: 'object' }, annotations: annotationsOf(t.effects, t.openWorld) };
 }

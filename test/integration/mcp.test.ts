@@ -2,15 +2,22 @@
 // it lists the tools (pwp's own and the IDE's, with their JSON Schemas), takes a screenshot,
 // reads Set-of-Marks and clicks by mark, and completes a bundled task (vscode-config/rulers)
 // with scripted calls, graded by the task's own evaluator in a verifier; a checkpoint taken
-// before is restored after. Started without --env it brings its own environment and removes it.
+// before is restored after. Started without --env it brings its own environment and removes it,
+// listing its own tools at once and the IDE's after tools/list_changed. Also: annotations on
+// every tool, structuredContent checked against outputSchema, --tools subsets, and the same
+// server over Streamable HTTP from `pwp serve`.
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import sharp from 'sharp';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { loadTask, TASKS_ROOT } from '../../host/tasks/loadTask';
@@ -21,7 +28,7 @@ import { testImage } from './environmentFixture';
 const PWP = join(__dirname, '../../bin/pwp');
 
 type Content = { type: string; text?: string; data?: string; mimeType?: string };
-type CallResult = { content: Content[]; isError?: boolean };
+type CallResult = { content: Content[]; isError?: boolean; structuredContent?: Record<string, unknown> };
 
 function textOf(r: CallResult): string {
   return r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
@@ -35,6 +42,11 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
     if (Date.now() > end) throw new Error(`${what} not reached within ${timeoutMs} ms; last: ${JSON.stringify(v).slice(0, 1500)}`);
     await new Promise((r) => setTimeout(r, 300));
   }
+}
+
+/** Resolves on the server's first tools/list_changed (set before connecting, so none is missed). */
+function toolListChanged(client: Client): Promise<void> {
+  return new Promise((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
 }
 
 describe('pwp mcp: an MCP client from the official SDK drives the IDE', function () {
@@ -59,7 +71,9 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
       const transport = new StdioClientTransport({ command: PWP, args: ['mcp', '--env', session.info.id, '--record', record], stderr: 'pipe' });
       transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
       client = new Client({ name: 'pwp-test', version: '1.0.0' });
+      const changed = toolListChanged(client);
       await client.connect(transport);
+      await changed; // the IDE's tools are listed from here on
     });
 
     after(async () => {
@@ -77,7 +91,20 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
         const listed = tools.find((x) => x.name === t.name);
         assert.ok(listed, `IDE tool ${t.name} not offered`);
         assert.deepEqual(listed.inputSchema, { ...t.inputSchema, type: 'object' }, `schema of ${t.name}`);
+        assert.ok(['read', 'write', 'destructive'].includes(t.effects), `${t.name} declares its effects`);
+        assert.deepEqual(listed.annotations, {
+          readOnlyHint: t.effects === 'read', destructiveHint: t.effects === 'destructive', idempotentHint: t.effects === 'read', openWorldHint: t.openWorld,
+        }, `annotations of ${t.name}`);
       }
+      for (const t of tools) {
+        for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) assert.equal(typeof t.annotations?.[hint], 'boolean', `${t.name}: ${hint}`);
+      }
+      const hints = (n: string) => tools.find((t) => t.name === n)?.annotations;
+      for (const n of ['screenshot', 'set_of_marks', 'ide_editors', 'list_checkpoints', 'read_file', 'grep_search']) assert.equal(hints(n)?.readOnlyHint, true, n);
+      for (const n of ['restore', 'delete_file', 'bash', 'run_terminal_cmd']) assert.equal(hints(n)?.destructiveHint, true, n);
+      for (const n of ['click', 'type_text', 'edit_file', 'rename_symbol']) assert.deepEqual([hints(n)?.readOnlyHint, hints(n)?.destructiveHint], [false, false], n);
+      for (const n of ['web_search', 'api_call', 'ask_person']) assert.equal(hints(n)?.openWorldHint, true, n);
+      assert.equal(hints('read_file')?.openWorldHint, false);
       assert.equal(new Set(names).size, names.length, 'tool names are unique');
       for (const t of tools) assert.equal(t.inputSchema.type, 'object', `${t.name}: schema type`);
       const key = tools.find((t) => t.name === 'key')!;
@@ -109,6 +136,25 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
         (e) => !!e.activeEditor?.path.endsWith('/main.py'), 15_000, 'main.py active');
     });
 
+    it('returns the JSON reads also as structuredContent that their outputSchema accepts', async () => {
+      const { tools } = await client.listTools();
+      const validator = new AjvJsonSchemaValidator();
+      const reads: [string, Record<string, unknown>][] = [
+        ['ide_status', {}], ['ide_editors', { maxTextChars: 0 }], ['ide_diagnostics', {}], ['ide_setting', { key: 'editor.rulers' }], ['ide_extensions', {}],
+        ['ide_debug', {}], ['ide_terminals', {}], ['dom_focused', {}], ['cursor_position', {}],
+      ];
+      for (const [name, args] of reads) {
+        const schema = tools.find((t) => t.name === name)?.outputSchema;
+        assert.equal(schema?.type, 'object', `${name} has an outputSchema`);
+        const r = await call(name, args);
+        assert.ok(!r.isError && r.structuredContent, `${name}: ${JSON.stringify(r).slice(0, 300)}`);
+        assert.deepEqual(r.structuredContent, JSON.parse(textOf(r)), `${name}: the text and the structured result agree`);
+        const v = validator.getValidator(schema)(r.structuredContent);
+        assert.ok(v.valid, `${name}: ${v.valid ? '' : v.errorMessage}`);
+      }
+      assert.equal(tools.find((t) => t.name === 'screenshot')?.outputSchema, undefined, 'an image result has no outputSchema');
+    });
+
     it('reports bad arguments as a tool error naming the field', async () => {
       const r = await call('key', { keys: 'ctrl+s', repat: 2 });
       assert.equal(r.isError, true);
@@ -120,6 +166,8 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
     it('completes the rulers task with scripted calls; the task\'s evaluator passes it; a checkpoint from before brings the old state back', async () => {
       const saved = await call('checkpoint', { name: checkpoint });
       assert.ok(!saved.isError, textOf(saved));
+      const listed = (await call('list_checkpoints')).structuredContent as { checkpoints: { name: string; environmentId: string }[] };
+      assert.ok(listed.checkpoints.some((c) => c.name === checkpoint && c.environmentId === session.info.id), JSON.stringify(listed));
       const w = await call('write_file', { file_path: '.vscode/settings.json', contents: '{\n  "editor.rulers": [80, 100]\n}\n' });
       assert.ok(!w.isError, textOf(w));
       await until(async () => JSON.parse(textOf(await call('ide_setting', { key: 'editor.rulers' }))) as { workspaceValue?: unknown },
@@ -131,6 +179,69 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
       assert.ok(!restored.isError, textOf(restored));
       const after = JSON.parse(textOf(await call('ide_setting', { key: 'editor.rulers' }))) as { workspaceValue?: unknown };
       assert.equal(after.workspaceValue, undefined, 'the workspace setting is gone after the restore');
+    });
+
+    it('offers only the groups chosen with --tools (pwp\'s and the IDE\'s), and refuses the others\' calls', async () => {
+      const transport = new StdioClientTransport({ command: PWP, args: ['mcp', '--env', session.info.id, '--no-record', '--tools', 'screen,idebench'], stderr: 'pipe' });
+      const subset = new Client({ name: 'pwp-test', version: '1.0.0' });
+      const changed = toolListChanged(subset);
+      await subset.connect(transport);
+      try {
+        await changed;
+        const names = (await subset.listTools()).tools.map((t) => t.name);
+        for (const n of ['screenshot', 'set_of_marks', 'click', 'key', 'read_file', 'edit_file', 'run_terminal_cmd', 'read_output']) assert.ok(names.includes(n), `missing ${n}: ${names.join(' ')}`);
+        for (const n of ['ide_editors', 'checkpoint', 'ask_person', 'bash', 'file_edit', 'rename_symbol', 'get_file_outline']) assert.ok(!names.includes(n), `${n} is offered: ${names.join(' ')}`);
+        await assert.rejects(subset.callTool({ name: 'list_checkpoints', arguments: {} }), /not offered/);
+        await assert.rejects(subset.callTool({ name: 'bash', arguments: { command: 'true' } }), /unknown tool bash/);
+        const shot = (await subset.callTool({ name: 'screenshot', arguments: {} })) as CallResult;
+        assert.ok(shot.content.some((c) => c.type === 'image'));
+      } finally {
+        await subset.close();
+      }
+    });
+
+    it('refuses an unknown group with a usage error naming the valid ones, starting nothing', async () => {
+      const r = await promisify(execFile)(PWP, ['mcp', '--tools', 'screen,nonsense', '--no-record']).then(() => null, (e: { code: number; stderr: string }) => e);
+      assert.equal(r?.code, 2);
+      assert.match(r.stderr, /unknown group nonsense; the groups are screen, state, checkpoints, person, filebash, assisted, ide, idebench/);
+    });
+
+    it('is served over Streamable HTTP by pwp serve at /mcp/<id>, with the token as a bearer header', async () => {
+      const token = randomBytes(24).toString('hex');
+      const runs = mkdtempSync(join(tmpdir(), 'pwp-mcp-http-runs-'));
+      const serve = spawn(PWP, ['serve', '--json', '--port', '0', '--token', token, '--runs', runs], { stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        const printed = await new Promise<{ mcp: string }>((resolve, reject) => {
+          let out = '';
+          serve.stdout.on('data', (d: Buffer) => { out += d.toString(); try { resolve(JSON.parse(out)); } catch { /* not all of it yet */ } });
+          serve.once('exit', (code) => reject(new Error(`pwp serve exited (${code}): ${out}`)));
+        });
+        const url = new URL(printed.mcp.replace('<environment id>', session.info.id));
+        const denied = new Client({ name: 'pwp-test', version: '1.0.0' });
+        await assert.rejects(denied.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: 'Bearer wrong-token-0123456789' } } })), /needs the server's token/);
+        const http = new Client({ name: 'pwp-test', version: '1.0.0' });
+        const changed = toolListChanged(http);
+        const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+        await http.connect(transport);
+        try {
+          assert.ok(transport.sessionId, 'a stateful session');
+          await changed;
+          const names = (await http.listTools()).tools.map((t) => t.name);
+          for (const n of ['screenshot', 'ide_status', 'read_file']) assert.ok(names.includes(n), `missing ${n}`);
+          const status = (await http.callTool({ name: 'ide_status', arguments: {} })) as CallResult;
+          assert.ok(!status.isError && status.structuredContent, JSON.stringify(status).slice(0, 300));
+          const shot = (await http.callTool({ name: 'screenshot', arguments: {} })) as CallResult;
+          assert.ok(shot.content.some((c) => c.type === 'image' && c.mimeType === 'image/png'));
+          const read = (await http.callTool({ name: 'read_file', arguments: { target_file: 'main.py' } })) as CallResult;
+          assert.ok(!read.isError, textOf(read));
+        } finally {
+          await transport.terminateSession().catch(() => undefined);
+          await http.close();
+        }
+        assert.ok((await new DockerDeployment().list()).some((e) => e.id === session.info.id), 'the attached environment keeps running');
+      } finally {
+        serve.kill('SIGTERM');
+      }
     });
 
     it('records the actions it carried out as a trajectory', () => {
@@ -145,14 +256,24 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
     });
   });
 
-  it('started without --env, brings up its own environment and removes it when the client disconnects', async () => {
+  it('started without --env, lists pwp\'s tools while its environment starts, then the IDE\'s, and removes it when the client disconnects', async () => {
     let stderr = '';
-    const transport = new StdioClientTransport({ command: PWP, args: ['mcp', '--no-record', '--no-view', '--label', 'pwp.test=1'], stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: PWP, args: ['mcp', '--image', image, '--no-record', '--no-view', '--label', 'pwp.test=1'], stderr: 'pipe' });
     transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
     const client = new Client({ name: 'pwp-test', version: '1.0.0' });
+    const changed = toolListChanged(client);
     await client.connect(transport);
     let id: string | undefined;
     try {
+      assert.equal(client.getServerCapabilities()?.tools?.listChanged, true);
+      const first = (await client.listTools()).tools.map((t) => t.name);
+      const readyThen = /environment [0-9a-f]+ ready/.test(stderr);
+      assert.ok(first.includes('screenshot') && first.includes('click_mark'), first.join(' '));
+      assert.ok(!first.includes('read_file'), `the first listing waited for the IDE: ${first.join(' ')}`);
+      assert.ok(!readyThen, 'the environment was ready before the first listing');
+      await changed;
+      const second = (await client.listTools()).tools.map((t) => t.name);
+      for (const n of ['read_file', 'write_file', 'screenshot']) assert.ok(second.includes(n), `missing ${n} after list_changed: ${second.join(' ')}`);
       const r = (await client.callTool({ name: 'screenshot', arguments: { format: 'jpeg' } }, undefined, { timeout: 180_000 })) as CallResult;
       assert.ok(r.content.some((c) => c.type === 'image' && c.mimeType === 'image/jpeg'), JSON.stringify(r).slice(0, 300));
       id = /environment ([0-9a-f]+) ready/.exec(stderr)?.[1];

@@ -3,7 +3,7 @@
 // (aborting the tool's signal), caps text output with a note and a read_output page, and logs
 // every call. No vscode import: unit-tested in plain mocha.
 import { z } from 'zod';
-import { InvalidParamsError, type Params, type Result, type ToolContent, type ToolGroup, type ToolInfo } from '../../../bridge/protocol';
+import { InvalidParamsError, ToolEffects, type Params, type Result, type ToolContent, type ToolGroup, type ToolInfo } from '../../../bridge/protocol';
 import { OutputStore, truncationNote } from './outputStore';
 import { ToolError } from './toolError';
 import { ToolLog, logArgs } from './toolLog';
@@ -23,6 +23,14 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   name: string;
   group: ToolGroup;
   description: string;
+  /**
+   * What a call may change: 'read' nothing; 'write' the workspace or the IDE in ways an edit
+   * can undo; 'destructive' anything (deletes, overwrites whole files, runs commands).
+   * Clients read it as MCP's tool annotations (ask before a destructive call).
+   */
+  effects: ToolEffects;
+  /** Reaches beyond the sandbox's workspace (the web, any URL or host). */
+  openWorld?: boolean;
   /** A z.object at the top (function-calling APIs want an object schema). */
   params: P;
   timeoutMs: number;
@@ -61,6 +69,7 @@ export class ToolRegistry {
     this.register(defineTool({
       name: 'read_output',
       group: 'common',
+      effects: 'read',
       description: 'Read part of a tool output that was cut because it was too long. The truncation note of that output ' +
         'gives the output_id and the offset of the next part.',
       params: z.object({
@@ -82,6 +91,7 @@ export class ToolRegistry {
 
   register<P extends z.ZodType>(def: ToolDefinition<P>): this {
     if (this.tools.has(def.name)) throw new Error(`tool '${def.name}' registered twice`);
+    if (!ToolEffects.safeParse(def.effects).success) throw new Error(`tool '${def.name}' declares no effects (read, write or destructive)`);
     this.schemas.set(def.name, inputSchemaOf(def.params));
     this.tools.set(def.name, def as unknown as AnyTool);
     return this;
@@ -94,7 +104,7 @@ export class ToolRegistry {
       .filter((t) => !p.groups || t.group === 'common' || p.groups.includes(t.group))
       .filter((t) => !p.names || p.names.includes(t.name))
       .map((t) => ({
-        name: t.name, description: t.description, group: t.group, inputSchema: this.schemas.get(t.name)!,
+        name: t.name, description: t.description, group: t.group, effects: t.effects, openWorld: t.openWorld ?? false, inputSchema: this.schemas.get(t.name)!,
         timeoutMs: t.timeoutMs, maxTimeoutMs: t.maxTimeoutMs ?? t.timeoutMs,
       }));
   }

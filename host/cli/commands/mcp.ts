@@ -9,6 +9,7 @@ import { Env, type EnvLike } from '../../env/env';
 import { ensureImage } from '../../image/buildImage';
 import { paths } from '../../paths';
 import { PwpMcpServer } from '../../mcp/mcpServer';
+import { MCP_TOOL_GROUPS } from '../../mcp/mcpTools';
 import { RecordTrajectory } from '../../trajectory/recordTrajectory';
 import { TRAJECTORY_FILE } from '../../trajectory/trajectoryFile';
 import { docker } from '../context';
@@ -16,6 +17,18 @@ import { UsageError, parseIntArg, parseSize, progress } from '../output';
 
 interface McpOptions {
   env?: string; image?: string; workspace?: string; display: string; memory: string; view: boolean; record?: string | false; label?: string[];
+  tools?: string;
+}
+
+/** `--tools screen,idebench`: the groups to offer, each one pwp knows. */
+function parseGroups(spec: string | undefined): string[] | undefined {
+  if (spec === undefined) return undefined;
+  const groups = spec.split(',').map((g) => g.trim()).filter(Boolean);
+  const unknown = groups.filter((g) => !MCP_TOOL_GROUPS.includes(g));
+  if (!groups.length || unknown.length) {
+    throw new UsageError(`--tools: ${unknown.length ? `unknown group ${unknown.join(', ')}` : 'no group given'}; the groups are ${MCP_TOOL_GROUPS.join(', ')}`);
+  }
+  return groups;
 }
 
 function parseLabels(items: string[] = []): Record<string, string> {
@@ -38,8 +51,10 @@ export function register(program: Command): void {
     .option('--record <dir>', 'trajectory folder for the actions taken (default: .pwp/runs/mcp-<time>-<env>)')
     .option('--no-record', 'record nothing')
     .option('--label <key=value...>', 'extra labels for a started environment')
+    .option('--tools <groups>', `offer only these tool groups, comma-separated: ${MCP_TOOL_GROUPS.join(', ')}`)
     .action(async (o: McpOptions) => {
       const labels = parseLabels(o.label);
+      const groups = parseGroups(o.tools);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const deployment = docker();
       let env: Env | undefined;
@@ -71,7 +86,7 @@ export function register(program: Command): void {
         if (!o.env) progress(`pwp mcp: environment ${info.envId} ready in ${(info.startMs / 1000).toFixed(1)} s${env.info.viewUrl ? ` (watch: pwp serve --env ${info.envId})` : ''}`);
         return session;
       })();
-      const server = new PwpMcpServer(environment, { log: progress });
+      const server = new PwpMcpServer(environment, { log: progress, groups });
 
       // A client may kill the server a few seconds after closing its stdin (the SDK's does, after
       // 2 s and 4 s): an environment of the session's own is removed first, before anything else.

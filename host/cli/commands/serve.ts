@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EnvServer, ENV_PATH } from '../../envServer/envServer';
 import { InspectorServer } from '../../inspector/inspectorServer';
+import { McpHttpRoute, MCP_PATH } from '../../mcp/mcpHttp';
 import { docker } from '../context';
 import { UsageError, parseIntArg, printJson, progress } from '../output';
 
@@ -31,8 +32,9 @@ export function register(program: Command): void {
       if (maxEnvironments < 1) throw new UsageError('--max-envs must be at least 1');
       const deployment = docker();
       let envServer: EnvServer | undefined;
+      let mcp: McpHttpRoute | undefined;
       const routes = [{
-        handleRequest: (...a: Parameters<EnvServer['handleRequest']>) => envServer?.handleRequest(...a) ?? false,
+        handleRequest: (...a: Parameters<EnvServer['handleRequest']>) => envServer?.handleRequest(...a) || mcp?.handleRequest(...a) || false,
         handleUpgrade: (...a: Parameters<EnvServer['handleUpgrade']>) => envServer?.handleUpgrade(...a) ?? false,
       }];
       let server: InspectorServer;
@@ -48,18 +50,21 @@ export function register(program: Command): void {
         throw err;
       }
       envServer = new EnvServer({ token: server.token, deployment, maxEnvironments, defaultGraceMs: parseIntArg('--grace', o.grace) * 1000, log: progress });
+      mcp = new McpHttpRoute({ token: server.token, deployment, log: progress });
       const shownHost = o.host === '0.0.0.0' || o.host === '::' ? '<this machine\'s address>' : o.host.includes(':') ? `[${o.host}]` : o.host;
       const envUrl = `ws://${LOOPBACK.has(o.host) ? '127.0.0.1' : shownHost}:${server.listeningPort}${ENV_PATH}`;
       const url = o.trajectory?.length === 1 ? server.trajectoryUrl(o.trajectory[0]) : o.env ? server.envUrl(o.env) : server.url;
-      if (o.json) printJson({ url, token: server.token, envServer: envUrl, schemas: `${envUrl.replace(/^ws/, 'http')}/schemas` });
+      const mcpUrl = `${envUrl.replace(/^ws/, 'http').replace(/\/env$/, MCP_PATH)}/<environment id>`;
+      if (o.json) printJson({ url, token: server.token, envServer: envUrl, schemas: `${envUrl.replace(/^ws/, 'http')}/schemas`, mcp: mcpUrl });
       else {
         console.log(`pwp inspector: ${url}`);
         console.log(`pwp Env server: ${envUrl}  (JSON-RPC 2.0; Authorization: Bearer ${server.token}; schemas at ${envUrl.replace(/^ws/, 'http')}/schemas)`);
+        console.log(`pwp MCP (Streamable HTTP): ${mcpUrl}  (same bearer token; attaches to a running environment)`);
         if (LOOPBACK.has(o.host)) console.log('  (only this machine can reach them; the token is the key. Ctrl-C stops it and removes the environments the Env server opened.)');
         else console.log(`  the Env server listens on ${o.host}: other machines can reach it, and every connection must present the token. The inspector pages answer only at 127.0.0.1. Ctrl-C stops it.`);
       }
       await new Promise<void>((done) => {
-        const stop = () => { void envServer!.close().then(() => server.close()).finally(done); };
+        const stop = () => { void mcp!.close().then(() => envServer!.close()).then(() => server.close()).finally(done); };
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });

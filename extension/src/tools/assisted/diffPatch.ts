@@ -8,6 +8,7 @@ export function diffPatchTool(s: ToolServices, baseline: Baseline) {
   return defineTool({
     name: 'get_diff_patch',
     group: 'assisted',
+    effects: 'read',
     description: 'The changes made to the workspace since the task started (new, edited and deleted files) as a unified ' +
       'diff patch, optionally for some paths only; stat_only gives the per-file summary.',
     params: z.object({ paths: z.array(z.string().min(1)).default([]), stat_only: z.boolean().default(false) }).strict(),

@@ -15,6 +15,7 @@ export function fileNameSearchTool(s: ToolServices) {
   return defineTool({
     name: 'file_name_search',
     group: 'assisted',
+    effects: 'read',
     description: 'Find files by name: a glob such as "*.test.ts" or "config.*", or a plain text the name contains ' +
       '(case-insensitive). Returns workspace-relative paths.',
     params: z.object({ name: z.string().min(1), path: z.string().default('.'), max_results: z.int().min(1).max(5000).default(200) }).strict(),

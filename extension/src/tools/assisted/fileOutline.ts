@@ -8,6 +8,7 @@ export function fileOutlineTool(s: ToolServices) {
   return defineTool({
     name: 'get_file_outline',
     group: 'assisted',
+    effects: 'read',
     description: 'The outline of a file: its classes, functions, methods and top-level variables with line ranges, as ' +
       'the IDE\'s Outline view shows them.',
     params: z.object({ file: z.string().min(1) }).strict(),

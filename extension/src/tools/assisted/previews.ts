@@ -38,6 +38,7 @@ export function htmlPreviewTool(s: ToolServices) {
   return defineTool({
     name: 'view_html_preview',
     group: 'assisted',
+    effects: 'read',
     description: 'Render an HTML file of the workspace (with its CSS, scripts and images) in a browser and return a ' +
       'screenshot. full_page captures the whole page instead of the viewport. zoom_in / zoom_out then work on it.',
     params: z.object({
@@ -96,6 +97,7 @@ export function pythonPreviewTool(s: ToolServices) {
   return defineTool({
     name: 'view_python_preview',
     group: 'assisted',
+    effects: 'write',
     description: 'Run a Python plotting script of the workspace (matplotlib, headless) and return the figures it draws ' +
       '(every open figure, and each plt.show()), with its printed output.',
     params: z.object({
@@ -131,6 +133,7 @@ export function originalImageTool(s: ToolServices) {
   return defineTool({
     name: 'view_original_image',
     group: 'assisted',
+    effects: 'read',
     description: 'Show an image file of the workspace (PNG, JPEG, GIF, WebP, or SVG rendered to PNG) as it is. With no ' +
       'file, shows the last preview again at its original size (undoing zooms).',
     params: z.object({ file: z.string().min(1).optional() }).strict(),
@@ -163,6 +166,7 @@ export function zoomInTool(s: ToolServices) {
   return defineTool({
     name: 'zoom_in',
     group: 'assisted',
+    effects: 'read',
     description: 'Zoom into the last preview (HTML, Python figure, image, diagram): magnify by factor around the point (x, y) ' +
       'given as fractions of its width and height (0.5, 0.5 is the centre; default: the current centre). HTML previews ' +
       're-render at higher resolution.',
@@ -188,6 +192,7 @@ export function zoomOutTool(s: ToolServices) {
   return defineTool({
     name: 'zoom_out',
     group: 'assisted',
+    effects: 'read',
     description: 'Zoom out of the last preview by factor (down to a quarter of its original size).',
     params: z.object({ factor: z.number().min(1.1).max(8).default(2) }).strict(),
     timeoutMs: 60_000,

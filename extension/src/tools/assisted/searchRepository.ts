@@ -8,6 +8,7 @@ export function searchRepositoryTool(s: ToolServices) {
   return defineTool({
     name: 'search_repository',
     group: 'assisted',
+    effects: 'read',
     description: 'Search the repository for a text (or a regular expression with is_regex) and list the matching lines ' +
       'grouped by file. path limits the search to a folder; file_pattern to a glob such as "*.py".',
     params: z.object({

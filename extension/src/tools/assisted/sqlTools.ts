@@ -16,6 +16,7 @@ export function testSqlTool(s: ToolServices) {
   return defineTool({
     name: 'test_sql',
     group: 'assisted',
+    effects: 'read',
     description: 'Run SQL against a SQLite database of the workspace without changing it (opened read-only) and return ' +
       'the rows, or the error. Use it to check a query before putting it in code.',
     params: z.object({
@@ -46,6 +47,7 @@ export function relevantSchemasTool(s: ToolServices) {
   return defineTool({
     name: 'get_relevant_schemas',
     group: 'assisted',
+    effects: 'read',
     description: 'The schema of a SQLite database of the workspace: tables and views with columns, keys, foreign keys ' +
       'and row counts. With question, the tables most related to it come first (at most max_tables).',
     params: z.object({

@@ -27,6 +27,7 @@ export function viewStructureTool(s: ToolServices) {
   return defineTool({
     name: 'view_structure',
     group: 'assisted',
+    effects: 'read',
     description: 'Show the folder structure of the repository (or of path) as an indented tree, folders first, to depth ' +
       'levels. Dependency, cache and build folders are left out.',
     params: z.object({

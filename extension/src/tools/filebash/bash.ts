@@ -29,6 +29,7 @@ export function bashTool(s: ToolServices) {
   return defineTool({
     name: 'bash',
     group: 'filebash',
+    effects: 'destructive',
     description:
       'Run a command in a persistent bash shell in the workspace (cwd, variables and functions survive between calls; ' +
       'stdin is empty, stderr is merged into stdout). Long-running servers belong in the background: {"command": "…", ' +

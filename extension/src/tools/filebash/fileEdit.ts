@@ -35,6 +35,7 @@ export function fileEditTool(s: ToolServices) {
   return defineTool({
     name: 'file_edit',
     group: 'filebash',
+    effects: 'destructive',
     description:
       'View, create and edit files in the workspace (through the IDE, so open editors and local history stay right).\n' +
       '* view: a file with line numbers (view_range [start, end] limits it; end -1 is the last line), or a directory listed two levels deep.\n' +

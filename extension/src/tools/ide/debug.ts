@@ -88,6 +88,7 @@ export function debugTool(s: ToolServices, sessions: DebugSessions) {
   return defineTool({
     name: 'debug',
     group: 'ide',
+    effects: 'write',
     description: 'Debug a program in the IDE. start: set breakpoints (lines of file, optional conditions), launch file (Python, ' +
       'JavaScript or TypeScript) or a launch.json configuration, run to the first breakpoint, and return the stack and ' +
       'local variables. Then: continue, step_over, step_into, step_out (each runs to the next stop), evaluate an ' +

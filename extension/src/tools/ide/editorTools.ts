@@ -15,6 +15,7 @@ export function openFileTool(s: ToolServices) {
   return defineTool({
     name: 'open_file',
     group: 'ide',
+    effects: 'write',
     description: 'Open a file in the IDE\'s editor and reveal a line (the cursor goes there), and show the lines around it.',
     params: z.object({
       file: z.string().min(1),
@@ -40,6 +41,7 @@ export function diagnosticsTool(s: ToolServices, d: Dispatcher) {
   return defineTool({
     name: 'get_diagnostics',
     group: 'ide',
+    effects: 'read',
     description: 'The problems (errors, warnings…) the IDE\'s language services report, for one file or the whole ' +
       'workspace, after waiting (up to wait_ms) for them to settle following recent edits.',
     params: z.object({

@@ -17,6 +17,7 @@ export function documentSymbolsTool(s: ToolServices) {
   return defineTool({
     name: 'document_symbols',
     group: 'ide',
+    effects: 'read',
     description: 'The symbols of a file (classes, functions, methods, variables…) as an outline with line ranges, from the IDE\'s language server.',
     params: z.object({ file: z.string().min(1) }).strict(),
     timeoutMs: 30_000,
@@ -33,6 +34,7 @@ export function workspaceSymbolsTool(s: ToolServices) {
   return defineTool({
     name: 'workspace_symbols',
     group: 'ide',
+    effects: 'read',
     description: 'Find symbols by name across the workspace (the IDE\'s "Go to Symbol in Workspace").',
     params: z.object({ query: z.string().min(1), max_results: z.int().min(1).max(1000).default(50) }).strict(),
     timeoutMs: 30_000,
@@ -50,6 +52,7 @@ export function goToDefinitionTool(s: ToolServices) {
   return defineTool({
     name: 'go_to_definition',
     group: 'ide',
+    effects: 'read',
     description: 'Where the symbol at a position (or the named symbol) is defined, with the defining line. Also opens it in the editor when reveal is true.',
     params: z.object({ ...At, reveal: z.boolean().default(false) }).strict(),
     timeoutMs: 30_000,
@@ -70,6 +73,7 @@ export function findReferencesTool(s: ToolServices) {
   return defineTool({
     name: 'find_references',
     group: 'ide',
+    effects: 'read',
     description: 'Every reference to the symbol at a position (or the named symbol) across the workspace, from the language server.',
     params: z.object({ ...At, include_declaration: z.boolean().default(true), max_results: z.int().min(1).max(5000).default(200) }).strict(),
     timeoutMs: 60_000,

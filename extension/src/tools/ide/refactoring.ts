@@ -16,6 +16,7 @@ export function renameSymbolTool(s: ToolServices) {
   return defineTool({
     name: 'rename_symbol',
     group: 'ide',
+    effects: 'write',
     description: 'Rename the symbol at a position (or the named symbol) everywhere it is used, through the language ' +
       'server (imports and references in other files follow; strings and comments do not). Changed files are saved.',
     params: z.object({
@@ -79,6 +80,7 @@ export function codeActionsTool(s: ToolServices) {
   return defineTool({
     name: 'code_actions',
     group: 'ide',
+    effects: 'write',
     description: 'Quick fixes and refactorings the IDE offers for a line range (e.g. add a missing import, fix a ' +
       'problem). Without apply, lists them numbered; with apply (the number or the exact title) performs one and saves.',
     params: z.object({
@@ -106,6 +108,7 @@ export function organizeImportsTool(s: ToolServices) {
   return defineTool({
     name: 'organize_imports',
     group: 'ide',
+    effects: 'write',
     description: 'Sort and clean up the imports of a file with the language server\'s "Organize Imports", and save it.',
     params: z.object({ file: z.string().min(1) }).strict(),
     timeoutMs: 60_000,
@@ -128,6 +131,7 @@ export function formatDocumentTool(s: ToolServices) {
   return defineTool({
     name: 'format_document',
     group: 'ide',
+    effects: 'write',
     description: 'Format a file with the IDE\'s formatter for its language (Format Document), and save it.',
     params: z.object({ file: z.string().min(1), tab_size: z.int().min(1).max(16).default(4), insert_spaces: z.boolean().default(true) }).strict(),
     timeoutMs: 60_000,

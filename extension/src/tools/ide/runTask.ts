@@ -12,6 +12,7 @@ export function runTaskTool(_s: ToolServices) {
   return defineTool({
     name: 'run_task',
     group: 'ide',
+    effects: 'destructive',
     description: 'Run a configured task (from .vscode/tasks.json, or detected such as npm scripts) in the IDE\'s terminal ' +
       'and wait for it to finish; returns its exit code. Without name, lists the tasks.',
     params: z.object({ name: z.string().min(1).optional(), timeout_s: z.number().min(1).max(1800).default(300) }).strict(),

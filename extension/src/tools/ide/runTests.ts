@@ -9,6 +9,7 @@ export function runTestsTool(s: ToolServices, pytest: PytestController) {
   return defineTool({
     name: 'run_tests',
     group: 'ide',
+    effects: 'write',
     description: 'Run Python tests (pytest) through the IDE\'s Test Explorer; results also show in its Test Results view. ' +
       'tests selects node ids ("tests/test_a.py::test_x"), files or folders; none runs all. list_only only discovers.',
     params: z.object({

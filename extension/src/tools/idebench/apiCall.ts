@@ -9,6 +9,8 @@ export function apiCallTool(_s: ToolServices) {
   return defineTool({
     name: 'api_call',
     group: 'idebench',
+    effects: 'write',
+    openWorld: true,
     description: 'Make an HTTP request from inside the environment (e.g. to a server started in the background on ' +
       'localhost) and get the status, headers and body. json sets a JSON body and content type.',
     params: z.object({

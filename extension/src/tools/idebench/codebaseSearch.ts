@@ -12,6 +12,7 @@ export function codebaseSearchTool(s: ToolServices) {
   return defineTool({
     name: 'codebase_search',
     group: 'idebench',
+    effects: 'read',
     description: 'Find code relevant to a question or description ("where are passwords hashed"). Ranks regions by the ' +
       'query\'s words and identifier parts (lexical ranking; no embedding model offline) and shows each with context.',
     params: z.object({

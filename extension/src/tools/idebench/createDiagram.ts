@@ -34,6 +34,7 @@ export function createDiagramTool(s: ToolServices) {
   return defineTool({
     name: 'create_diagram',
     group: 'idebench',
+    effects: 'write',
     description: 'Render a Mermaid diagram (flowchart, sequence, class, state, ER, gantt…) to an image and return it. ' +
       'output_path (in the workspace, .png or .svg) also saves it there. Mermaid syntax errors are reported.',
     params: z.object({

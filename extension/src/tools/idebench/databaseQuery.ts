@@ -16,6 +16,7 @@ export function databaseQueryTool(s: ToolServices) {
   return defineTool({
     name: 'database_query',
     group: 'idebench',
+    effects: 'destructive',
     description: 'Query a database. SQLite: database_type "sqlite", database_path (a file in the workspace) and query ' +
       '(one or more SQL statements; params bind ? placeholders of a single statement). MongoDB: database_type ' +
       '"mongodb", connection_string, database, collection, operation and its filter/document/update/pipeline.',

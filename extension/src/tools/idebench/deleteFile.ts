@@ -8,6 +8,7 @@ export function deleteFileTool(s: ToolServices) {
   return defineTool({
     name: 'delete_file',
     group: 'idebench',
+    effects: 'destructive',
     description: 'Delete a file of the workspace. Folders are refused.',
     params: z.object({ target_file: z.string().min(1) }).strict(),
     timeoutMs: 20_000,

@@ -10,6 +10,7 @@ export function editFileTool(s: ToolServices) {
   return defineTool({
     name: 'edit_file',
     group: 'idebench',
+    effects: 'write',
     description: 'Edit a file by lines. REPLACE: lines start_line..end_line become content. INSERT: content goes before ' +
       'start_line (line count + 1 appends). DELETE: lines start_line..end_line are removed. Lines are 1-based and ' +
       'inclusive. For Python files the result must compile, otherwise nothing is written and the error is returned.',

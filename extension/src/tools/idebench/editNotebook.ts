@@ -22,6 +22,7 @@ export function editNotebookTool(s: ToolServices) {
   return defineTool({
     name: 'edit_notebook',
     group: 'idebench',
+    effects: 'write',
     description: 'Edit a Jupyter notebook cell. Existing cell (is_new_cell false): replace old_string (unique in the cell; ' +
       'empty means the whole cell) by new_string. New cell: insert new_string as a cell at cell_idx (0-based) with ' +
       'cell_language (python, markdown or raw). delete_cell removes cell cell_idx. Python code cells must compile.',

@@ -8,6 +8,7 @@ export function fileSearchTool(s: ToolServices) {
   return defineTool({
     name: 'file_search',
     group: 'idebench',
+    effects: 'read',
     description: 'Find files by fuzzy matching of their path (like the IDE\'s Go to File). Best matches first.',
     params: z.object({
       query: z.string().min(1).describe('Part of a file name or path'),

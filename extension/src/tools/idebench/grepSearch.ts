@@ -8,6 +8,7 @@ export function grepSearchTool(s: ToolServices) {
   return defineTool({
     name: 'grep_search',
     group: 'idebench',
+    effects: 'read',
     description: 'Search file contents with a regular expression (ripgrep syntax) and get file:line: text matches. ' +
       'include_pattern / exclude_pattern are globs (e.g. "*.py"). Dependency and build folders are skipped.',
     params: z.object({

@@ -11,6 +11,7 @@ export function listDirTool(s: ToolServices) {
   return defineTool({
     name: 'list_dir',
     group: 'idebench',
+    effects: 'read',
     description: `List a folder of the workspace (folders first, with file sizes). Skips ${IGNORED_DIRS.slice(0, 7).join(', ')}.`,
     params: z.object({
       relative_workspace_path: z.string().default('.').describe('Folder to list, relative to the workspace root'),

@@ -8,6 +8,7 @@ export function readFileTool(s: ToolServices) {
   return defineTool({
     name: 'read_file',
     group: 'idebench',
+    effects: 'read',
     description: 'Read a file of the workspace with line numbers. offset is the first line (1-based) and limit the number of ' +
       'lines (default 400); the answer says how to read on when the file is longer.',
     params: z.object({

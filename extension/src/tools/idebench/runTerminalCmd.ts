@@ -10,6 +10,7 @@ export function runTerminalCmdTool(s: ToolServices) {
   return defineTool({
     name: 'run_terminal_cmd',
     group: 'idebench',
+    effects: 'destructive',
     description: 'Run a shell command in the workspace. The shell persists between calls (cd and exports stay). With ' +
       'is_background the command runs detached (servers, watchers) and the answer gives its id and log file; ' +
       'foreground commands are interrupted after timeout_s and return the output so far.',

@@ -10,6 +10,7 @@ export function searchReplaceTool(s: ToolServices) {
   return defineTool({
     name: 'search_replace',
     group: 'idebench',
+    effects: 'write',
     description: 'Replace old_string with new_string in a file. old_string must match exactly (whitespace included) and ' +
       'once, unless replace_all is true. Python files must still compile afterwards, or nothing is written.',
     params: z.object({

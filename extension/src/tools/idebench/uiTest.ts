@@ -24,6 +24,8 @@ export function uiTestTool(s: ToolServices) {
   return defineTool({
     name: 'ui_test',
     group: 'idebench',
+    effects: 'write',
+    openWorld: true,
     description: 'Test a web UI in a headless browser inside the environment. Opens url (http(s) URL, e.g. a server you ' +
       'started, or an HTML file of the workspace), runs the steps in order (navigate, click, type, press, wait_for, wait, ' +
       'assert_text, assert_exists, assert_not_exists, evaluate, screenshot) and returns a step log, console errors and ' +

@@ -6,6 +6,8 @@ export function webSearchTool() {
   return defineTool({
     name: 'web_search',
     group: 'idebench',
+    effects: 'read',
+    openWorld: true,
     description: 'Search the web. Not available in this environment: it has no internet access, and the call says so.',
     params: z.object({ search_term: z.string().min(1) }).strict(),
     timeoutMs: 5000,

@@ -9,6 +9,8 @@ export function websocketTestTool() {
   return defineTool({
     name: 'websocket_test',
     group: 'idebench',
+    effects: 'write',
+    openWorld: true,
     description: 'Open a WebSocket (ws:// or wss://) from inside the environment, send messages in order, collect what ' +
       'the server sends until wait_ms after the last message, then close. expect_substring fails the test when no ' +
       'received message contains it.',

@@ -8,6 +8,7 @@ export function writeFileTool(s: ToolServices) {
   return defineTool({
     name: 'write_file',
     group: 'idebench',
+    effects: 'destructive',
     description: 'Create a file, or replace a file\'s whole content, with contents (folders are created as needed).',
     params: z.object({ file_path: z.string().min(1), contents: z.string() }).strict(),
     timeoutMs: 30_000,

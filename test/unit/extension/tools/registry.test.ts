@@ -14,17 +14,17 @@ const call = (r: ToolRegistry, name: string, args: Record<string, unknown>, extr
 function registry(log = new ToolLog()): ToolRegistry {
   const r = new ToolRegistry(log);
   r.register(defineTool({
-    name: 'echo', group: 'idebench', description: 'echo', timeoutMs: 1000,
+    name: 'echo', group: 'idebench', effects: 'read', description: 'echo', timeoutMs: 1000,
     params: z.object({ text: z.string(), times: z.int().min(1).default(1) }).strict(),
     run: async ({ text, times }) => text.repeat(times),
   }));
   r.register(defineTool({
-    name: 'slow', group: 'filebash', description: 'slow', timeoutMs: 100, maxTimeoutMs: 1000,
+    name: 'slow', group: 'filebash', effects: 'write', openWorld: true, description: 'slow', timeoutMs: 100, maxTimeoutMs: 1000,
     params: z.object({}).strict(),
     run: async (_a, ctx) => new Promise((resolve) => { const t = setTimeout(() => resolve('late'), 5000); ctx.signal.addEventListener('abort', () => clearTimeout(t)); }),
   }));
   r.register(defineTool({
-    name: 'fails', group: 'assisted', description: 'fails', timeoutMs: 1000, params: z.object({}).strict(),
+    name: 'fails', group: 'assisted', effects: 'destructive', description: 'fails', timeoutMs: 1000, params: z.object({}).strict(),
     run: async () => { throw new ToolError('file not found: x.py', 'NotFound'); },
   }));
   return r;
@@ -39,6 +39,17 @@ describe('tools: the registry', () => {
     assert.equal((echo.inputSchema.properties as Record<string, { default?: number }>).times.default, 1);
     assert.equal(echo.inputSchema.$schema, undefined);
     assert.deepEqual(r.list({ groups: ['filebash'] }).map((t) => t.name).sort(), ['read_output', 'slow']);
+  });
+
+  it('lists what each tool may change and whether it reaches beyond the sandbox; refuses a tool that does not say', () => {
+    const r = registry();
+    const of = (n: string) => r.list().find((t) => t.name === n)!;
+    assert.deepEqual([of('echo').effects, of('echo').openWorld], ['read', false]);
+    assert.deepEqual([of('slow').effects, of('slow').openWorld], ['write', true]);
+    assert.deepEqual([of('fails').effects, of('read_output').effects], ['destructive', 'read']);
+    const undeclared = { name: 'vague', group: 'idebench', description: 'd', timeoutMs: 1000, params: z.object({}).strict(), run: async () => 'x' };
+    assert.throws(() => r.register(undeclared as unknown as Parameters<ToolRegistry['register']>[0]), /vague' declares no effects/);
+    assert.ok(!r.names.includes('vague'));
   });
 
   it('rejects unknown tools and bad arguments with InvalidParamsError naming the field, and logs them', async () => {
