@@ -10,13 +10,9 @@ import { summaryTable } from '../../../../host/benchmark/benchReport';
 import { appendResult, isDone, passAtK, readResults, summarize, type ResultLine } from '../../../../host/benchmark/benchResults';
 import type { Task } from '../../../../host/tasks/loadTask';
 import type { RunResult } from '../../../../host/tasks/runTask';
+import { resultLine } from '../../../support/resultLine';
 
-function line(o: Partial<ResultLine>): ResultLine {
-  return {
-    task: 's/a', suite: 's', id: 'a', agent: 'null', attempt: 1, score: 0, passed: false, status: 'finished', steps: 0, image: 'i', runDir: '/x',
-    screenshots: 0, timings: {}, startedAt: '', endedAt: '', ...o,
-  };
-}
+const line = resultLine;
 
 describe('bench results', () => {
   it('pass@k is 1 - C(n-c, k) / C(n, k), undefined beyond n attempts', () => {

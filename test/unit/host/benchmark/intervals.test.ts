@@ -5,15 +5,11 @@ import { markdownReport, summaryTable } from '../../../../host/benchmark/benchRe
 import { liteSample, seededSample } from '../../../../host/benchmark/families';
 import { bootstrapMeanInterval, wilsonInterval } from '../../../../host/benchmark/intervals';
 import type { Task } from '../../../../host/tasks/loadTask';
+import { resultLine } from '../../../support/resultLine';
 
 const close = (a: number, b: number) => Math.abs(a - b) < 5e-4;
 
-function line(o: Partial<ResultLine>): ResultLine {
-  return {
-    task: 's/a', suite: 's', id: 'a', agent: 'cua', attempt: 1, score: 0, passed: false, status: 'finished', steps: 0, image: 'i', runDir: '/x',
-    screenshots: 0, timings: {}, startedAt: '', endedAt: '', ...o,
-  };
-}
+const line = (o: Partial<ResultLine>) => resultLine({ agent: 'cua', ...o });
 
 describe('bench intervals, Lite sample and macro averages', () => {
   it('gives Wilson score intervals that stay inside [0, 1] at 0 and n successes', () => {
