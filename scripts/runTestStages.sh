@@ -2,7 +2,7 @@
 # Runs npm test scripts one after another, each to the end even when an earlier one fails,
 # each writing mocha's JSON report (through test/support/specAndJsonReporter.cjs, the
 # project's mocha reporter) to RESULTS/<script>.json; then sums the reports into one closing
-# line, `tests: N passed, N failed, N skipped`, and exits non-zero if any test failed or any
+# line, `tests: N passed, N failed`, and exits non-zero if any test failed or any
 # script ended without a report (e.g. its pretest failed) or with an error mocha did not count.
 #   usage: scripts/runTestStages.sh RESULTS_DIR SCRIPT...   (run from the package's folder)
 set -uo pipefail
