@@ -49,6 +49,8 @@ const shapes = {
     pressEveryMs: z.int().min(1000).max(600_000).default(15_000),
     ...Note,
   }).strict(),
+  /** Waits until a Set-of-Marks element like this is on screen (a list that grows, a view that opens). */
+  waitForMark: z.object({ waitForMark: MarkQuery, timeoutMs: z.int().min(0).max(600_000).default(30_000), ...Note }).strict(),
   click: z.object({
     click: z.union([MarkQuery, z.object({ x: z.int().min(0), y: z.int().min(0) }).strict()]),
     button: z.enum(['left', 'middle', 'right']).default('left'),
@@ -104,7 +106,18 @@ const shapes = {
     answerFrom: z.union([
       z.object({ exec: Argv, regex: z.string().optional(), cwd: z.string().max(1000).optional(), timeoutSec: z.int().min(1).max(600).default(120) }).strict(),
       z.object({ tool: z.string().min(1).max(200), args: z.record(z.string(), z.unknown()).default({}), regex: z.string().optional(), timeoutMs: z.int().min(100).max(3_600_000).optional() }).strict(),
+      /** An ide.* read (debug variables, settings, diagnostics), as JSON text. */
+      z.object({ ide: IdeMethod, params: z.record(z.string(), z.unknown()).default({}), regex: z.string().optional() }).strict(),
     ]),
+    ...Note,
+  }).strict(),
+  /**
+   * The final answer read off the screen: the first capture group of regex over the text the
+   * workbench shows (one line per element: its text, name or value), waiting for it to appear.
+   * Only what an agent could see, so an input-only oracle may use it.
+   */
+  answerFromScreen: z.object({
+    answerFromScreen: z.object({ regex: z.string().min(1).max(2000), timeoutMs: z.int().min(0).max(600_000).default(30_000) }).strict(),
     ...Note,
   }).strict(),
   wait: z.object({ wait: z.int().min(0).max(600_000), ...Note }).strict(),
@@ -124,7 +137,7 @@ export type StepOf<K extends StepKind> = z.output<Shapes[K]>;
 export const STEP_KINDS = Object.keys(shapes) as StepKind[];
 
 /** Steps that act only through the keyboard and mouse (and observe). */
-export const INPUT_ONLY_KINDS: ReadonlySet<StepKind> = new Set(['key', 'type', 'click', 'palette', 'openFile', 'wait', 'waitFor', 'waitForFocus', 'settle']);
+export const INPUT_ONLY_KINDS: ReadonlySet<StepKind> = new Set(['key', 'type', 'click', 'palette', 'openFile', 'wait', 'waitFor', 'waitForFocus', 'waitForMark', 'settle', 'answerFromScreen']);
 
 export function stepKind(step: Step): StepKind {
   return STEP_KINDS.find((k) => k in step)!;

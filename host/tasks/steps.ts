@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import type { Mark } from '../../bridge/protocol';
+import type { DomNode, Mark } from '../../bridge/protocol';
 import { paths } from '../paths';
 import { match } from '../evaluation/matcher';
 import type { Action } from '../env/actions';
@@ -63,16 +63,35 @@ function findMark(marks: readonly Mark[], q: MarkQuery): Mark | undefined {
   return found[q.nth];
 }
 
-async function clickMark(env: EnvLike, q: MarkQuery, button: 'left' | 'middle' | 'right', count: number): Promise<void> {
+/** Waits until a mark matching `q` is on screen; the error lists what is. */
+async function findMarkOnScreen(env: EnvLike, q: MarkQuery, timeoutMs: number): Promise<Mark> {
   let seen = '';
   const mark = await eventually(async () => {
     const r = await env.unwrapped.query('dom.marks', {});
     seen = r.text;
     return findMark(r.marks, q);
-  }, (m) => m !== undefined, 30_000, `an element matching ${JSON.stringify(q)}`).catch((err: Error) => {
+  }, (m) => m !== undefined, timeoutMs, `an element matching ${JSON.stringify(q)}`).catch((err: Error) => {
     throw new Error(`${err.message.replace(/; last:.*$/s, '')}; on screen:\n${seen.split('\n').slice(0, 80).join('\n')}`);
   });
-  await act(env, { type: 'click', mark: mark!.id, button, count });
+  return mark!;
+}
+
+async function clickMark(env: EnvLike, q: MarkQuery, button: 'left' | 'middle' | 'right', count: number): Promise<void> {
+  const mark = await findMarkOnScreen(env, q, 30_000);
+  await act(env, { type: 'click', mark: mark.id, button, count });
+}
+
+/** The text a DOM tree shows, one line per element that has any (its text, else its name, and its value). */
+export function screenText(root: DomNode | null): string {
+  const lines: string[] = [];
+  const walk = (n: DomNode) => {
+    if (n.hidden) return;
+    const own = [n.text ?? n.name, n.value].filter((x): x is string => !!x && !!x.trim()).join(' ');
+    if (own) lines.push(own);
+    for (const c of n.children ?? []) walk(c);
+  };
+  if (root) walk(root);
+  return lines.join('\n');
 }
 
 async function activeEditorPath(env: EnvLike): Promise<string | null> {
@@ -297,9 +316,12 @@ async function runStep(s: Step, env: EnvLike, taskDir: string, out: StepsOutcome
       const r = (await act(env, { type: 'exec', argv: a.exec, cwd: a.cwd, timeoutSec: a.timeoutSec })).execResult!;
       if (r.exitCode !== 0) throw new Error(`${what} exited with ${r.exitCode}: ${(r.stderr || r.stdout).trim().slice(-1500)}`);
       text = r.stdout;
-    } else {
+    } else if ('tool' in a) {
       what = `the ${a.tool} tool`;
       text = await callTool(env, a.tool, a.args, a.timeoutMs);
+    } else {
+      what = a.ide;
+      text = JSON.stringify(await env.unwrapped.query(a.ide as 'ide.status', a.params as never), null, 1);
     }
     if (a.regex) {
       const m = new RegExp(a.regex, 'm').exec(text);
@@ -307,6 +329,22 @@ async function runStep(s: Step, env: EnvLike, taskDir: string, out: StepsOutcome
       text = m[1] ?? m[0];
     }
     out.answer = text.trim();
+    return;
+  }
+  if ('answerFromScreen' in s) {
+    const re = new RegExp(s.answerFromScreen.regex, 'm');
+    let shown = '';
+    const m = await eventually(async () => {
+      shown = screenText((await env.unwrapped.query('dom.tree', { maxNodes: 20_000 })).root);
+      return re.exec(shown);
+    }, (x) => x !== null, s.answerFromScreen.timeoutMs, `/${s.answerFromScreen.regex}/ on screen`).catch((err: Error) => {
+      throw new Error(`${err.message.replace(/; last:.*$/s, '')}; on screen:\n${shown.split('\n').slice(0, 80).join('\n')}`);
+    });
+    out.answer = (m![1] ?? m![0]).trim();
+    return;
+  }
+  if ('waitForMark' in s) {
+    await findMarkOnScreen(env, s.waitForMark, s.timeoutMs);
     return;
   }
   if ('wait' in s) { await sleep(s.wait); return; }

@@ -52,7 +52,7 @@ export const TaskSchema = z.object({
 }).strict().superRefine((t, ctx) => {
   t.setup.forEach((s, i) => {
     const k = stepKind(s);
-    if (k === 'answer' || k === 'answerFrom') ctx.addIssue({ code: 'custom', path: ['setup', i, k], message: 'set-up cannot give the final answer' });
+    if (k === 'answer' || k === 'answerFrom' || k === 'answerFromScreen') ctx.addIssue({ code: 'custom', path: ['setup', i, k], message: 'set-up cannot give the final answer' });
   });
   if (t.oracle.inputOnly) {
     t.oracle.steps.forEach((s: Step, i: number) => {

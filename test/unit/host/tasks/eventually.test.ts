@@ -17,3 +17,19 @@ describe('eventually (what task steps wait with)', () => {
     await assert.rejects(eventually(async () => { throw new Error('bridge gone'); }, () => true, 150, 'the status'), /the status not reached within 150 ms; last: bridge gone/);
   });
 });
+
+describe('screenText (what answerFromScreen reads)', () => {
+  it('gives a line per shown element with its text or name and value, skipping hidden ones', async () => {
+    const { screenText } = await import('../../../../host/tasks/steps');
+    const root = {
+      tag: 'div', children: [
+        { tag: 'div', role: 'treeitem', text: 'total = 42' },
+        { tag: 'input', name: 'Filter', value: 'abc' },
+        { tag: 'span', text: 'secret', hidden: true as const },
+        { tag: 'div', children: [{ tag: 'span', text: '  ' }, { tag: 'span', name: 'Debug Console' }] },
+      ],
+    };
+    assert.equal(screenText(root), 'total = 42\nFilter abc\nDebug Console');
+    assert.equal(screenText(null), '');
+  });
+});

@@ -65,7 +65,7 @@ describe('task.json', () => {
 
   it('names the step and field of a bad step', () => {
     assert.match(problems({ ...VALID, oracle: { steps: [{ key: 'ctrl+s', type: 'x' }] } }), /oracle\.steps\[0\]: expected exactly one action key, found key and type/);
-    assert.match(problems({ ...VALID, oracle: { steps: [{ presss: 'enter' }] } }), /oracle\.steps\[0\]: expected exactly one action key, one of: key, type, waitForFocus, click.*\(found presss\)/);
+    assert.match(problems({ ...VALID, oracle: { steps: [{ presss: 'enter' }] } }), /oracle\.steps\[0\]: expected exactly one action key, one of: key, type, waitForFocus, waitForMark, click.*\(found presss\)/);
     assert.match(problems({ ...VALID, setup: [{ exec: ['true'], timeout: 5 }] }), /setup\[0\]: unknown field "timeout"/);
     assert.match(problems({ ...VALID, setup: [{ exec: 'make test' }] }), /setup\[0\]\.exec: Invalid input: expected array, received string/);
   });

@@ -1,0 +1,38 @@
+// Task steps that watch the screen, on a real IDE: waitForMark waits for an element that
+// appears later, answerFromScreen reads an answer off what the workbench shows (what an
+// input-only oracle can use), and a wait for something that never comes says what is on screen.
+import { strict as assert } from 'node:assert';
+import { Env } from '../../host/env/env';
+import { StepSchema } from '../../host/tasks/stepSchema';
+import { runSteps } from '../../host/tasks/steps';
+import { testImage } from './environmentFixture';
+
+const steps = (...s: unknown[]) => s.map((x) => StepSchema.parse(x));
+
+describe('screen-watching task steps (real IDE)', function () {
+  this.timeout(10 * 60_000);
+  let env: Env;
+  before(async function () {
+    this.timeout(30 * 60_000);
+    env = new Env({ image: await testImage(), labels: { 'pwp.test': '1' }, observe: [] });
+    await env.reset({ options: { files: { 'notes.txt': 'the total = 4217 units\n' } } });
+  });
+  after(async () => { await env?.close(); });
+
+  it('waits for a file that appears later in the Explorer, then reads an answer off the open editor', async () => {
+    // The file is written a moment after the wait begins: the Explorer lists it once the watcher sees it.
+    const later = new Promise<void>((r) => setTimeout(r, 1500)).then(() => env.writeFile('late-report.csv', 'a,b\n'));
+    const out = await runSteps(steps(
+      { waitForMark: { role: 'treeitem', text: '^late-report\\.csv' }, timeoutMs: 120_000 },
+      { openFile: 'notes.txt' },
+      { answerFromScreen: { regex: 'total = (\\d+)', timeoutMs: 60_000 } },
+    ), env, '/nonexistent');
+    await later;
+    assert.equal(out.answer, '4217');
+  });
+
+  it('says what is on screen when the element never comes', async () => {
+    await assert.rejects(runSteps(steps({ waitForMark: { text: '^no such element anywhere$' }, timeoutMs: 2000 }), env, '/nonexistent'),
+      (e: Error) => /step 1 \(waitForMark\): an element matching .* not reached within 2000 ms; on screen:\n\[\d+\]/.test(e.message));
+  });
+});
