@@ -31,6 +31,17 @@ describe('screen-watching task steps (real IDE)', function () {
     assert.equal(out.answer, '4217');
   });
 
+  it('sees the label and the text of an input built on the code editor (the Settings search): waitForFocus and a verified type work there', async () => {
+    await runSteps(steps(
+      { key: 'ctrl+comma' },
+      { waitForFocus: { text: 'search settings' }, timeoutMs: 120_000, pressAgain: 'ctrl+comma' },
+      { type: 'editor.tabSize', verify: true },
+    ), env, '/nonexistent');
+    const f = (await env.query('dom.focused', {})).focused;
+    assert.equal(f?.value, 'editor.tabSize', JSON.stringify(f));
+    assert.match(f?.text ?? '', /search settings/i, JSON.stringify(f));
+  });
+
   it('says what is on screen when the element never comes', async () => {
     await assert.rejects(runSteps(steps({ waitForMark: { text: '^no such element anywhere$' }, timeoutMs: 2000 }), env, '/nonexistent'),
       (e: Error) => /step 1 \(waitForMark\): an element matching .* not reached within 2000 ms; on screen:\n\[\d+\]/.test(e.message));

@@ -455,6 +455,17 @@ export function pageProbe(req: ProbeRequest): ProbeResult {
       path,
     };
     if (el.localName === 'input' || el.localName === 'textarea') out.value = String((el as HTMLInputElement).value).slice(0, 500);
+    // Single-line inputs built on the code editor (the Settings and keybindings searches): focus
+    // is on the editor's hidden input area, which holds neither the text nor a label of its own
+    // (only a screen-reader notice). The text is the editor's one line; the label its placeholder,
+    // the element beside it, else the editor's model name.
+    const editor = el.closest('.monaco-editor');
+    if (editor && editor.getBoundingClientRect().height <= 40) {
+      const line = editor.querySelector('.view-lines');
+      out.value = (line?.textContent ?? '').replace(/\u00a0/g, ' ').slice(0, 500);
+      const beside = Array.from(editor.parentElement?.children ?? []).find((c) => c !== editor && !c.contains(editor) && (c.textContent ?? '').trim());
+      out.text = (beside?.textContent ?? '').trim().slice(0, 200) || editor.getAttribute('data-uri') || out.text;
+    }
     return out;
   };
 
