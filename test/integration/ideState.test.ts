@@ -192,7 +192,7 @@ describe('ide.*: IDE state from the extension host', function () {
       await client.call('input.key', { keys: 'ctrl+alt+j' });
       await sleep(400);
       return untitledTabs();
-    }, (n) => n > before, 10_000, 'an untitled editor from the new binding');
+    }, (n) => n > before, 60_000, 'an untitled editor from the new binding');
 
     const removed = await client.call('ide.keybindings.update', { remove: [{ command: 'workbench.action.files.newUntitledFile', key: 'ctrl+alt+j' }] });
     assert.equal(removed.removed, 1);

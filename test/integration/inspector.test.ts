@@ -169,7 +169,7 @@ describe('web inspector: live environment, pair programming and trajectories in 
     await page.locator('#take-control').waitFor({ state: 'visible', timeout: 60_000 });
     assert.ok(await page.locator('#vnc').isHidden(), 'the live screen is back');
     await eventually(async () => (await env.unwrapped.deployment.readFile(env.unwrapped.info.id, '/workspace/notes.txt')).toString(),
-      (t) => t.includes('Qz7'), 10_000, 'the saved file');
+      (t) => t.includes('Qz7'), 60_000, 'the saved file');
   });
 
   it('shows in the session timeline who did each action: the agent\'s steps and tool calls, the person\'s typing and control', async () => {

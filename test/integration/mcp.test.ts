@@ -133,7 +133,7 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
       assert.ok(!click.isError, textOf(click));
       assert.ok(click.content.some((c) => c.type === 'image'), 'the screenshot after the click');
       await until(async () => JSON.parse(textOf(await call('ide_editors', { maxTextChars: 0 }))) as { activeEditor: { path: string } | null },
-        (e) => !!e.activeEditor?.path.endsWith('/main.py'), 15_000, 'main.py active');
+        (e) => !!e.activeEditor?.path.endsWith('/main.py'), 60_000, 'main.py active');
     });
 
     it('returns the JSON reads also as structuredContent that their outputSchema accepts', async () => {
@@ -171,7 +171,7 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
       const w = await call('write_file', { file_path: '.vscode/settings.json', contents: '{\n  "editor.rulers": [80, 100]\n}\n' });
       assert.ok(!w.isError, textOf(w));
       await until(async () => JSON.parse(textOf(await call('ide_setting', { key: 'editor.rulers' }))) as { workspaceValue?: unknown },
-        (s) => JSON.stringify(s.workspaceValue) === '[80,100]', 15_000, 'the IDE reading the workspace setting');
+        (s) => JSON.stringify(s.workspaceValue) === '[80,100]', 60_000, 'the IDE reading the workspace setting');
       const graded = await session.grade();
       assert.equal(graded.passed, true, JSON.stringify(graded));
 

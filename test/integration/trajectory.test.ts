@@ -30,7 +30,7 @@ describe('trajectories: recorded as they happen, replayed to the same result', f
       await env.step({ type: 'type', text: '# edited by an agent\n' });
       await env.step({ type: 'key', keys: 'ctrl+s' });
       recorded = await eventually(async () => (await env.unwrapped.deployment.readFile(env.unwrapped.info.id, '/workspace/main.py')).toString(),
-        (t) => t.startsWith('# edited by an agent\n'), 10_000, 'the second save');
+        (t) => t.startsWith('# edited by an agent\n'), 60_000, 'the second save');
 
       // Before the episode ends, everything so far is already on disk.
       const live = readTrajectory(dir);
