@@ -22,6 +22,8 @@ export interface ExtensionLinkOptions {
   firstConnectionWaitMs?: number;
   /** Checks the process that connected (by its port on 127.0.0.1): null admits it, a string says why not. */
   checkPeer?: (peerPort: number) => Promise<string | null>;
+  /** When the kiosk window's current document began loading (ms since the epoch), null when unknown. */
+  kioskLoadedAt?: () => Promise<number | null>;
 }
 
 export class ExtensionLink extends EventEmitter {
@@ -36,7 +38,7 @@ export class ExtensionLink extends EventEmitter {
       if (!tokenMatches(this.token, token)) { ws.close(WRONG_TOKEN, 'wrong token'); return; }
       // The extension only answers requests, so nothing it sends is lost while the check runs.
       const check = this.opts.checkPeer?.(req.socket.remotePort ?? 0) ?? Promise.resolve(null);
-      void check.catch((err: Error) => `the check failed: ${err.message}`).then((refused) => {
+      void check.catch((err: Error) => `the check failed: ${err.message}`).then(async (refused) => {
         if (ws.readyState !== ws.OPEN) return;
         if (refused) {
           this.log(`refused an extension link connection: ${refused}`);
@@ -50,8 +52,12 @@ export class ExtensionLink extends EventEmitter {
         // ide.* answers for the kiosk window the agent sees. Another browser on the IDE's URL
         // (a person watching through /ide/) starts an extension host of its own, later: while
         // the kiosk's serves, a newcomer is that other window's, unless the kiosk window is
-        // loading a workbench again (kioskWindowLoading), whose host then takes over.
-        if (this.connected && !this.admitNext) {
+        // loading a workbench again (kioskWindowLoading), or loaded one since the serving host
+        // activated (a reload the bridge did not make: the agent's Reload Window, an extension
+        // install) and the newcomer activated after that load.
+        const admit = !this.connected || this.admitNext || (await this.kioskReloadedFor(activated));
+        if (ws.readyState !== ws.OPEN) return;
+        if (!admit) {
           this.log('refused the extension host of another browser window: the kiosk window\'s serves ide.*');
           ws.close(OTHER_WINDOW, 'the kiosk window\'s extension host serves the bridge');
           return;
@@ -90,6 +96,12 @@ export class ExtensionLink extends EventEmitter {
       if (err instanceof TargetClosedError) throw new NotAvailableError(`${method}: the IDE extension host disconnected while answering (${err.message})`);
       throw err;
     }
+  }
+
+  /** The kiosk window loaded a document after the serving host activated, and `activated` is after that load. */
+  private async kioskReloadedFor(activated: number): Promise<boolean> {
+    const loadedAt = await this.opts.kioskLoadedAt?.().catch(() => null) ?? null;
+    return loadedAt !== null && this.activated < loadedAt && activated >= loadedAt;
   }
 
   private everConnected = false;

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
   process.env.XAUTHORITY = cfg.xauthority;
   const link: ExtensionLink = new ExtensionLink(cfg.extensionPort, cfg.extensionToken, log, {
     checkPeer: (peerPort): Promise<string | null> => notAnExtensionHost(peerPort, cfg.extensionPort, stack.ide.status().pid, '/proc', cfg.ideUser),
+    kioskLoadedAt: () => stack.page.evaluate<number>('performance.timeOrigin', 2000),
   });
   const stack = new IdeStack(cfg, link, log);
   const dispatcher = new Dispatcher();

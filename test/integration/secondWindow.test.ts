@@ -7,7 +7,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { Env } from '../../host/env/env';
-import { eventually } from '../../host/tasks/steps';
+import { StepSchema } from '../../host/tasks/stepSchema';
+import { eventually, runSteps } from '../../host/tasks/steps';
 import { testImage } from './environmentFixture';
 
 const bridgeLog = async (id: string) => {
@@ -63,5 +64,18 @@ describe('a second browser on the IDE URL does not take over ide.*', function ()
     assert.equal(r.info.error, undefined);
     const now = await env.query('ide.editors', { maxTextChars: 0 });
     assert.match(now.activeEditor?.path ?? '', /\/other\.py$/);
+  });
+
+  it('follows the kiosk window through a Reload Window of its own: the new window\'s extension host serves, and typing lands in the file it opens', async () => {
+    await runSteps([StepSchema.parse({ palette: 'Developer: Reload Window' })], env, '/nonexistent');
+    // The reloaded window's extension serves ide.* again: it opens a file there and the keys typed land in it.
+    await eventually(() => env.query('ide.status', {}), () => true, 180_000, 'ide.* answering after the reload');
+    await eventually(async () => {
+      const r = await env.step({ type: 'ide', method: 'ide.editors.open', params: { editors: [{ file: 'kiosk.py', cursor: { line: 1, column: 1 } }] } });
+      return r.info.error ? null : (await env.query('ide.editors', { maxTextChars: 0 })).activeEditor?.path ?? null;
+    }, (p) => /\/kiosk\.py$/.test(p ?? ''), 180_000, 'kiosk.py open in the reloaded window');
+    await env.step({ type: 'type', text: '# after reload\n' });
+    await env.step({ type: 'key', keys: 'ctrl+s' });
+    await eventually(async () => (await env.readFile('kiosk.py'))?.toString() ?? '', (t) => t.startsWith('# after reload\n'), 60_000, 'the typed line saved');
   });
 });

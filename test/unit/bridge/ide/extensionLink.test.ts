@@ -111,4 +111,22 @@ describe('the bridge\'s link to the extension host', () => {
     assert.equal(await closeCode(other), EXTENSION_LINK_CLOSE.OTHER_WINDOW);
     fresh.close();
   });
+
+  it('hands ide.* to a host activated after the kiosk window reloaded by itself (Reload Window), but not to one of another window', async () => {
+    let kioskLoadedAt = 500;
+    link = new ExtensionLink(0, TOKEN, () => undefined, { kioskLoadedAt: async () => kioskLoadedAt });
+    const first = await connectExtension(link, { activated: 1000, onMessage: answering('first') });
+    await until(() => link.connected, 2000);
+    // A second browser: the kiosk's document is older than the serving host.
+    const other = await connectExtension(link, { activated: 2000, onMessage: answering('other') });
+    assert.equal(await closeCode(other), EXTENSION_LINK_CLOSE.OTHER_WINDOW);
+    // The kiosk reloads at 3000 (the old host lingers), its new host activates at 3500.
+    kioskLoadedAt = 3000;
+    const firstClosed = closeCode(first);
+    const reloaded = await connectExtension(link, { activated: 3500, onMessage: answering('reloaded') });
+    assert.equal(await firstClosed, EXTENSION_LINK_CLOSE.SUPERSEDED);
+    await until(() => link.connected, 2000);
+    assert.deepEqual(await link.call('ide.editors', {}), { window: 'reloaded' });
+    reloaded.close();
+  });
 });
