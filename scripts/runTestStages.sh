@@ -14,7 +14,8 @@ for script in "$@"; do
   file="$results/${script//[^A-Za-z0-9_.-]/_}"
   rm -f "$file.json" "$file.exit"
   printf '\n=== %s ===\n' "npm run $script" >&2
-  npm run "$script" -- --reporter-option "json=$file.json"
+  # No colour codes: the log is read by people in files and by CI line by line.
+  npm run "$script" -- --no-color --reporter-option "json=$file.json"
   echo $? >"$file.exit"
 done
 exec node "$here/testSummary.cjs" "$results" "$@"

@@ -1,5 +1,6 @@
 // Sums the mocha JSON reports that scripts/runTestStages.sh collected into the one closing
-// line CI reads: `tests: N passed, N failed` (skipped tests are counted per stage above it). The counts come from mocha's own
+// line CI reads: `tests: N passed, N failed` (skipped tests are counted per stage above it,
+// in mocha's words, so that no other line looks like it). The counts come from mocha's own
 // report (`stats`), never from parsing console output. A script that left no report, or
 // exited non-zero although its report shows no failure, fails the run and is named above
 // the closing line. Plain CommonJS with no dependencies: it must run even when the node
@@ -35,11 +36,12 @@ function summarise(results, scripts) {
   const lines = [];
   for (const st of stages) {
     if (st.stats) for (const k of Object.keys(total)) total[k] += st.stats[k];
-    const counts = st.stats ? `${st.stats.passes} passed, ${st.stats.failures} failed, ${st.stats.pending} skipped` : 'no report';
-    lines.push(`npm run ${st.script}: ${counts}${st.problem ? `; FAILED: ${st.problem}` : ''}`);
+    // Worded unlike the closing line (mocha's own words), so that only one line of the whole
+    // output has CI's plain form.
+    const counts = st.stats ? `${st.stats.passes} passing, ${st.stats.failures} failing, ${st.stats.pending} pending` : 'no report';
+    lines.push(`stage npm run ${st.script} -> ${counts}${st.problem ? `; FAILED: ${st.problem}` : ''}`);
   }
   const ok = total.failures === 0 && stages.every((s) => !s.problem);
-  if (total.pending) lines.push(`skipped: ${total.pending}`);
   // The closing line keeps CI's plain form exactly: nothing after the failed count.
   lines.push(`tests: ${total.passes} passed, ${total.failures} failed`);
   return { lines, ok };

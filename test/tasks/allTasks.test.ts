@@ -23,7 +23,7 @@ describe(`bundled tasks: all ${tasks.length} (oracle 1, null 0), ${parallel} at 
       results.set(taskName(t), r);
       if (process.env.PWP_TEST_VERBOSE) console.log(`    ${taskName(t)}: ${r instanceof Error ? r.message : `null ${r.nullResult.score} oracle ${r.oracleResult.score} in ${(r.ms.total / 1000).toFixed(0)} s`}`);
     });
-    console.log(`    ${tasks.length} tasks in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    console.log(`    all ${tasks.length} tasks took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   });
 
   for (const t of tasks) {
