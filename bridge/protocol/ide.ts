@@ -253,6 +253,27 @@ export const ideMethods = {
     z.object({ opened: z.array(z.object({ ...Resource, viewColumn: z.int().nullable(), cursor: Position })) }),
   ),
 
+  'ide.editors.unsaved': method(
+    'The full text of every document with unsaved changes (what a checkpoint keeps of unsaved editors).',
+    z.object({ maxChars: z.int().min(0).max(20_000_000).default(5_000_000) }).strict(),
+    z.object({ documents: z.array(z.object({ ...Resource, text: z.string(), truncated: z.boolean() })) }),
+  ),
+
+  'ide.editors.setText': method(
+    'Replace a document\'s whole text through the IDE without saving it (its editor is left with unsaved ' +
+      'changes, as a restore of unsaved editors needs). The file must exist; its editor is not opened.',
+    z.object({ file: FileArg, text: z.string().max(20_000_000) }).strict(),
+    z.object({ ...Resource, dirty: z.boolean() }),
+  ),
+
+  'ide.workbench.clear': method(
+    'Clear the workbench so a checkpoint can be restored into it without a reload: unsaved changes are reverted ' +
+      '(with revert: true; without it the call fails naming them and changes nothing), every editor and tab group ' +
+      'is closed, terminals are disposed and debug sessions stopped.',
+    z.object({ revert: z.boolean().default(false) }).strict(),
+    z.object({ reverted: z.array(z.string()), closedTabs: z.int(), terminals: z.int(), debugSessions: z.int() }),
+  ),
+
   'ide.diagnostics': method(
     'Problems the IDE knows (errors, warnings…), optionally for one file or folder. With waitMs it first waits ' +
       '(at most waitMs) until diagnostics and documents have stopped changing for quietMs, so results are fresh after ' +

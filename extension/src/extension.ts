@@ -14,6 +14,7 @@ import { registerSettings } from './state/settings';
 import { registerStatus } from './state/status';
 import { registerTerminals } from './state/terminals';
 import { registerTimeline } from './state/timeline';
+import { registerWorkbench } from './state/workbench';
 import { registerPythonDebugger, registerPythonFormatting, startPythonLanguageServer } from './tools/ide/pythonLanguage';
 import { registerTools } from './tools/registerTools';
 
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): PwpExtensionApi {
   registerTimeline(dispatcher, userDataDir(context));
   registerExtensions(dispatcher, context);
   registerTerminals(dispatcher);
+  registerWorkbench(dispatcher);
   context.subscriptions.push(registerTools(dispatcher, log), startPythonLanguageServer(log), registerPythonDebugger(), registerPythonFormatting());
   if (!port || !token) {
     log('PWP_EXTENSION_PORT/PWP_EXTENSION_TOKEN not set: not running under the pwp bridge');

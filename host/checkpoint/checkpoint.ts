@@ -1,25 +1,22 @@
-// Checkpoint and restore of an environment's IDE state: the workspace files, the IDE's user
+// Taking a checkpoint of an environment's IDE state: the workspace files, the IDE's user
 // data (settings, keybindings, local history, backups of unsaved editors, extensions) and
-// the editor layout with cursor positions. A restore swaps the files while the workbench is
-// closed, so the IDE never sees a half-restored state and never writes its old state back
-// over the restored one, then opens the workbench and the checkpoint's editors again.
+// the editor layout with cursor positions, read in one frozen moment. Restoring is in
+// restore.ts.
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { NotAvailableError, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
 import type { DockerDeployment } from '../deployment/dockerDeployment';
-import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
+import type { EnvironmentInfo } from '../deployment/deployment';
 import { tarHeader } from '../deployment/tarArchive';
-import { startEnvironment, type RunningEnvironment } from '../env/running/runningEnvironment';
-import { waitForSettle } from '../env/running/settle';
 import { CheckpointStore, type CheckpointManifest, type EditorTab } from './checkpointStore';
-import { loadArchive, saveArchive } from './containerFiles';
+import { saveArchive } from './containerFiles';
 
-const WORKSPACE = '/workspace';
-const IDE_HOME = '/home/pwp/ide';
-const USER_DATA = `${IDE_HOME}/user-data`;
-const EXTENSIONS = `${IDE_HOME}/extensions`;
+export const WORKSPACE = '/workspace';
+export const IDE_HOME = '/home/pwp/ide';
+export const USER_DATA = `${IDE_HOME}/user-data`;
+export const EXTENSIONS = `${IDE_HOME}/extensions`;
 
 /** What of the user data a checkpoint leaves out: logs, caches, live sockets and locks. */
 export function keepUserDataEntry(name: string): boolean {
@@ -32,30 +29,9 @@ export function extensionsFingerprint(topLevelNames: string[], extensionsJsonSiz
   return createHash('sha256').update(text).digest('hex');
 }
 
-// Run in the container before the archives go in: empty the workspace, drop the user data a
-// checkpoint holds (keeping logs and the IDE server's socket), and replace the extensions
-// only when they differ ($1 = the checkpoint's fingerprint). A constant script; the one
-// argument is a hex digest.
-const RESTORE_SCRIPT = `set -e
-find ${WORKSPACE} -mindepth 1 -delete
-cd ${USER_DATA} && find . -mindepth 1 -maxdepth 1 ! -name logs ! -name '*.sock' -exec rm -rf {} +
-cd ${EXTENSIONS}
-now=$({ ls -A | LC_ALL=C sort; stat -c %s extensions.json 2>/dev/null || echo -; } | sha256sum | cut -c1-64)
-if [ "$now" = "$1" ]; then echo same; else find ${EXTENSIONS} -mindepth 1 -delete; echo replaced; fi`;
-
 export interface CheckpointOptions {
   /** Also checkpoint running processes with CRIU (Docker experimental mode); fails where the host cannot. */
   criu?: boolean;
-}
-
-export interface RestoreResult {
-  name: string;
-  durationMs: number;
-  /** Where the time went: closing the workbench, swapping files, opening it, reopening editors. */
-  phases: Record<string, number>;
-  editorsOpened: number;
-  /** The installed extensions differed from the checkpoint's and were put back too. */
-  extensionsReplaced: boolean;
 }
 
 function editorTabs(editors: Result<'ide.editors'>): CheckpointManifest['editors'] {
@@ -83,7 +59,8 @@ export async function takeCheckpoint(
   const t0 = Date.now();
   const criu = opts.criu ? await deployment.processCheckpointSupport() : undefined;
   if (criu && !criu.supported) throw new NotAvailableError(criu.reason);
-  const editors = editorTabs(await client.call('ide.editors', { maxTextChars: 0 }));
+  const [open, unsaved] = await Promise.all([client.call('ide.editors', { maxTextChars: 0 }), client.call('ide.editors.unsaved', {})]);
+  const editors = editorTabs(open);
   const runtime = await deployment.runtime(info.id);
   const staging = store.staging(name);
   try {
@@ -116,6 +93,7 @@ export async function takeCheckpoint(
       createdAt: new Date().toISOString(),
       environment: { id: info.id, image: info.image, display: info.display },
       editors,
+      unsaved: unsaved.documents.filter((d) => d.path && !d.truncated).map((d) => ({ path: d.path!, text: d.text })),
       extensionsFingerprint: extensionsFingerprint(extNames, extJsonSize),
       files: { workspace: 'workspace.tar', userData: 'user-data.tar', extensions: 'extensions.tar' },
       frozen,
@@ -132,85 +110,4 @@ export async function takeCheckpoint(
 
 async function extensionsJsonSize(tarFile: string): Promise<number | null> {
   return (await tarHeader(createReadStream(tarFile), 'extensions/extensions.json'))?.size ?? null;
-}
-
-/** Opens the checkpoint's editors in their groups, in tab order, each group's active tab on top. */
-async function reopenEditors(client: BridgeClient, editors: CheckpointManifest['editors']): Promise<number> {
-  const tabs = editors.tabs;
-  if (tabs.length === 0) return 0;
-  const list: { file: string; cursor?: { line: number; column: number }; viewColumn: number; preview: boolean }[] = [];
-  for (const t of tabs) list.push({ file: t.path, cursor: t.cursor ?? undefined, viewColumn: t.viewColumn, preview: t.preview });
-  for (const t of tabs.filter((x) => x.active)) list.push({ file: t.path, cursor: t.cursor ?? undefined, viewColumn: t.viewColumn, preview: t.preview });
-  const f = editors.focused;
-  let active = list.length - 1;
-  if (f) {
-    const i = list.findIndex((e) => e.file === f.path && e.viewColumn === f.viewColumn);
-    if (i >= 0) active = i;
-  }
-  await client.call('ide.editors.open', { editors: list, active });
-  return tabs.length;
-}
-
-/** Restores checkpoint `name` into the running environment `info` (same container). */
-export async function restoreCheckpoint(
-  deployment: DockerDeployment, info: EnvironmentInfo, client: BridgeClient, name: string,
-  store = new CheckpointStore(), opts: CheckpointOptions & { timeoutMs?: number } = {},
-): Promise<RestoreResult> {
-  const t0 = Date.now();
-  const phases: Record<string, number> = {};
-  const lap = (phase: string, since: number) => { phases[phase] = Date.now() - since; return Date.now(); };
-  const { manifest, dir } = store.read(name);
-  if (opts.criu) {
-    const criu = await deployment.processCheckpointSupport();
-    if (!criu.supported) throw new NotAvailableError(criu.reason);
-  }
-  const runtime = await deployment.runtime(info.id);
-  let t = Date.now();
-  if (opts.criu) {
-    // Processes come back as they were; the files inside the container are the checkpoint's own.
-    await deployment.restoreProcesses(info.id, name);
-    t = lap('criuRestore', t);
-    await client.call('proc.waitReady', { timeoutMs: opts.timeoutMs ?? 60_000 });
-    return { name, durationMs: Date.now() - t0, phases, editorsOpened: 0, extensionsReplaced: false };
-  }
-  await client.call('proc.closeWorkbench', { clearState: true });
-  t = lap('closeWorkbench', t);
-  const prep = await runtime.exec(['sh', '-c', RESTORE_SCRIPT, 'restore', manifest.extensionsFingerprint]);
-  if (prep.exitCode !== 0) throw new Error(`preparing the restore failed: ${prep.stderr.trim()}`);
-  const loads = [loadArchive(runtime, join(dir, manifest.files.workspace), '/'), loadArchive(runtime, join(dir, manifest.files.userData), IDE_HOME)];
-  const extensionsReplaced = prep.stdout.trim() === 'replaced';
-  if (extensionsReplaced) loads.push(loadArchive(runtime, join(dir, manifest.files.extensions), IDE_HOME));
-  await Promise.all(loads);
-  t = lap('swapFiles', t);
-  await client.call('proc.openWorkbench', { timeoutMs: opts.timeoutMs ?? 60_000 });
-  t = lap('openWorkbench', t);
-  const editorsOpened = await reopenEditors(client, manifest.editors);
-  t = lap('reopenEditors', t);
-  await waitForSettle(client, { quietMs: 150, capMs: 2000 });
-  lap('settle', t);
-  return { name, durationMs: Date.now() - t0, phases, editorsOpened, extensionsReplaced };
-}
-
-/** Starts a new environment from checkpoint `name`: its files go in before the IDE starts. */
-export async function startFromCheckpoint(
-  deployment: DockerDeployment, name: string, spec: EnvironmentSpec = {}, store = new CheckpointStore(), readyTimeoutMs = 120_000,
-): Promise<RunningEnvironment & { restore: RestoreResult }> {
-  const t0 = Date.now();
-  const { manifest, dir } = store.read(name);
-  for (const f of Object.values(manifest.files)) if (!existsSync(join(dir, f))) throw new NotAvailableError(`checkpoint '${name}' is missing ${f}`);
-  const env = await startEnvironment(deployment, {
-    ...spec,
-    image: spec.image ?? manifest.environment.image,
-    display: spec.display ?? manifest.environment.display,
-    archives: [
-      ...(spec.archives ?? []),
-      { path: '/', tar: () => createReadStream(join(dir, manifest.files.workspace)) },
-      { path: IDE_HOME, tar: () => createReadStream(join(dir, manifest.files.userData)) },
-      { path: IDE_HOME, tar: () => createReadStream(join(dir, manifest.files.extensions)) },
-    ],
-  }, readyTimeoutMs);
-  const t = Date.now();
-  const editorsOpened = await reopenEditors(env.client, manifest.editors);
-  await waitForSettle(env.client, { quietMs: 150, capMs: 2000 });
-  return { ...env, restore: { name, durationMs: Date.now() - t0, phases: { start: t - t0, reopenEditors: Date.now() - t }, editorsOpened, extensionsReplaced: true } };
 }

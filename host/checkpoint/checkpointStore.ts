@@ -20,7 +20,7 @@ export interface EditorTab {
   cursor: { line: number; column: number } | null;
   /** The group's active tab. */
   active: boolean;
-  /** Unsaved when the checkpoint was taken (its text comes back from the IDE's backups). */
+  /** Unsaved when the checkpoint was taken (its text is in the manifest's `unsaved`). */
   dirty: boolean;
 }
 
@@ -31,6 +31,8 @@ export interface CheckpointManifest {
   /** The environment it was taken from, and its image. */
   environment: { id: string; image: string; display: { width: number; height: number } };
   editors: { tabs: EditorTab[]; focused: { path: string; viewColumn: number } | null };
+  /** The text of documents with unsaved changes, put back into them (unsaved) on restore. */
+  unsaved?: { path: string; text: string }[];
   /** Top-level names in the extensions folder and extensions.json's size: restores skip identical extensions. */
   extensionsFingerprint: string;
   files: { workspace: string; userData: string; extensions: string };

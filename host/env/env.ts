@@ -7,13 +7,13 @@
 // Actions go through the one action table (actionTable.ts); makeEnv (taskEnv.ts) puts a task on
 // it. Below it, host/env/running is one running environment (container, bridge client, settle);
 // Env.attach puts an Env on an environment that was already running (pwp up, pwp mcp --env).
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorFromWire, InvalidParamsError, NotAvailableError, PwpError, TargetClosedError, type ControlStatus, type MethodName, type ParamsIn, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
-import {
-  restoreCheckpoint, startFromCheckpoint, takeCheckpoint, type CheckpointOptions, type RestoreResult,
-} from '../checkpoint/checkpoint';
+import { takeCheckpoint, type CheckpointOptions } from '../checkpoint/checkpoint';
+import { restoreCheckpoint, startFromCheckpoint, type RestoreOptions, type RestoreResult } from '../checkpoint/restore';
 import { CheckpointStore, type CheckpointManifest, type CheckpointSummary } from '../checkpoint/checkpointStore';
 import { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
@@ -49,6 +49,8 @@ export interface ResetInfo {
   /** ms the container took to become ready (0 when it came warm from a pool) */
   startMs: number;
   pooled: boolean;
+  /** The pool had this reset's files, settings and editors in place already (EnvOptions.stageNext). */
+  staged: boolean;
   /** The episode began in place on an environment the Env attached to (Env.attach), not a new one. */
   attached?: boolean;
   settle: Settled;
@@ -131,6 +133,12 @@ export interface EnvOptions {
   labels?: Record<string, string>;
   /** Take environments from a warm pool (reset is then a copy into a ready IDE). */
   pool?: EnvPool;
+  /**
+   * With a pool: have it prepare its spare IDEs with each reset's files, settings and editors
+   * in the background, so the next reset with the same options is a hand-over (for loops that
+   * reset the same way again and again). A reset with other options takes an untouched IDE.
+   */
+  stageNext?: boolean;
   reward?: RewardFunction;
   /** When the reward function runs: on `done` only (default), or after every step. */
   rewardOn?: 'done' | 'step';
@@ -153,7 +161,7 @@ export interface EnvLike {
   resume(): Promise<void>;
   render(o?: RenderOptions): Promise<Buffer>;
   checkpoint(name: string, o?: CheckpointOptions): Promise<CheckpointManifest>;
-  restore(name: string, o?: CheckpointOptions & { newContainer?: boolean }): Promise<RestoreResult>;
+  restore(name: string, o?: RestoreOptions & { newContainer?: boolean }): Promise<RestoreResult>;
   /** Notes something in the trajectory (recording wrappers write it; the Env ignores it). */
   annotate(a: Annotation): void;
   close(): Promise<void>;
@@ -275,29 +283,37 @@ export class Env implements EnvLike {
     this.answer = null;
     this.random = args.seed === undefined ? Math.random : seededRandom(args.seed);
     let pooled = false;
+    let staged = false;
     const timings: Record<string, number> = {};
     let mark = Date.now();
     const lap = (name: string) => { const now = Date.now(); timings[name] = now - mark; mark = now; };
     if (inPlace) {
-      await this.prepareWarm(o);
+      await prepareWarm(this.deployment, this.running(), o);
       lap('files');
+      await openEditors(this.running(), o);
+      lap('open');
     } else if (this.opts.pool && !!this.opts.pool.spec?.network === !!this.opts.network) {
       // A pooled IDE has the pool's network; a task that asks for another starts its own.
-      this.env = await this.opts.pool.acquire();
+      const key = this.opts.stageNext ? stagingKey(o) : undefined;
+      const got = await this.opts.pool.acquire(key);
+      this.env = got.env;
       pooled = true;
+      staged = got.staged;
       lap('acquire');
-      await this.prepareWarm(o);
-      lap('files');
+      if (!staged) {
+        await prepareWarm(this.deployment, got.env, o);
+        lap('files');
+        await openEditors(got.env, o);
+        lap('open');
+      }
+      if (key) this.opts.pool.stage({ key, prepare: async (spare) => { await prepareWarm(this.deployment, spare, o); await openEditors(spare, o); } });
     } else {
       this.env = await startEnvironment(this.deployment, { ...this.spec(), ...this.coldFiles(o) }, this.opts.readyTimeoutMs);
       lap('start');
-    }
-    const env = this.running();
-    if (o.open?.length) {
-      const editors = o.open.map((f) => (typeof f === 'string' ? { file: f } : { file: f.file, cursor: f.line ? { line: f.line, column: f.column ?? 1 } : undefined }));
-      await env.client.call('ide.editors.open', { editors });
+      await openEditors(this.env, o);
       lap('open');
     }
+    const env = this.running();
     this.begun = true; // a task's set-up steps (prepareEpisode) are steps too
     await this.prepareEpisode();
     lap('prepare');
@@ -312,7 +328,7 @@ export class Env implements EnvLike {
     return {
       observation,
       info: {
-        envId: env.info.id, seed: args.seed ?? null, durationMs: Date.now() - t0, startMs: pooled || inPlace ? 0 : env.startMs, pooled,
+        envId: env.info.id, seed: args.seed ?? null, durationMs: Date.now() - t0, startMs: pooled || inPlace ? 0 : env.startMs, pooled, staged,
         ...(inPlace ? { attached: true } : {}), settle, timings,
       },
     };
@@ -329,24 +345,6 @@ export class Env implements EnvLike {
       archives.push({ path: '/home/pwp/ide/user-data/User', tar: () => tarOfFiles({ 'settings.json': text }) });
     }
     return { workspaceDir: o.workspaceDir, archives };
-  }
-
-  /**
-   * A warm IDE gets its files copied in and its settings through the IDE (no reload); the two
-   * go side by side, as one is Docker's work and the other the IDE's.
-   */
-  private async prepareWarm(o: ResetOptions): Promise<void> {
-    const { info, client } = this.running();
-    const files = async () => {
-      if (!o.workspaceDir && !(o.files && Object.keys(o.files).length)) return;
-      const runtime = await this.deployment.runtime(info.id);
-      if (o.workspaceDir) await runtime.archiveIn('/workspace', tarOfFolder(o.workspaceDir));
-      if (o.files && Object.keys(o.files).length) await runtime.archiveIn('/workspace', tarOfFiles(o.files));
-    };
-    const settings = async () => {
-      for (const [key, value] of Object.entries(o.settings ?? {})) await client.call('ide.settings.update', { key, value, target: 'user' });
-    };
-    await Promise.all([files(), settings()]);
   }
 
   async step(action: Action): Promise<StepResult> {
@@ -476,7 +474,7 @@ export class Env implements EnvLike {
   }
 
   /** Restores a checkpoint into this environment, or (newContainer) into a fresh one that replaces it. */
-  async restore(name: string, o: CheckpointOptions & { newContainer?: boolean } = {}): Promise<RestoreResult> {
+  async restore(name: string, o: RestoreOptions & { newContainer?: boolean } = {}): Promise<RestoreResult> {
     if (o.newContainer) {
       if (o.criu) throw new NotAvailableError('a process checkpoint restores only into the container it was taken from');
       await this.dispose();
@@ -557,4 +555,32 @@ export class Env implements EnvLike {
       if (!(err instanceof NotAvailableError)) throw err;
     });
   }
+}
+
+/**
+ * A warm IDE gets its files copied in and its settings through the IDE (no reload); the two
+ * go side by side, as one is Docker's work and the other the IDE's.
+ */
+async function prepareWarm(deployment: DockerDeployment, env: RunningEnvironment, o: ResetOptions): Promise<void> {
+  const files = async () => {
+    if (!o.workspaceDir && !(o.files && Object.keys(o.files).length)) return;
+    const runtime = await deployment.runtime(env.info.id);
+    if (o.workspaceDir) await runtime.archiveIn('/workspace', tarOfFolder(o.workspaceDir));
+    if (o.files && Object.keys(o.files).length) await runtime.archiveIn('/workspace', tarOfFiles(o.files));
+  };
+  const settings = async () => {
+    for (const [key, value] of Object.entries(o.settings ?? {})) await env.client.call('ide.settings.update', { key, value, target: 'user' });
+  };
+  await Promise.all([files(), settings()]);
+}
+
+async function openEditors(env: RunningEnvironment, o: ResetOptions): Promise<void> {
+  if (!o.open?.length) return;
+  const editors = o.open.map((f) => (typeof f === 'string' ? { file: f } : { file: f.file, cursor: f.line ? { line: f.line, column: f.column ?? 1 } : undefined }));
+  await env.client.call('ide.editors.open', { editors });
+}
+
+/** Names a reset's preparation: the same options give the same key. */
+function stagingKey(o: ResetOptions): string {
+  return createHash('sha256').update(JSON.stringify([o.workspaceDir ?? null, o.files ?? null, o.settings ?? null, o.open ?? null])).digest('hex');
 }

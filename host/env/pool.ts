@@ -4,6 +4,12 @@
 // starts in the background as soon as one is taken. No workbench reload is needed on reset:
 // the IDE was never used, its file watcher shows the copied files, and settings go through
 // the IDE (Env.prepareWarm); a reload would cost the start-up time the pool exists to save.
+//
+// Staging goes one step further for an Env that resets the same way again and again (a
+// reinforcement-learning loop, attempts at one task): the pool prepares its spare IDEs with
+// that reset's files, settings and editors in the background (stage()), so the next reset
+// with the same key is a hand-over. An IDE staged for one key is never handed to another:
+// when the key changes, spares staged for the old one are removed and replaced.
 import { DockerDeployment } from '../deployment/dockerDeployment';
 import type { EnvironmentSpec } from '../deployment/deployment';
 import { startEnvironment, type RunningEnvironment } from './running/runningEnvironment';
@@ -23,9 +29,14 @@ export interface EnvPoolOptions {
   log?: (line: string) => void;
 }
 
+/** How the pool prepares spare IDEs for the next episode: `key` names the preparation. */
+export interface Staging { key: string; prepare: (env: RunningEnvironment) => Promise<void> }
+
 export class EnvPool {
   readonly deployment: DockerDeployment;
-  private readonly ready: RunningEnvironment[] = [];
+  /** Ready environments, each with the staging key it was prepared with (undefined: untouched). */
+  private readonly ready: { env: RunningEnvironment; key?: string }[] = [];
+  private staging?: Staging;
   private readonly waiters: { resolve: (env: RunningEnvironment) => void; reject: (err: Error) => void }[] = [];
   private starting = 0;
   private started = 0;
@@ -53,17 +64,67 @@ export class EnvPool {
 
   get readyCount(): number { return this.ready.length; }
 
-  /** A ready environment (waiting for one if none is ready yet); the caller owns it from now on. */
-  acquire(): Promise<RunningEnvironment> {
-    if (this.closed) return Promise.reject(new Error('the pool is closed'));
-    const env = this.ready.shift();
+  /**
+   * A ready environment (waiting for one if none is ready yet); the caller owns it from now on.
+   * With a key, one staged with that key is preferred, and `staged` says whether it was;
+   * without one, or when none is staged with it, an untouched one.
+   */
+  async acquire(key?: string): Promise<{ env: RunningEnvironment; staged: boolean }> {
+    if (this.closed) throw new Error('the pool is closed');
+    let i = key === undefined ? -1 : this.ready.findIndex((r) => r.key === key);
+    if (i < 0) i = this.ready.findIndex((r) => r.key === undefined);
+    const got = i >= 0 ? this.ready.splice(i, 1)[0] : undefined;
     // Environments still to come (not yet started, or starting), each promised to a waiter in turn.
     const toCome = (this.opts.total ?? Infinity) - this.started + this.starting;
-    if (!env && this.waiters.length >= toCome) return Promise.reject(new Error(`the pool has handed out all ${this.opts.total} environments it may start`));
-    const p = env ? Promise.resolve(env) : new Promise<RunningEnvironment>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    if (!got && this.waiters.length >= toCome) throw new Error(`the pool has handed out all ${this.opts.total} environments it may start`);
+    const p = got ? Promise.resolve(got.env) : new Promise<RunningEnvironment>((resolve, reject) => this.waiters.push({ resolve, reject }));
     this.lastError = null;
     this.topUp();
-    return p;
+    return { env: await p, staged: !!got?.key && got.key === key };
+  }
+
+  /**
+   * Prepares spare environments with `staging` from now on (those ready now, and each one
+   * started later) until another staging replaces it; spares staged for another key are
+   * removed and replaced. A failed preparation removes that environment, never a caller's.
+   */
+  stage(staging: Staging): void {
+    if (this.closed) return;
+    const changed = this.staging?.key !== staging.key;
+    this.staging = staging;
+    if (!changed) return;
+    for (const r of this.ready.splice(0)) {
+      if (r.key === undefined) this.prepare(r.env);
+      else if (r.key === staging.key) this.ready.push(r);
+      else {
+        this.started--; // its replacement may start
+        void this.discard(r.env);
+      }
+    }
+    this.topUp();
+  }
+
+  /** Stages `env` with the current staging (if any) and makes it ready, or hands it to a waiter. */
+  private prepare(env: RunningEnvironment): void {
+    const staging = this.staging;
+    if (!staging || this.waiters.length) return this.hand(env);
+    this.starting++;
+    staging.prepare(env).then(
+      () => this.hand(env, staging.key),
+      (err: Error) => {
+        this.opts.log?.(`pool: preparing an environment for the next episode failed: ${err.message}`);
+        this.started--;
+        void this.discard(env);
+      },
+    ).finally(() => { this.starting--; this.topUp(); });
+  }
+
+  private hand(env: RunningEnvironment, key?: string): void {
+    if (this.closed) { void this.discard(env); return; }
+    // A key that is no longer the staging's: this IDE is prepared for nobody.
+    if (key !== undefined && key !== this.staging?.key) { this.started--; void this.discard(env); this.topUp(); return; }
+    const waiter = this.waiters.shift();
+    if (waiter) waiter.resolve(env); else this.ready.push({ env, key });
   }
 
   private topUp(): void {
@@ -77,8 +138,7 @@ export class EnvPool {
         .then((env) => {
           if (this.closed) return this.discard(env);
           this.lastError = null;
-          const waiter = this.waiters.shift();
-          if (waiter) waiter.resolve(env); else this.ready.push(env);
+          this.prepare(env);
         }, (err: Error) => {
           this.lastError = err;
           this.started--;
@@ -99,6 +159,6 @@ export class EnvPool {
   async close(): Promise<void> {
     this.closed = true;
     while (this.starting > 0) await new Promise((r) => setTimeout(r, 100));
-    await Promise.all(this.ready.splice(0).map((e) => this.discard(e)));
+    await Promise.all(this.ready.splice(0).map((r) => this.discard(r.env)));
   }
 }

@@ -3,6 +3,7 @@
 // (the agent said done); after either, a step is refused alike (EpisodeOverError) until reset.
 import type { Action } from './actions';
 import type { CheckpointOptions } from '../checkpoint/checkpoint';
+import type { RestoreOptions } from '../checkpoint/restore';
 import { EpisodeOverError, type Annotation, type Env, type EnvLike, type RenderOptions, type ResetOptions, type ResetResult, type StepResult } from './env';
 import type { ObserveKind } from './observation';
 
@@ -17,7 +18,7 @@ export class EnvWrapper implements EnvLike {
   resume(): Promise<void> { return this.env.resume(); }
   render(o?: RenderOptions): Promise<Buffer> { return this.env.render(o); }
   checkpoint(name: string, o?: CheckpointOptions) { return this.env.checkpoint(name, o); }
-  restore(name: string, o?: CheckpointOptions & { newContainer?: boolean }) { return this.env.restore(name, o); }
+  restore(name: string, o?: RestoreOptions & { newContainer?: boolean }) { return this.env.restore(name, o); }
   annotate(a: Annotation): void { this.env.annotate(a); }
   close(): Promise<void> { return this.env.close(); }
 }

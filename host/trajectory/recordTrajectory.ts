@@ -4,6 +4,7 @@
 import type { HumanEvent } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
 import type { CheckpointOptions } from '../checkpoint/checkpoint';
+import type { RestoreOptions } from '../checkpoint/restore';
 import type { Annotation, EnvLike, ResetOptions, ResetResult, StepResult } from '../env/env';
 import type { Observation } from '../env/observation';
 import { EnvWrapper } from '../env/wrappers';
@@ -151,7 +152,7 @@ export class RecordTrajectory extends EnvWrapper {
     return m;
   }
 
-  override async restore(name: string, o?: CheckpointOptions & { newContainer?: boolean }) {
+  override async restore(name: string, o?: RestoreOptions & { newContainer?: boolean }) {
     await this.flushHuman();
     const r = await super.restore(name, o);
     if (o?.newContainer) this.humanSeq = 0;

@@ -100,13 +100,20 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
       // Another editor in a second group: a restore that let the workbench bring back its
       // last layout would show it again.
       await c.call('ide.editors.open', { editors: [{ file: 'other.txt', viewColumn: 2 }] });
+      // And an unsaved edit there, which a restore in place must drop without a save prompt.
+      await env.step({ type: 'type', text: 'UNSAVED ' });
+      await eventually(() => c.call('ide.editors', { maxTextChars: 0 }), (e) => e.groups.some((g) => g.tabs.some((t) => t.dirty)), 60_000, 'the unsaved edit');
       const changed = await ideState(env);
       assert.notDeepEqual(changed, before);
       assert.equal(changed.extra, 'new\n');
 
       const r = await env.restore('edited');
-      console.log(`      restore in the same container: ${r.durationMs} ms ${JSON.stringify(r.phases)}`);
+      console.log(`      restore in the same container: ${r.durationMs} ms ${r.how} ${JSON.stringify(r.phases)}`);
+      assert.equal(r.how, 'in-place', `reloaded: ${r.reloadReason}`);
       assert.deepEqual(await ideState(env), before);
+      const tabs = (await c.call('ide.editors', { maxTextChars: 0 })).groups.flatMap((g) => g.tabs);
+      assert.deepEqual(tabs.filter((t) => t.dirty).map((t) => t.label), []);
+      assert.equal(await fileIn(env, '/workspace/other.txt'), 'other\n');
     });
 
     it('restores into a new container, from a checkpoint another process can list', async () => {
@@ -120,6 +127,27 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
       assert.notEqual(env.info.id, oldId);
       assert.equal(await containerExists(env, oldId), false);
       assert.deepEqual(await ideState(env), expected);
+    });
+
+    it('brings an unsaved editor back with its unsaved text, in place and through a workbench reload', async () => {
+      const c = env.client;
+      await c.call('ide.editors.open', { editors: [{ file: 'notes.txt', cursor: { line: 1, column: 1 } }] });
+      await env.step({ type: 'type', text: 'DRAFT ' });
+      const dirtyNotes = (e: Awaited<ReturnType<typeof c.call<'ide.editors'>>>) => e.groups.some((g) => g.tabs.some((t) => t.dirty && t.label === 'notes.txt'));
+      await eventually(() => c.call('ide.editors', { maxTextChars: 0 }), dirtyNotes, 60_000, 'notes.txt unsaved');
+      const m = await env.checkpoint('draft');
+      assert.ok(m.editors.tabs.some((t) => t.dirty));
+      await env.step({ type: 'key', keys: 'ctrl+s' });
+      await eventually(() => fileIn(env, '/workspace/notes.txt'), (t) => t === 'DRAFT notes\n', 60_000, 'the save');
+
+      for (const reload of [false, true]) {
+        const r = await env.restore('draft', { reload });
+        console.log(`      restore with an unsaved editor: ${r.durationMs} ms ${r.how} ${JSON.stringify(r.phases)}`);
+        assert.equal(r.how, reload ? 'reload' : 'in-place');
+        assert.equal(await fileIn(env, '/workspace/notes.txt'), 'notes\n');
+        const e = await eventually(() => c.call('ide.editors', { maxTextChars: 10_000 }), dirtyNotes, 60_000, 'notes.txt unsaved again');
+        assert.match(e.activeEditor?.visibleText ?? '', /DRAFT notes/);
+      }
     });
 
     it('refuses process (CRIU) checkpoints here with a clear reason', async () => {

@@ -1,7 +1,7 @@
 // ide.editors: tab groups and tabs, the active editor and what it shows.
 import * as vscode from 'vscode';
 import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
-import type { Result } from '../../../bridge/protocol';
+import { ActionFailedError, type Result } from '../../../bridge/protocol';
 import { cap, fromWirePosition, toWirePosition, toWireRange } from './positions';
 import { describe, resolveFile } from './resources';
 
@@ -117,5 +117,20 @@ export function registerEditors(d: Dispatcher): void {
       opened[i] = { ...describe(doc.uri), viewColumn: editor.viewColumn ?? null, cursor: toWirePosition(editor.selection.active) };
     }
     return { opened };
+  });
+
+  d.register('ide.editors.unsaved', async ({ maxChars }) => ({
+    documents: vscode.workspace.textDocuments.filter((doc) => doc.isDirty).map((doc) => {
+      const c = cap(doc.getText(), maxChars);
+      return { ...describe(doc.uri), text: c.text, truncated: c.truncated };
+    }),
+  }));
+
+  d.register('ide.editors.setText', async ({ file, text }) => {
+    const doc = await vscode.workspace.openTextDocument(resolveFile(file));
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, doc.validateRange(new vscode.Range(0, 0, doc.lineCount, 0)), text);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new ActionFailedError(`the IDE refused the edit to ${doc.uri.fsPath}`);
+    return { ...describe(doc.uri), dirty: doc.isDirty };
   });
 }

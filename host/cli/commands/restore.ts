@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { startFromCheckpoint } from '../../checkpoint/checkpoint';
+import { startFromCheckpoint } from '../../checkpoint/restore';
 import { CheckpointStore } from '../../checkpoint/checkpointStore';
 import { docker, withEnv } from '../context';
 import { UsageError, printJson, progress } from '../output';

@@ -9,7 +9,7 @@ import { TimeLimit, WallClockLimit } from '../../../../host/env/wrappers';
 class FakeEnv implements EnvLike {
   calls: string[] = [];
   get unwrapped(): Env { return this as unknown as Env; }
-  async reset(): Promise<ResetResult> { this.calls.push('reset'); return { observation: { timings: {} }, info: { envId: 'e', seed: null, durationMs: 0, startMs: 0, pooled: false, settle: { settled: true, waitedMs: 0 }, timings: {} } }; }
+  async reset(): Promise<ResetResult> { this.calls.push('reset'); return { observation: { timings: {} }, info: { envId: 'e', seed: null, durationMs: 0, startMs: 0, pooled: false, staged: false, settle: { settled: true, waitedMs: 0 }, timings: {} } }; }
   async step(action: Action): Promise<StepResult> {
     this.calls.push(`step:${action.type}`);
     return { observation: { timings: {} }, reward: 0, terminated: action.type === 'done', truncated: false, info: { step: 1, action, durationMs: 0, actionMs: 0, observeMs: 0, settle: null } };

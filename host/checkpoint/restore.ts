@@ -1,0 +1,247 @@
+// Restoring a checkpoint (checkpoint.ts takes them). Into the same container there are two
+// ways:
+// - in place (the default): the workbench is cleared through the IDE (unsaved changes
+//   reverted, editors, terminals and debug sessions closed), the workspace and the user
+//   files the IDE reads live (settings, keybindings, snippets, tasks, local history) are
+//   swapped under it, the restore waits until the IDE has taken up the restored settings, and
+//   the checkpoint's editors are reopened. No reload: a reload costs seconds of workbench and
+//   extension-host start-up, the time this path exists to save.
+// - with a reload: the workbench is closed, all of the user data (and the extensions when
+//   they differ) swapped, and the workbench opened again. Taken when the installed extensions
+//   differ, when clearing in place fails, or when asked for.
+// Either way, documents that had unsaved changes get their unsaved text back (not saved).
+// A restore into a new container puts the files in before the IDE starts.
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { parse as parseJsonc } from 'jsonc-parser';
+import { NotAvailableError, TimeoutError } from '../../bridge/protocol';
+import type { BridgeClient } from '../client/bridgeClient';
+import type { DockerDeployment } from '../deployment/dockerDeployment';
+import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
+import type { Runtime } from '../deployment/runtime';
+import { packEntries, readTarEntries } from '../deployment/tarArchive';
+import { startEnvironment, type RunningEnvironment } from '../env/running/runningEnvironment';
+import { waitForSettle } from '../env/running/settle';
+import { EXTENSIONS, IDE_HOME, USER_DATA, WORKSPACE, type CheckpointOptions } from './checkpoint';
+import { CheckpointStore, type CheckpointManifest } from './checkpointStore';
+import { loadArchive } from './containerFiles';
+
+export interface RestoreOptions extends CheckpointOptions {
+  timeoutMs?: number;
+  /** Close and reopen the workbench even where an in-place restore would do. */
+  reload?: boolean;
+}
+
+export interface RestoreResult {
+  name: string;
+  durationMs: number;
+  /** Where the time went, ms per phase (clear, swapFiles, settings, reopenEditors, settle; or closeWorkbench, openWorkbench). */
+  phases: Record<string, number>;
+  /** in-place: no workbench reload; reload: the workbench was closed and opened; new-container; criu. */
+  how: 'in-place' | 'reload' | 'new-container' | 'criu';
+  /** Why a same-container restore reloaded the workbench (absent when it did not). */
+  reloadReason?: string;
+  editorsOpened: number;
+  /** The installed extensions differed from the checkpoint's and were put back too. */
+  extensionsReplaced: boolean;
+}
+
+// The installed extensions' fingerprint, computed the same way as extensionsFingerprint().
+const FINGERPRINT = `cd ${EXTENSIONS} && { ls -A | LC_ALL=C sort; stat -c %s extensions.json 2>/dev/null || echo -; } | sha256sum | cut -c1-64`;
+
+// Before a reload restore's archives go in: empty the workspace, drop the user data a
+// checkpoint holds (keeping logs and the IDE server's socket), and the extensions when they
+// differ ($1 = 'replace'). A constant script.
+const RELOAD_SCRIPT = `set -e
+find ${WORKSPACE} -mindepth 1 -delete
+cd ${USER_DATA} && find . -mindepth 1 -maxdepth 1 ! -name logs ! -name '*.sock' -exec rm -rf {} +
+if [ "$1" = replace ]; then find ${EXTENSIONS} -mindepth 1 -delete; fi`;
+
+/** The user files the running IDE reads live; the storage folders beside them belong to running processes. */
+const LIVE_USER_ENTRY = /^user-data\/User\/(?!(globalStorage|workspaceStorage|caches)(\/|$))./;
+
+// Before an in-place restore's archives go in: empty the workspace and those user files.
+const IN_PLACE_SCRIPT = `set -e
+find ${WORKSPACE} -mindepth 1 -delete
+mkdir -p ${USER_DATA}/User && cd ${USER_DATA}/User
+find . -mindepth 1 -maxdepth 1 ! -name globalStorage ! -name workspaceStorage ! -name caches -exec rm -rf {} +`;
+
+/** Opens the checkpoint's editors in their groups, in tab order, each group's active tab on top. */
+async function reopenEditors(client: BridgeClient, manifest: CheckpointManifest): Promise<number> {
+  await reapplyUnsaved(client, manifest);
+  const editors = manifest.editors;
+  const tabs = editors.tabs;
+  if (tabs.length === 0) return 0;
+  const list: { file: string; cursor?: { line: number; column: number }; viewColumn: number; preview: boolean }[] = [];
+  for (const t of tabs) list.push({ file: t.path, cursor: t.cursor ?? undefined, viewColumn: t.viewColumn, preview: t.preview });
+  for (const t of tabs.filter((x) => x.active)) list.push({ file: t.path, cursor: t.cursor ?? undefined, viewColumn: t.viewColumn, preview: t.preview });
+  const f = editors.focused;
+  let active = list.length - 1;
+  if (f) {
+    const i = list.findIndex((e) => e.file === f.path && e.viewColumn === f.viewColumn);
+    if (i >= 0) active = i;
+  }
+  await client.call('ide.editors.open', { editors: list, active });
+  return tabs.length;
+}
+
+/** Puts the checkpoint's unsaved text back into its documents, leaving them unsaved. */
+async function reapplyUnsaved(client: BridgeClient, manifest: CheckpointManifest): Promise<void> {
+  for (const d of manifest.unsaved ?? []) await client.call('ide.editors.setText', { file: d.path, text: d.text });
+}
+
+async function run(runtime: Runtime, script: string, ...args: string[]): Promise<string> {
+  const r = await runtime.exec(['sh', '-c', script, 'restore', ...args]);
+  if (r.exitCode !== 0) throw new Error(`preparing the restore failed: ${r.stderr.trim()}`);
+  return r.stdout.trim();
+}
+
+/** User settings as a flat object (JSONC, as VS Code writes it); {} for none. */
+function userSettings(text: string | undefined): Record<string, unknown> {
+  const v: unknown = text ? parseJsonc(text, [], { allowTrailingComma: true }) : {};
+  return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : {};
+}
+
+/**
+ * Brings the IDE's user settings to the restored settings.json: the IDE does not notice a
+ * settings file swapped under it, so each value that differs is written through the IDE
+ * (which re-reads the file as it writes), then the file's exact text is put back.
+ */
+async function applyUserSettings(
+  runtime: Runtime, client: BridgeClient, beforeText: string | undefined, afterText: string | undefined, timeoutMs: number,
+): Promise<void> {
+  const before = userSettings(beforeText);
+  const after = userSettings(afterText);
+  const writes: { key: string; languageId?: string; value: unknown }[] = [];
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (isDeepStrictEqual(before[key], after[key])) continue;
+    const lang = /^\[([^\]]+)\]$/.exec(key);
+    if (!lang) { writes.push({ key, value: after[key] }); continue; }
+    const b = userSettings(JSON.stringify(before[key] ?? {}));
+    const a = userSettings(JSON.stringify(after[key] ?? {}));
+    for (const inner of new Set([...Object.keys(b), ...Object.keys(a)])) {
+      if (!isDeepStrictEqual(b[inner], a[inner])) writes.push({ key: inner, languageId: lang[1], value: a[inner] });
+    }
+  }
+  for (const w of writes) {
+    await client.call('ide.settings.update', { key: w.key, target: 'user', ...(w.languageId ? { languageId: w.languageId } : {}), ...(w.value === undefined ? {} : { value: w.value }) });
+  }
+  if (writes.length) await runtime.writeFiles(`${USER_DATA}/User`, [{ path: 'settings.json', content: afterText ?? '{}\n' }], { withDirs: false });
+  // What the IDE now says, for every plain key either file names.
+  const keys = writes.filter((w) => !w.languageId).map((w) => w.key);
+  const deadline = Date.now() + timeoutMs;
+  for (let pending = keys; pending.length;) {
+    const values = await Promise.all(pending.map((key) => client.call('ide.settings.get', { key })));
+    pending = pending.filter((key, i) => !isDeepStrictEqual(values[i].userValue, after[key]));
+    if (pending.length && Date.now() > deadline) throw new TimeoutError(`the IDE did not take up the restored user settings within ${timeoutMs} ms (still different: ${pending.join(', ')})`);
+    if (pending.length) await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Restores checkpoint `name` into the running environment `info` (same container). */
+export async function restoreCheckpoint(
+  deployment: DockerDeployment, info: EnvironmentInfo, client: BridgeClient, name: string,
+  store = new CheckpointStore(), opts: RestoreOptions = {},
+): Promise<RestoreResult> {
+  const t0 = Date.now();
+  const { manifest, dir } = store.read(name);
+  const runtime = await deployment.runtime(info.id);
+  if (opts.criu) {
+    const criu = await deployment.processCheckpointSupport();
+    if (!criu.supported) throw new NotAvailableError(criu.reason);
+    // Processes come back as they were; the files inside the container are the checkpoint's own.
+    await deployment.restoreProcesses(info.id, name);
+    const restored = Date.now();
+    await client.call('proc.waitReady', { timeoutMs: opts.timeoutMs ?? 60_000 });
+    return { name, durationMs: Date.now() - t0, phases: { criuRestore: restored - t0, ready: Date.now() - restored }, how: 'criu', editorsOpened: 0, extensionsReplaced: false };
+  }
+  const sameExtensions = (await run(runtime, FINGERPRINT)) === manifest.extensionsFingerprint;
+  let reason = opts.reload ? 'asked for' : !sameExtensions ? 'the installed extensions differ from the checkpoint\'s' : undefined;
+  if (!reason) {
+    const inPlace = await restoreInPlace(runtime, client, manifest, dir, opts.timeoutMs ?? 60_000).catch((err: Error) => err);
+    if (!(inPlace instanceof Error)) return { name, durationMs: Date.now() - t0, ...inPlace, how: 'in-place', extensionsReplaced: false };
+    // Only a workbench that could not be cleared falls back; a failure after the swap is the restore's.
+    if (!(inPlace as Error & { beforeSwap?: boolean }).beforeSwap) throw inPlace;
+    reason = `clearing the workbench in place failed: ${inPlace.message}`;
+  }
+  const reloaded = await restoreWithReload(runtime, client, manifest, dir, !sameExtensions, opts.timeoutMs ?? 60_000);
+  return { name, durationMs: Date.now() - t0, ...reloaded, how: 'reload', reloadReason: reason, extensionsReplaced: !sameExtensions };
+}
+
+async function restoreInPlace(
+  runtime: Runtime, client: BridgeClient, manifest: CheckpointManifest, dir: string, timeoutMs: number,
+): Promise<{ phases: Record<string, number>; editorsOpened: number }> {
+  const phases: Record<string, number> = {};
+  let t = Date.now();
+  const lap = (phase: string) => { phases[phase] = Date.now() - t; t = Date.now(); };
+  // Read while the IDE clears: the checkpoint's live user files, and the settings they replace.
+  const [entries, currentSettings] = await Promise.all([
+    readTarEntries(readFileSync(join(dir, manifest.files.userData))).then((all) => all.filter((e) => LIVE_USER_ENTRY.test(e.header.name))),
+    runtime.readFile(`${USER_DATA}/User/settings.json`),
+    client.call('ide.workbench.clear', { revert: true }).catch((err: Error) => { throw Object.assign(err, { beforeSwap: true }); }),
+  ]);
+  lap('clear');
+  await run(runtime, IN_PLACE_SCRIPT);
+  await Promise.all([
+    loadArchive(runtime, join(dir, manifest.files.workspace), '/'),
+    runtime.archiveIn(IDE_HOME, packEntries(entries)),
+  ]);
+  lap('swapFiles');
+  const restored = entries.find((e) => e.header.name === 'user-data/User/settings.json')?.content.toString('utf8');
+  const since = t;
+  const [, editorsOpened] = await Promise.all([
+    applyUserSettings(runtime, client, currentSettings?.toString('utf8'), restored, timeoutMs).then(() => { phases.settings = Date.now() - since; }),
+    reopenEditors(client, manifest).then((n) => { phases.reopenEditors = Date.now() - since; return n; }),
+  ]);
+  t = Date.now();
+  await waitForSettle(client, { quietMs: 150, capMs: 2000 });
+  lap('settle');
+  return { phases, editorsOpened };
+}
+
+async function restoreWithReload(
+  runtime: Runtime, client: BridgeClient, manifest: CheckpointManifest, dir: string, replaceExtensions: boolean, timeoutMs: number,
+): Promise<{ phases: Record<string, number>; editorsOpened: number }> {
+  const phases: Record<string, number> = {};
+  let t = Date.now();
+  const lap = (phase: string) => { phases[phase] = Date.now() - t; t = Date.now(); };
+  await client.call('proc.closeWorkbench', { clearState: true });
+  lap('closeWorkbench');
+  await run(runtime, RELOAD_SCRIPT, replaceExtensions ? 'replace' : 'keep');
+  const loads = [loadArchive(runtime, join(dir, manifest.files.workspace), '/'), loadArchive(runtime, join(dir, manifest.files.userData), IDE_HOME)];
+  if (replaceExtensions) loads.push(loadArchive(runtime, join(dir, manifest.files.extensions), IDE_HOME));
+  await Promise.all(loads);
+  lap('swapFiles');
+  await client.call('proc.openWorkbench', { timeoutMs });
+  lap('openWorkbench');
+  const editorsOpened = await reopenEditors(client, manifest);
+  lap('reopenEditors');
+  await waitForSettle(client, { quietMs: 150, capMs: 2000 });
+  lap('settle');
+  return { phases, editorsOpened };
+}
+
+/** Starts a new environment from checkpoint `name`: its files go in before the IDE starts. */
+export async function startFromCheckpoint(
+  deployment: DockerDeployment, name: string, spec: EnvironmentSpec = {}, store = new CheckpointStore(), readyTimeoutMs = 120_000,
+): Promise<RunningEnvironment & { restore: RestoreResult }> {
+  const t0 = Date.now();
+  const { manifest, dir } = store.read(name);
+  for (const f of Object.values(manifest.files)) if (!existsSync(join(dir, f))) throw new NotAvailableError(`checkpoint '${name}' is missing ${f}`);
+  const env = await startEnvironment(deployment, {
+    ...spec,
+    image: spec.image ?? manifest.environment.image,
+    display: spec.display ?? manifest.environment.display,
+    archives: [
+      ...(spec.archives ?? []),
+      { path: '/', tar: () => createReadStream(join(dir, manifest.files.workspace)) },
+      { path: IDE_HOME, tar: () => createReadStream(join(dir, manifest.files.userData)) },
+      { path: IDE_HOME, tar: () => createReadStream(join(dir, manifest.files.extensions)) },
+    ],
+  }, readyTimeoutMs);
+  const t = Date.now();
+  const editorsOpened = await reopenEditors(env.client, manifest);
+  await waitForSettle(env.client, { quietMs: 150, capMs: 2000 });
+  return { ...env, restore: { name, durationMs: Date.now() - t0, phases: { start: t - t0, reopenEditors: Date.now() - t }, how: 'new-container', editorsOpened, extensionsReplaced: true } };
+}
