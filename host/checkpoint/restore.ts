@@ -156,31 +156,38 @@ export async function restoreCheckpoint(
     await client.call('proc.waitReady', { timeoutMs: opts.timeoutMs ?? 60_000 });
     return { name, durationMs: Date.now() - t0, phases: { criuRestore: restored - t0, ready: Date.now() - restored }, how: 'criu', editorsOpened: 0, extensionsReplaced: false };
   }
-  const sameExtensions = (await run(runtime, FINGERPRINT)) === manifest.extensionsFingerprint;
-  let reason = opts.reload ? 'asked for' : !sameExtensions ? 'the installed extensions differ from the checkpoint\'s' : undefined;
-  if (!reason) {
-    const inPlace = await restoreInPlace(runtime, client, manifest, dir, opts.timeoutMs ?? 60_000).catch((err: Error) => err);
-    if (!(inPlace instanceof Error)) return { name, durationMs: Date.now() - t0, ...inPlace, how: 'in-place', extensionsReplaced: false };
-    // Only a workbench that could not be cleared falls back; a failure after the swap is the restore's.
-    if (!(inPlace as Error & { beforeSwap?: boolean }).beforeSwap) throw inPlace;
-    reason = `clearing the workbench in place failed: ${inPlace.message}`;
+  const fingerprint = run(runtime, FINGERPRINT).then((f) => f === manifest.extensionsFingerprint);
+  let reason = 'asked for';
+  if (!opts.reload) {
+    const inPlace = await restoreInPlace(runtime, client, manifest, dir, fingerprint, opts.timeoutMs ?? 60_000);
+    if (!('fallBack' in inPlace)) return { name, durationMs: Date.now() - t0, ...inPlace, how: 'in-place', extensionsReplaced: false };
+    reason = inPlace.fallBack;
   }
+  const sameExtensions = await fingerprint;
   const reloaded = await restoreWithReload(runtime, client, manifest, dir, !sameExtensions, opts.timeoutMs ?? 60_000);
   return { name, durationMs: Date.now() - t0, ...reloaded, how: 'reload', reloadReason: reason, extensionsReplaced: !sameExtensions };
 }
 
+/**
+ * The in-place restore, or why it cannot be (before anything was swapped): the extensions
+ * differ, or the workbench could not be cleared. Failures after the swap are the restore's.
+ */
 async function restoreInPlace(
-  runtime: Runtime, client: BridgeClient, manifest: CheckpointManifest, dir: string, timeoutMs: number,
-): Promise<{ phases: Record<string, number>; editorsOpened: number }> {
+  runtime: Runtime, client: BridgeClient, manifest: CheckpointManifest, dir: string, sameExtensions: Promise<boolean>, timeoutMs: number,
+): Promise<{ phases: Record<string, number>; editorsOpened: number } | { fallBack: string }> {
   const phases: Record<string, number> = {};
   let t = Date.now();
   const lap = (phase: string) => { phases[phase] = Date.now() - t; t = Date.now(); };
-  // Read while the IDE clears: the checkpoint's live user files, and the settings they replace.
-  const [entries, currentSettings] = await Promise.all([
+  // All at once: the extensions compared, the checkpoint's live user files and the settings
+  // they replace read, and the workbench cleared (harmless where a reload follows).
+  const [same, entries, currentSettings, cleared] = await Promise.all([
+    sameExtensions,
     readTarEntries(readFileSync(join(dir, manifest.files.userData))).then((all) => all.filter((e) => LIVE_USER_ENTRY.test(e.header.name))),
     runtime.readFile(`${USER_DATA}/User/settings.json`),
-    client.call('ide.workbench.clear', { revert: true }).catch((err: Error) => { throw Object.assign(err, { beforeSwap: true }); }),
+    client.call('ide.workbench.clear', { revert: true }).then(() => null, (err: Error) => err.message),
   ]);
+  if (!same) return { fallBack: 'the installed extensions differ from the checkpoint\'s' };
+  if (cleared !== null) return { fallBack: `clearing the workbench in place failed: ${cleared}` };
   lap('clear');
   await run(runtime, IN_PLACE_SCRIPT);
   await Promise.all([

@@ -306,7 +306,8 @@ export class Env implements EnvLike {
         await openEditors(got.env, o);
         lap('open');
       }
-      if (key) this.opts.pool.stage({ key, prepare: async (spare) => { await prepareWarm(this.deployment, spare, o); await openEditors(spare, o); } });
+      // The spare counts as ready once its screen has settled too: a hand-over then has nothing left to wait for.
+      if (key) this.opts.pool.stage({ key, prepare: async (spare) => { await prepareWarm(this.deployment, spare, o); await openEditors(spare, o); await waitForSettle(spare.client, this.opts.settle); } });
     } else {
       this.env = await startEnvironment(this.deployment, { ...this.spec(), ...this.coldFiles(o) }, this.opts.readyTimeoutMs);
       lap('start');

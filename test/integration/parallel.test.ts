@@ -54,4 +54,35 @@ describe('parallel environments and the warm pool', function () {
       await pool.close();
     }
   });
+
+  it('with stageNext, the pool prepares the next reset in the background; other options get an untouched IDE', async () => {
+    const pool = new EnvPool({ size: 1, spec: { image, labels: { 'pwp.test': '1' } } });
+    const env = new Env({ pool, observe: ['ide'], stageNext: true });
+    const same = { files: { 'loop.py': 'y = 2\n' }, settings: { 'editor.tabSize': 5 }, open: ['loop.py'] };
+    try {
+      const first = await env.reset({ options: same });
+      assert.equal(first.info.staged, false, 'nothing was staged before the first reset');
+      const firstId = first.info.envId;
+      await env.step({ type: 'type', text: 'EDITED ' });
+      await pool.fill(); // the spare is staged before it counts as ready
+      const second = await env.reset({ options: same });
+      console.log(`      staged reset: ${second.info.durationMs} ms ${JSON.stringify(second.info.timings)}`);
+      assert.equal(second.info.staged, true);
+      assert.notEqual(second.info.envId, firstId, 'a new IDE, not the used one');
+      assert.deepEqual(Object.keys(second.info.timings), ['acquire', 'prepare', 'settle', 'observe']);
+      assert.equal(second.observation.ide?.activeEditor?.path, '/workspace/loop.py');
+      assert.equal(second.observation.ide?.activeEditor?.dirty, false, 'the previous episode\'s edit is not here');
+      assert.equal((await env.client.call('ide.settings.get', { key: 'editor.tabSize' })).value, 5);
+      assert.equal((await env.deployment.readFile(env.info.id, '/workspace/loop.py')).toString('utf8'), 'y = 2\n');
+
+      await pool.fill();
+      const other = await env.reset({ options: { files: { 'else.py': 'z = 3\n' } } });
+      assert.equal(other.info.staged, false);
+      const listing = await env.exec(['ls', '-A', '/workspace']);
+      assert.deepEqual(listing.stdout.trim().split('\n'), ['else.py'], 'an IDE staged for the other options was handed out');
+    } finally {
+      await env.close();
+      await pool.close();
+    }
+  });
 });
