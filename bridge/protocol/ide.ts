@@ -266,6 +266,19 @@ export const ideMethods = {
     z.object({ ...Resource, dirty: z.boolean() }),
   ),
 
+  'ide.userData.write': method(
+    'Write (or, with text null, delete) files of the IDE user folder (settings.json, keybindings.json, tasks.json, ' +
+      'snippets/…) through the workbench, which then takes them up as if the user had saved them; a file changed on ' +
+      'disk behind its back is not noticed. Paths are relative to the user folder.',
+    z.object({
+      files: z.array(z.object({
+        path: z.string().min(1).max(512).regex(/^[^/\\\0]/, 'a path relative to the user folder'),
+        text: z.string().max(5_000_000).nullable(),
+      }).strict()).min(1).max(200),
+    }).strict(),
+    z.object({ written: z.array(z.string()), deleted: z.array(z.string()) }),
+  ),
+
   'ide.workbench.clear': method(
     'Clear the workbench so a checkpoint can be restored into it without a reload: unsaved changes are reverted ' +
       '(with revert: true; without it the call fails naming them and changes nothing), every editor and tab group ' +

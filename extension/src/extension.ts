@@ -14,6 +14,7 @@ import { registerSettings } from './state/settings';
 import { registerStatus } from './state/status';
 import { registerTerminals } from './state/terminals';
 import { registerTimeline } from './state/timeline';
+import { registerUserData } from './state/userData';
 import { registerWorkbench } from './state/workbench';
 import { registerPythonDebugger, registerPythonFormatting, startPythonLanguageServer } from './tools/ide/pythonLanguage';
 import { registerTools } from './tools/registerTools';
@@ -35,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): PwpExtensionApi {
   registerSettings(dispatcher);
   registerKeybindings(dispatcher, userDataDir(context), log);
   registerTimeline(dispatcher, userDataDir(context));
+  registerUserData(dispatcher, userDataDir(context), log);
   registerExtensions(dispatcher, context);
   registerTerminals(dispatcher);
   registerWorkbench(dispatcher);

@@ -103,37 +103,45 @@ function userSettings(text: string | undefined): Record<string, unknown> {
   return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : {};
 }
 
+/** User files the workbench reads (and reloads only when they are written through it). */
+const WORKBENCH_USER_FILE = /^user-data\/User\/(settings\.json|keybindings\.json|tasks\.json|snippets\/[^/]+)$/;
+
+/** What the workbench reads of the user folder now, by path under it (read before a swap). */
+async function workbenchUserFiles(runtime: Runtime): Promise<Map<string, string>> {
+  const [top, snippets] = await Promise.all([
+    Promise.all(['settings.json', 'keybindings.json', 'tasks.json'].map(async (name) => [name, await runtime.readFile(`${USER_DATA}/User/${name}`)] as const)),
+    runtime.readTree(`${USER_DATA}/User/snippets`),
+  ]);
+  const files = new Map<string, string>();
+  for (const [name, content] of top) if (content) files.set(name, content.toString('utf8'));
+  for (const [name, content] of snippets ?? []) if (!name.includes('/')) files.set(`snippets/${name}`, content.toString('utf8'));
+  return files;
+}
+
 /**
- * Brings the IDE's user settings to the restored settings.json: the IDE does not notice a
- * settings file swapped under it, so each value that differs is written through the IDE
- * (which re-reads the file as it writes), then the file's exact text is put back.
+ * Has the IDE take up the restored user files: the workbench does not notice files swapped
+ * under it, so each one it reads that changed is written again through it
+ * (ide.userData.write), and each one the checkpoint does not have is deleted through it. Then
+ * waits until the IDE's user settings are the restored file's, for every key that changed.
  */
-async function applyUserSettings(
-  runtime: Runtime, client: BridgeClient, beforeText: string | undefined, afterText: string | undefined, timeoutMs: number,
+async function takeUpUserFiles(
+  client: BridgeClient, entries: { header: { name: string; type?: string | null }; content: Buffer }[], before: Map<string, string>, timeoutMs: number,
 ): Promise<void> {
-  const before = userSettings(beforeText);
-  const after = userSettings(afterText);
-  const writes: { key: string; languageId?: string; value: unknown }[] = [];
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (isDeepStrictEqual(before[key], after[key])) continue;
-    const lang = /^\[([^\]]+)\]$/.exec(key);
-    if (!lang) { writes.push({ key, value: after[key] }); continue; }
-    const b = userSettings(JSON.stringify(before[key] ?? {}));
-    const a = userSettings(JSON.stringify(after[key] ?? {}));
-    for (const inner of new Set([...Object.keys(b), ...Object.keys(a)])) {
-      if (!isDeepStrictEqual(b[inner], a[inner])) writes.push({ key: inner, languageId: lang[1], value: a[inner] });
-    }
-  }
-  for (const w of writes) {
-    await client.call('ide.settings.update', { key: w.key, target: 'user', ...(w.languageId ? { languageId: w.languageId } : {}), ...(w.value === undefined ? {} : { value: w.value }) });
-  }
-  if (writes.length) await runtime.writeFiles(`${USER_DATA}/User`, [{ path: 'settings.json', content: afterText ?? '{}\n' }], { withDirs: false });
-  // What the IDE now says, for every plain key either file names.
-  const keys = writes.filter((w) => !w.languageId).map((w) => w.key);
+  const after = new Map(entries
+    .filter((e) => (e.header.type ?? 'file') === 'file' && WORKBENCH_USER_FILE.test(e.header.name))
+    .map((e) => [e.header.name.slice('user-data/User/'.length), e.content.toString('utf8')]));
+  const files: { path: string; text: string | null }[] = [];
+  for (const [path, text] of after) if (before.get(path) !== text) files.push({ path, text });
+  for (const path of before.keys()) if (!after.has(path)) files.push({ path, text: null });
+  if (files.length) await client.call('ide.userData.write', { files });
+  const was = userSettings(before.get('settings.json'));
+  const now = userSettings(after.get('settings.json'));
+  // Language blocks ("[python]") are not keys the IDE's inspect() answers for.
+  const keys = [...new Set([...Object.keys(was), ...Object.keys(now)])].filter((k) => !k.startsWith('[') && !isDeepStrictEqual(was[k], now[k]));
   const deadline = Date.now() + timeoutMs;
   for (let pending = keys; pending.length;) {
     const values = await Promise.all(pending.map((key) => client.call('ide.settings.get', { key })));
-    pending = pending.filter((key, i) => !isDeepStrictEqual(values[i].userValue, after[key]));
+    pending = pending.filter((key, i) => !isDeepStrictEqual(values[i].userValue, now[key]));
     if (pending.length && Date.now() > deadline) throw new TimeoutError(`the IDE did not take up the restored user settings within ${timeoutMs} ms (still different: ${pending.join(', ')})`);
     if (pending.length) await new Promise((r) => setTimeout(r, 50));
   }
@@ -180,10 +188,10 @@ async function restoreInPlace(
   const lap = (phase: string) => { phases[phase] = Date.now() - t; t = Date.now(); };
   // All at once: the extensions compared, the checkpoint's live user files and the settings
   // they replace read, and the workbench cleared (harmless where a reload follows).
-  const [same, entries, currentSettings, cleared] = await Promise.all([
+  const [same, entries, userFilesBefore, cleared] = await Promise.all([
     sameExtensions,
     readTarEntries(readFileSync(join(dir, manifest.files.userData))).then((all) => all.filter((e) => LIVE_USER_ENTRY.test(e.header.name))),
-    runtime.readFile(`${USER_DATA}/User/settings.json`),
+    workbenchUserFiles(runtime),
     client.call('ide.workbench.clear', { revert: true }).then(() => null, (err: Error) => err.message),
   ]);
   if (!same) return { fallBack: 'the installed extensions differ from the checkpoint\'s' };
@@ -195,10 +203,9 @@ async function restoreInPlace(
     runtime.archiveIn(IDE_HOME, packEntries(entries)),
   ]);
   lap('swapFiles');
-  const restored = entries.find((e) => e.header.name === 'user-data/User/settings.json')?.content.toString('utf8');
   const since = t;
   const [, editorsOpened] = await Promise.all([
-    applyUserSettings(runtime, client, currentSettings?.toString('utf8'), restored, timeoutMs).then(() => { phases.settings = Date.now() - since; }),
+    takeUpUserFiles(client, entries, userFilesBefore, timeoutMs).then(() => { phases.settings = Date.now() - since; }),
     reopenEditors(client, manifest).then((n) => { phases.reopenEditors = Date.now() - since; return n; }),
   ]);
   t = Date.now();

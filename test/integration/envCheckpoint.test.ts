@@ -38,6 +38,7 @@ async function ideState(env: Env) {
     tabs: editors.groups.map((g) => g.tabs.map((t) => t.label)),
     active: editors.activeEditor ? { path: editors.activeEditor.path, cursor: editors.activeEditor.cursor } : null,
     history: (await c.call('ide.timeline', { file: 'app.py' })).entries.length,
+    keybindings: JSON.stringify(await c.call('ide.keybindings.get', {})),
   };
 }
 
@@ -82,6 +83,7 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
       await env.step({ type: 'key', keys: 'ctrl+s' });
       await eventually(() => fileIn(env, '/workspace/app.py'), (t) => !!t?.includes('    x = return 1'), 60_000, 'the save');
       await c.call('ide.settings.update', { key: 'editor.fontSize', value: 17 });
+      await c.call('ide.keybindings.update', { add: [{ key: 'ctrl+alt+j', command: 'editor.action.joinLines' }] });
       await c.call('ide.editors.open', { editors: [{ file: 'app.py', cursor: { line: 30, column: 3 } }] });
       const before = await ideState(env);
       assert.deepEqual(before.active, { path: '/workspace/app.py', cursor: { line: 30, column: 3 } });
@@ -97,6 +99,7 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
       await env.step({ type: 'key', keys: 'ctrl+s' });
       await env.exec(['sh', '-c', 'echo new > /workspace/extra.txt']);
       await c.call('ide.settings.update', { key: 'editor.fontSize', value: 22 });
+      await c.call('ide.keybindings.update', { remove: [{ command: 'editor.action.joinLines' }], add: [{ key: 'ctrl+alt+k', command: 'editor.action.deleteLines' }] });
       // Another editor in a second group: a restore that let the workbench bring back its
       // last layout would show it again.
       await c.call('ide.editors.open', { editors: [{ file: 'other.txt', viewColumn: 2 }] });
