@@ -14,7 +14,8 @@ export class ReplayAgent implements Agent {
   }
 
   async run(env: EnvLike, _task: unknown, signal: AbortSignal): Promise<AgentOutcome> {
-    await replayRecords(episodeOf(readTrajectory(this.file)).records, env, { signal });
+    const { reset, records } = episodeOf(readTrajectory(this.file));
+    await replayRecords(records, env, { signal }, reset);
     return { status: 'finished' };
   }
 }

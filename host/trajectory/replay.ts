@@ -2,13 +2,20 @@
 // reset (with the workspace saved beside the trajectory), then every agent action and every
 // recorded human input in the order they happened. A click on a Set-of-Marks id goes to the
 // point the original click landed on (mark ids belong to the original session); a condition
-// the original waited for (a `sync` note) is waited for again. Human input goes in as the key
-// and button presses the person made. `pwp replay`, the replay agent and library users all
-// come through here.
+// the original waited for (a `sync` note) is waited for again. Where the recording observed the
+// IDE (`ide`), each action waits first until the replay's active editor and cursor are as they
+// were then: on a slower machine the previous action may not have landed yet, and input sent
+// early goes astray. (Unsaved state is not compared: a save may finish on either side of the
+// original's observation.) Human input goes in as the key and button
+// presses the person made. `pwp replay`, the replay agent and library users all come through
+// here.
 import { isAbsolute, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { HumanEvent } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
 import type { EnvLike, ResetOptions, StepResult } from '../env/env';
+import type { IdeSummary } from '../env/observation';
+import { ideSummary } from '../env/observation';
 import { waitForSettle } from '../env/running/settle';
 import { match } from '../evaluation/matcher';
 import { eventually } from '../tasks/steps';
@@ -20,12 +27,17 @@ export interface ReplayOptions {
   /** Called after each replayed record (progress output). */
   onRecord?: (r: TrajectoryRecord, index: number, total: number) => void;
   signal?: AbortSignal;
+  /** How long an action waits for the recorded editor state before going ahead (default 30 s). */
+  syncTimeoutMs?: number;
 }
 
 export interface ReplayResult {
   agentSteps: number;
   humanEvents: number;
-  /** Steps whose outcome differed from the recording: an error now but not then, or the other way round. */
+  /**
+   * Where the replay differed from the recording: a step's error now but not then (or the
+   * other way round), or editors that never became as recorded before the next action.
+   */
   divergences: { seq: number; recorded: string | null; replayed: string | null }[];
   terminated: boolean;
   /** The reward of the last step replayed (a task Env's grade when that step was done). */
@@ -69,13 +81,55 @@ function replayable(r: Extract<TrajectoryRecord, { type: 'step' }>): Action {
   return a;
 }
 
-/** Performs an episode's records (after its reset) on an Env that is already reset. */
-export async function replayRecords(records: readonly TrajectoryRecord[], env: EnvLike, o: ReplayOptions = {}): Promise<ReplayResult> {
+type EditorState = { active: string | null; line: number | null; column: number | null };
+
+/** The editor state a recorded `ide` observation shows, or null where none was recorded. */
+function recordedEditors(r: TrajectoryRecord | undefined): EditorState | null {
+  const ide = r && (r.type === 'reset' || r.type === 'step') ? r.observation?.ide as IdeSummary | undefined : undefined;
+  if (!ide) return null;
+  const a = ide.activeEditor;
+  return { active: a?.path ?? null, line: a?.line ?? null, column: a?.column ?? null };
+}
+
+function describeEditors(e: EditorState): string {
+  return `${e.active ?? 'no editor'}${e.line ? `:${e.line}:${e.column}` : ''}`;
+}
+
+/** Waits until the replay's active editor and cursor are as recorded; what they are when they never get there. */
+async function syncEditors(env: EnvLike, want: EditorState, timeoutMs: number): Promise<string | null> {
+  const now = async (): Promise<EditorState> => {
+    const s = await ideSummary(env.unwrapped.client);
+    return recordedEditors({ type: 'step', observation: { ide: s } } as unknown as TrajectoryRecord)!;
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await now().catch(() => null);
+    if (got && isDeepStrictEqual(got, want)) return null;
+    if (Date.now() > deadline) return got ? describeEditors(got) : 'the IDE did not answer';
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Performs an episode's records (after its reset) on an Env that is already reset; `after` is
+ * the record the Env's state stands for now (the episode's reset), whose editors it waits for.
+ */
+export async function replayRecords(records: readonly TrajectoryRecord[], env: EnvLike, o: ReplayOptions = {}, after?: TrajectoryRecord): Promise<ReplayResult> {
   const t0 = Date.now();
   const result: ReplayResult = { agentSteps: 0, humanEvents: 0, divergences: [], terminated: false, reward: null, last: null, durationMs: 0 };
   let buttons = 0;
+  // The last observed record, until the first action after it has waited for its editors.
+  let observed = after;
   for (const [i, r] of records.entries()) {
     if (o.signal?.aborted) throw o.signal.reason;
+    if (r.type === 'step' || r.type === 'human') {
+      const want = recordedEditors(observed);
+      if (want) {
+        const differs = await syncEditors(env, want, o.syncTimeoutMs ?? 30_000);
+        if (differs) result.divergences.push({ seq: observed!.seq, recorded: describeEditors(want), replayed: differs });
+      }
+      observed = r.type === 'step' ? r : undefined;
+    }
     if (r.type === 'step') {
       const s = await env.step(replayable(r));
       result.agentSteps++;
@@ -111,6 +165,6 @@ export async function replayTrajectory(path: string, env: EnvLike, o: ReplayOpti
   const options = { ...reset.options } as ResetOptions;
   if (options.workspaceDir && !isAbsolute(options.workspaceDir)) options.workspaceDir = join(traj.dir, options.workspaceDir);
   await env.reset({ seed: reset.seed ?? undefined, options });
-  const r = await replayRecords(records, env, o);
+  const r = await replayRecords(records, env, o, reset);
   return { ...r, durationMs: Date.now() - t0 };
 }

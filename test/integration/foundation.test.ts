@@ -98,12 +98,13 @@ describe('foundation: a real IDE in a real container', function () {
 
   it('returns an empty delta when nothing changed, and the changed box when something did', async () => {
     const { client } = env();
-    await waitForSettle(client, { quietMs: 300 });
+    // Once the screen is still, a delta against the last one is empty (on a loaded machine the
+    // IDE may still be drawing for a while: asked again until it is still).
     await client.call('capture.delta', {});
-    const same = await client.call('capture.delta', {});
-    assert.equal(same.changed, false);
+    const same = await eventually(() => client.call('capture.delta', {}), (d) => !d.changed, 120_000, 'a still screen');
     assert.equal(same.box, null);
     assert.equal(same.image, null);
+    assert.equal(same.changedPixels, 0);
     await client.call('input.key', { keys: 'ctrl+b' }); // toggles the side bar
     await waitForSettle(client, { quietMs: 300 });
     const diff = await client.call('capture.delta', {});
@@ -134,8 +135,11 @@ describe('foundation: a real IDE in a real container', function () {
     assert.ok(scrolled.changed && scrolled.box!.height > 300, 'the editor content moved');
     // Drag across the first visible line, then copy-free check: typing replaces the selection.
     await client.call('input.key', { keys: 'ctrl+home' });
+    // The drag aims at the first line on screen: wait until the editor shows line 1 at the top.
+    await eventually(() => client.call('ide.editors', { maxTextChars: 0 }), (e) => e.activeEditor?.visibleRanges[0]?.start.line === 1, 120_000, 'line 1 at the top');
     await waitForSettle(client, { quietMs: 200 });
     await client.call('input.drag', { from: { x: 424, y: 96 }, to: { x: 600, y: 96 } });
+    await eventually(() => client.call('ide.editors', { maxTextChars: 0 }), (e) => e.activeEditor?.selections[0]?.empty === false, 120_000, 'a selection made by the drag');
     await client.call('input.type', { text: 'DRAGGED' });
     await client.call('input.key', { keys: 'ctrl+s' });
     await waitForSettle(client, { quietMs: 300 });
