@@ -27,6 +27,8 @@ export interface EnvPoolOptions {
    */
   total?: number;
   log?: (line: string) => void;
+  /** How an environment is started (the tests' seam); startEnvironment on the deployment unless given. */
+  start?: (spec: EnvironmentSpec) => Promise<RunningEnvironment>;
 }
 
 /** How the pool prepares spare IDEs for the next episode: `key` names the preparation. */
@@ -37,7 +39,10 @@ export class EnvPool {
   /** Ready environments, each with the staging key it was prepared with (undefined: untouched). */
   private readonly ready: { env: RunningEnvironment; key?: string }[] = [];
   private staging?: Staging;
-  private readonly waiters: { resolve: (env: RunningEnvironment) => void; reject: (err: Error) => void }[] = [];
+  /** Callers waiting: each takes an untouched environment, or one staged with its key. */
+  private readonly waiters: { resolve: (got: { env: RunningEnvironment; staged: boolean }) => void; reject: (err: Error) => void; key?: string }[] = [];
+  /** Environments being staged now. */
+  private preparing = 0;
   private starting = 0;
   private started = 0;
   private closed = false;
@@ -66,21 +71,24 @@ export class EnvPool {
 
   /**
    * A ready environment (waiting for one if none is ready yet); the caller owns it from now on.
-   * With a key, one staged with that key is preferred, and `staged` says whether it was;
-   * without one, or when none is staged with it, an untouched one.
+   * With a key, one staged with that key is preferred (also one still being staged, which is
+   * further along than an untouched one), and `staged` says whether it was; otherwise an
+   * untouched one. An environment staged with another key is never handed out.
    */
   async acquire(key?: string): Promise<{ env: RunningEnvironment; staged: boolean }> {
     if (this.closed) throw new Error('the pool is closed');
-    let i = key === undefined ? -1 : this.ready.findIndex((r) => r.key === key);
-    if (i < 0) i = this.ready.findIndex((r) => r.key === undefined);
-    const got = i >= 0 ? this.ready.splice(i, 1)[0] : undefined;
+    const i = key === undefined ? -1 : this.ready.findIndex((r) => r.key === key);
+    const waitForStaging = i < 0 && key !== undefined && key === this.staging?.key && this.preparing > 0;
+    const j = i >= 0 || waitForStaging ? i : this.ready.findIndex((r) => r.key === undefined);
+    const got = j >= 0 ? this.ready.splice(j, 1)[0] : undefined;
     // Environments still to come (not yet started, or starting), each promised to a waiter in turn.
     const toCome = (this.opts.total ?? Infinity) - this.started + this.starting;
     if (!got && this.waiters.length >= toCome) throw new Error(`the pool has handed out all ${this.opts.total} environments it may start`);
-    const p = got ? Promise.resolve(got.env) : new Promise<RunningEnvironment>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    const p = got ? Promise.resolve({ env: got.env, staged: got.key !== undefined })
+      : new Promise<{ env: RunningEnvironment; staged: boolean }>((resolve, reject) => this.waiters.push({ resolve, reject, key }));
     this.lastError = null;
     this.topUp();
-    return { env: await p, staged: !!got?.key && got.key === key };
+    return p;
   }
 
   /**
@@ -104,11 +112,16 @@ export class EnvPool {
     this.topUp();
   }
 
-  /** Stages `env` with the current staging (if any) and makes it ready, or hands it to a waiter. */
+  /**
+   * Stages `env` with the current staging (if any) and makes it ready. One that a caller waits
+   * for untouched (another key, or none) goes to it now; callers waiting with this staging's key
+   * get it staged, as they would have to prepare it themselves anyway.
+   */
   private prepare(env: RunningEnvironment): void {
     const staging = this.staging;
-    if (!staging || this.waiters.length) return this.hand(env);
+    if (!staging || this.waiters.some((w) => w.key !== staging.key)) return this.hand(env);
     this.starting++;
+    this.preparing++;
     staging.prepare(env).then(
       () => this.hand(env, staging.key),
       (err: Error) => {
@@ -116,15 +129,17 @@ export class EnvPool {
         this.started--;
         void this.discard(env);
       },
-    ).finally(() => { this.starting--; this.topUp(); });
+    ).finally(() => { this.starting--; this.preparing--; this.topUp(); });
   }
 
+  /** A waiter takes it (any waiter an untouched one, only one of the same key a staged one), or it waits ready. */
   private hand(env: RunningEnvironment, key?: string): void {
     if (this.closed) { void this.discard(env); return; }
     // A key that is no longer the staging's: this IDE is prepared for nobody.
     if (key !== undefined && key !== this.staging?.key) { this.started--; void this.discard(env); this.topUp(); return; }
-    const waiter = this.waiters.shift();
-    if (waiter) waiter.resolve(env); else this.ready.push({ env, key });
+    const w = this.waiters.findIndex((x) => key === undefined || x.key === key);
+    if (w >= 0) this.waiters.splice(w, 1)[0].resolve({ env, staged: key !== undefined });
+    else this.ready.push({ env, key });
   }
 
   private topUp(): void {
@@ -134,7 +149,7 @@ export class EnvPool {
       this.starting++;
       this.started++;
       const spec = { ...this.opts.spec, labels: { ...this.opts.spec?.labels, 'pwp.pool': '1' } };
-      startEnvironment(this.deployment, spec, this.opts.readyTimeoutMs)
+      (this.opts.start ? this.opts.start(spec) : startEnvironment(this.deployment, spec, this.opts.readyTimeoutMs))
         .then((env) => {
           if (this.closed) return this.discard(env);
           this.lastError = null;

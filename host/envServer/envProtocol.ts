@@ -21,7 +21,7 @@ const Evaluation = z.looseObject({ score: z.number(), passed: z.boolean(), summa
 
 const ResetResult = z.object({
   observation: ObservationSpace,
-  info: Info({ envId: z.string(), seed: z.int().nullable(), durationMs: z.number(), pooled: z.boolean() }),
+  info: Info({ envId: z.string(), seed: z.int().nullable(), durationMs: z.number(), pooled: z.boolean(), staged: z.boolean() }),
 });
 const StepResult = z.object({
   observation: ObservationSpace,
@@ -70,6 +70,7 @@ export const envMethods = {
       limits: z.boolean().optional().describe("apply the task's step and time limits (default true)"),
       record: z.string().min(1).max(4096).optional().describe('record a trajectory into this folder on the server\'s machine'),
       view: z.boolean().optional().describe('serve the live view'),
+      warm: z.boolean().optional().describe('keep a second environment prepared with this episode\'s reset in the background, so that the next reset with the same options is a hand-over instead of a start (a warm pool of one; it costs that environment\'s memory while the episode is open)'),
     }).strict(),
     z.object({
       episodeId: z.string(), task: TaskSummary.nullable(),

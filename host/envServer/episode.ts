@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import { InvalidParamsError, NotAvailableError } from '../../bridge/protocol';
 import type { DockerDeployment } from '../deployment/dockerDeployment';
 import { Env, type EnvLike, type ResetOptions } from '../env/env';
+import { EnvPool } from '../env/pool';
 import type { Observation, ObserveKind, ObserveOptions } from '../env/observation';
 import { makeEnv, TaskEnv } from '../env/taskEnv';
 import { resolveTasks, taskName, type Task } from '../tasks/loadTask';
@@ -40,6 +41,8 @@ export class Episode {
     readonly task: Task | null,
     /** A workspace episode's files, put in place on every reset. */
     private readonly workspace: ResetOptions = {},
+    /** A warm episode's pool of one (env.make warm), removed with it. */
+    private readonly pool?: EnvPool,
   ) {}
 
   /** Opens an episode from env.make's params (nothing starts until reset). */
@@ -47,16 +50,23 @@ export class Episode {
     const tasksRoot = o.tasksRoot;
     const observe: ObserveKind[] | undefined = p.observe;
     const observeOptions: ObserveOptions = { format: p.format, quality: p.quality };
+    // A warm episode's spare starts with the same image, network and live view as its resets would.
+    const warm = (spec: { network?: boolean; image?: string; display?: { width: number; height: number }; memoryMb?: number } = {}) => (p.warm
+      ? { pool: new EnvPool({ size: 1, deployment, spec: { ...spec, image: spec.image ?? o.image, ...(p.view ? { view: true } : {}) } }), stageNext: true }
+      : {});
     if (p.task) {
       if (p.workspace || p.files || p.settings) throw new InvalidParamsError('params: env.make takes a task or a workspace, not both (a task brings its own workspace)');
       const tasks = findTasks(p.task, tasksRoot);
       if (tasks.length !== 1) throw new InvalidParamsError(`params.task: '${p.task}' names ${tasks.length} tasks; env.make opens one`);
-      const env = makeEnv(tasks[0], { deployment, image: o.image, observe, observeOptions, limits: p.limits, view: p.view, record: p.record, tasksRoot });
-      return new Episode(id, env, origin, tasks[0]);
+      const t = tasks[0];
+      const w = warm({ network: t.network, image: t.image !== 'default' ? t.image : undefined, display: t.environment.display, memoryMb: t.environment.memoryMb });
+      const env = makeEnv(t, { deployment, image: o.image, observe, observeOptions, limits: p.limits, view: p.view, record: p.record, tasksRoot, ...w });
+      return new Episode(id, env, origin, t, {}, w.pool);
     }
-    let env: EnvLike = new Env({ deployment, image: o.image, observe, observeOptions, view: p.view });
+    const w = warm();
+    let env: EnvLike = new Env({ deployment, image: o.image, observe, observeOptions, view: p.view, ...w });
     if (p.record) env = new RecordTrajectory(env, p.record, { meta: { workspace: p.workspace ?? null } });
-    return new Episode(id, env, origin, null, { workspaceDir: p.workspace, files: p.files, settings: p.settings });
+    return new Episode(id, env, origin, null, { workspaceDir: p.workspace, files: p.files, settings: p.settings }, w.pool);
   }
 
   /** Runs fn after every call sent before it has finished. */
@@ -89,7 +99,7 @@ export class Episode {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.env.close();
+    try { await this.env.close(); } finally { await this.pool?.close(); }
   }
 }
 

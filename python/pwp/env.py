@@ -143,16 +143,19 @@ class Env(_Base):
 
 
 def make(task=None, *, workspace=None, files=None, settings=None, observe=None, image_format=None,
-         format=None, quality=None, limits=True, record=None, view=False, url=None, token=None, grace_ms=None,
-         raise_errors=True, client=None):
+         format=None, quality=None, limits=True, record=None, view=False, warm=False, url=None, token=None,
+         grace_ms=None, raise_errors=True, client=None):
     """An Env on a task ('suite/id') or on a workspace (a folder on the server's machine, and/or files).
 
     The server is `url`/`token`, else PWP_SERVER_URL/PWP_TOKEN, else a `pwp serve` started for this process.
-    observe: what reset and step return (default ['screenshot']); image_format: 'numpy', 'pil' or 'bytes'."""
+    observe: what reset and step return (default ['screenshot']); image_format: 'numpy', 'pil' or 'bytes'.
+    warm: keep a second environment prepared with each reset in the background, so that the next reset
+    with the same options is a hand-over (for loops that reset again and again; costs its memory)."""
     params = {'limits': bool(limits)}
     for key, value in (('task', task), ('workspace', workspace), ('files', files), ('settings', settings),
                        ('observe', list(observe) if observe else None), ('format', format), ('quality', quality),
-                       ('record', os.path.abspath(record) if record else None), ('view', view or None)):
+                       ('record', os.path.abspath(record) if record else None), ('view', view or None),
+                       ('warm', warm or None)):
         if value is not None:
             params[key] = value
     own = client is None

@@ -1,4 +1,6 @@
 """pwp's Python Env against a real Env server and real containers."""
+import time
+
 import numpy as np
 import pytest
 
@@ -51,8 +53,8 @@ def test_bad_actions_raise_typed_exceptions_and_the_episode_goes_on(server, tmp_
         # PwP's own && chain runs in order, without a shell: click below the text, go to its end, type.
         _, reward, terminated, truncated, info = env.step("xdotool mousemove 800 500 click 1 && xdotool key ctrl+End && xdotool type 'hello world'")
         assert (reward, terminated, truncated) == (0, False, False) and 'error' not in info
-        state = env.query('ide.editors', maxTextChars=1000)
-        assert 'first line\nhello world' in state['activeEditor']['visibleText']
+        text = until(lambda: env.query('ide.editors', maxTextChars=1000)['activeEditor']['visibleText'], lambda t: 'hello world' in t)
+        assert 'first line\nhello world' in text
         assert any(f.endswith('notes.txt') for f in env.ide_state()['dirtyFiles'])
         marks = env.marks()
         assert marks['marks'] and '[' in marks['text']
@@ -63,3 +65,25 @@ def test_bad_actions_raise_typed_exceptions_and_the_episode_goes_on(server, tmp_
         env.step({'type': 'write_file', 'path': 'notes.txt', 'content': 'overwritten\n'})
         env.restore('saved')
         assert 'hello world' in env.query('ide.editors', maxTextChars=1000)['activeEditor']['visibleText']
+
+
+def until(read, ok, timeout=120):
+    """What read() gives once ok(it) holds, or its last answer after `timeout` s (a loaded machine shows input late)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = read()
+        if ok(value) or time.monotonic() > deadline:
+            return value
+        time.sleep(0.2)
+
+
+def test_a_warm_episode_resets_again_from_a_spare_prepared_in_the_background(server):
+    with pwp.make(files={'loop.txt': 'start\n'}, observe=['ide'], warm=True, url=server['url'], token=server['token']) as env:
+        _, first = env.reset(options={'open': ['loop.txt']})
+        assert first['staged'] is False
+        env.step({'type': 'type', 'text': 'EDITED '})
+        until(lambda: env.ide_state()['dirtyFiles'], lambda d: len(d) == 1)
+        obs, second = env.reset(options={'open': ['loop.txt']})
+        assert second['staged'] is True and second['envId'] != first['envId']
+        assert obs['ide']['activeEditor']['path'] == '/workspace/loop.txt' and obs['ide']['dirtyFiles'] == []
+        assert env.query('ide.editors', maxTextChars=100)['activeEditor']['visibleText'] == 'start\n'

@@ -25,7 +25,7 @@ type Editors = Result<'ide.editors'>;
 const allTabs = (e: Editors) => e.groups.flatMap((g) => g.tabs);
 
 describe('ide.*: IDE state from the extension host', function () {
-  this.timeout(120_000);
+  this.timeout(300_000); // waits on state are bounded at 120 s each; a loaded machine needs several
   const env = useEnvironment(FILES);
 
   it('shows a file opened with the keyboard in ide.editors, with its language, cursor, selection and text', async () => {

@@ -1,0 +1,127 @@
+// The warm pool's hand-out rules with environments faked at the start seam: untouched spares,
+// spares staged for a key, waiting for a staging in progress, and never handing an IDE
+// prepared for one key to a caller of another.
+import assert from 'node:assert/strict';
+import type { DockerDeployment } from '../../../../host/deployment/dockerDeployment';
+import { EnvPool, type Staging } from '../../../../host/env/pool';
+import type { RunningEnvironment } from '../../../../host/env/running/runningEnvironment';
+
+function fakes() {
+  let n = 0;
+  const removed: string[] = [];
+  const deployment = { remove: async (id: string) => { removed.push(id); } } as unknown as DockerDeployment;
+  const start = async () => ({ info: { id: `e${++n}` }, client: { close() {} } }) as unknown as RunningEnvironment;
+  return { deployment, start, removed };
+}
+
+type Pending = { id: string; done: boolean; finish: (err?: Error) => void };
+const allPending: Pending[] = [];
+
+/** A staging whose preparations finish when the test says so. */
+function controlled(key: string) {
+  const pending: Pending[] = [];
+  const staging: Staging = {
+    key,
+    prepare: (env) => new Promise<void>((resolve, reject) => {
+      const p: Pending = { id: env.info.id, done: false, finish: (err) => { p.done = true; if (err) reject(err); else resolve(); } };
+      pending.push(p);
+      allPending.push(p);
+    }),
+  };
+  return { staging, pending };
+}
+
+/** Closes the pool, finishing preparations still open (close waits for them). */
+async function closeAll(pool: EnvPool): Promise<void> {
+  let closed = false;
+  const closing = pool.close().then(() => { closed = true; });
+  while (!closed) {
+    for (const p of allPending) if (!p.done) p.finish();
+    await tick();
+  }
+  await closing;
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !cond(); i++) await tick();
+  assert.ok(cond(), 'condition not reached');
+}
+
+describe('EnvPool staging (faked environments)', () => {
+  it('hands out untouched environments when nothing is staged', async () => {
+    const f = fakes();
+    const pool = new EnvPool({ size: 1, ...f });
+    await pool.fill();
+    const got = await pool.acquire('k');
+    assert.equal(got.staged, false);
+    assert.equal(got.env.info.id, 'e1');
+    await closeAll(pool);
+  });
+
+  it('prepares spares for the staged key and hands one over staged', async () => {
+    const f = fakes();
+    const pool = new EnvPool({ size: 1, ...f });
+    const { staging, pending } = controlled('k');
+    pool.stage(staging);
+    pool.fill().catch(() => undefined);
+    await until(() => pending.length === 1);
+    pending[0].finish();
+    await pool.fill();
+    const got = await pool.acquire('k');
+    assert.deepEqual([got.env.info.id, got.staged], [pending[0].id, true]);
+    await closeAll(pool);
+  });
+
+  it('waits for a staging in progress instead of taking an untouched spare', async () => {
+    const f = fakes();
+    const pool = new EnvPool({ size: 1, ...f }); // a second spare starts meanwhile: it must not be handed over untouched
+    const { staging, pending } = controlled('k');
+    pool.stage(staging);
+    pool.fill().catch(() => undefined);
+    await until(() => pending.length === 1);
+    const acquiring = pool.acquire('k');
+    pending[0].finish();
+    const got = await acquiring;
+    assert.deepEqual([got.env.info.id, got.staged], [pending[0].id, true]);
+    await closeAll(pool);
+  });
+
+  it('never hands a spare staged for one key to a caller of another, and removes it when the key changes', async () => {
+    const f = fakes();
+    const pool = new EnvPool({ size: 1, ...f });
+    const a = controlled('a');
+    pool.stage(a.staging);
+    pool.fill().catch(() => undefined);
+    await until(() => a.pending.length === 1);
+    a.pending[0].finish();
+    await pool.fill();
+    const stagedForA = a.pending[0].id;
+    const got = await pool.acquire('b');
+    assert.notEqual(got.env.info.id, stagedForA);
+    assert.equal(got.staged, false);
+    pool.stage(controlled('b').staging);
+    await until(() => f.removed.includes(stagedForA));
+    await closeAll(pool);
+  });
+
+  it('removes an environment whose preparation failed, and still serves the next caller', async () => {
+    const f = fakes();
+    const lines: string[] = [];
+    const pool = new EnvPool({ size: 1, ...f, log: (l) => lines.push(l) });
+    const { staging, pending } = controlled('k');
+    pool.stage(staging);
+    pool.fill().catch(() => undefined);
+    await until(() => pending.length === 1);
+    const failed = pending[0].id;
+    pending[0].finish(new Error('disk full'));
+    await until(() => f.removed.includes(failed));
+    assert.match(lines.join('\n'), /preparing an environment for the next episode failed: disk full/);
+    await until(() => pending.length === 2);
+    pending[1].finish();
+    const got = await pool.acquire('k');
+    assert.equal(got.staged, true);
+    assert.notEqual(got.env.info.id, failed);
+    await closeAll(pool);
+  });
+});
