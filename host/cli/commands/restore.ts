@@ -12,13 +12,15 @@ export function register(program: Command): void {
     .option('--new', 'start a new environment from the checkpoint instead')
     .option('--view', 'with --new: serve the live view')
     .option('--criu', 'restore running processes too (only into the container the checkpoint was taken from)')
+    .option('--reload', 'close and reopen the workbench instead of restoring in place (slower; drops the IDE\'s in-memory state)')
     .option('--json', 'print the result as JSON')
-    .action(async (first: string, second: string | undefined, o: { new?: boolean; view?: boolean; criu?: boolean; json?: boolean }) => {
+    .action(async (first: string, second: string | undefined, o: { new?: boolean; view?: boolean; criu?: boolean; reload?: boolean; json?: boolean }) => {
       const store = new CheckpointStore();
       if (o.new) {
         if (second) throw new UsageError('with --new, name only the checkpoint: pwp restore --new NAME');
         const name = first;
         if (o.criu) throw new UsageError('--criu restores only into the container the checkpoint was taken from');
+        if (o.reload) throw new UsageError('--reload restores into a running environment; a new one always opens its workbench');
         progress(`starting a new environment from checkpoint '${name}'`);
         const env = await startFromCheckpoint(docker(), name, { view: o.view }, store);
         env.client.close();
@@ -27,12 +29,14 @@ export function register(program: Command): void {
         if (env.info.viewUrl) console.log(`  live view: ${env.info.viewUrl}`);
         return;
       }
+      if (o.criu && o.reload) throw new UsageError('choose one of --criu and --reload');
       if (!second) throw new UsageError('name the environment and the checkpoint: pwp restore ID NAME (or pwp restore --new NAME)');
       const [id, name] = [first, second];
       progress(`restoring '${name}' into ${id}`);
-      const r = await withEnv(id, (env) => env.restore(name, { criu: o.criu }), { checkpoints: store });
+      const r = await withEnv(id, (env) => env.restore(name, { criu: o.criu, reload: o.reload }), { checkpoints: store });
       if (o.json) return printJson(r);
       const phases = Object.entries(r.phases).map(([k, v]) => `${k} ${v} ms`).join(', ');
-      console.log(`restored '${name}' into ${id} in ${(r.durationMs / 1000).toFixed(1)} s (${phases}); ${r.editorsOpened} editor(s) reopened`);
+      const how = r.how === 'reload' && r.reloadReason ? `reload: ${r.reloadReason}` : r.how;
+      console.log(`restored '${name}' into ${id} in ${(r.durationMs / 1000).toFixed(1)} s (${how}; ${phases}); ${r.editorsOpened} editor(s) reopened`);
     });
 }
