@@ -1,6 +1,7 @@
 // The bridge's settings, all from the environment the container was started with.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
+import { readPasswd } from './runtime/users';
 
 /** The user the IDE, its terminals and the agent's shells run as, apart from the bridge's. */
 export interface IdeUser { name: string; uid: number; gid: number; home: string }
@@ -61,10 +62,9 @@ function readToken(env: NodeJS.ProcessEnv): string {
 /** The IDE user's entry in /etc/passwd, when this process may switch to it (it runs as root). */
 export function ideUserFromPasswd(name: string, passwd = '/etc/passwd', uid = process.getuid?.()): IdeUser | null {
   if (uid !== 0) return null;
-  const line = readFileSync(passwd, 'utf8').split('\n').find((l) => l.startsWith(`${name}:`));
-  if (!line) throw new Error(`PWP_IDE_USER ${name} is not in ${passwd}`);
-  const f = line.split(':');
-  return { name, uid: Number(f[2]), gid: Number(f[3]), home: f[5] };
+  const entry = readPasswd(passwd).find((u) => u.name === name);
+  if (!entry) throw new Error(`PWP_IDE_USER ${name} is not in ${passwd}`);
+  return entry;
 }
 
 export function configFromEnv(env = process.env): BridgeConfig {

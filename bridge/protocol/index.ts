@@ -7,6 +7,7 @@ import { domMethods } from './dom';
 import { ideMethods } from './ide';
 import { inputMethods } from './input';
 import { procMethods } from './proc';
+import { runtimeMethods } from './runtime';
 import { toolsMethods } from './tools';
 
 export const methods = {
@@ -17,6 +18,7 @@ export const methods = {
   ...ideMethods,
   ...toolsMethods,
   ...controlMethods,
+  ...runtimeMethods,
 };
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
@@ -34,6 +36,7 @@ export * from './errors';
 export * from './common';
 export * from './extensionLink';
 export { Health } from './proc';
+export { RUNTIME_CHUNK_BYTES, RUNTIME_MAX_OUTPUT_BYTES } from './runtime';
 export type { Image } from './capture';
 export type { DomNode, Mark } from './dom';
 export { ControlStatus, HumanEvent } from './control';

@@ -46,6 +46,11 @@ export class JsonRpcClient {
     });
   }
 
+  /** Lets the process exit while the connection is open and idle (a pending call's timer still holds it). */
+  unref(): void {
+    (this.ws as unknown as { _socket?: { unref(): void } })._socket?.unref();
+  }
+
   close(): void {
     this.ws.close();
     this.failAll(new TargetClosedError('the client closed the connection'));

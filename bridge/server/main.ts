@@ -14,6 +14,7 @@ import { registerInput } from '../input/inputHandlers';
 import { Keymap } from '../input/keymap';
 import { Xdotool } from '../input/xdotool';
 import { registerProc } from '../supervisor/procHandlers';
+import { registerRuntime } from '../runtime/runtimeHandlers';
 import { IdeStack, framebufferPath } from '../supervisor/ideStack';
 import { IdeProxy } from '../view/ideProxy';
 import { ViewServer } from '../view/viewServer';
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
   registerInput(dispatcher, new Xdotool(cfg.display), keymap, (mark, session) => dom.resolveMark(mark, session));
   const recorder = registerCapture(dispatcher, { framebuffer, display: cfg.display, recordingsDir: cfg.recordingsDir });
   registerProc(dispatcher, stack);
+  const transfers = registerRuntime(dispatcher, { runDir: cfg.runDir, defaultUser: cfg.ideUser?.name ?? String(process.getuid?.() ?? 0), workspace: cfg.workspace });
   dispatcher.registerFallback('ide.', (method, params) => link.call(method, params));
   // Tools run in the extension, which owns their deadlines; the link only must not give up first.
   dispatcher.registerFallback('tools.', (method, params) => link.call(method, params, { timeoutMs: toolLinkTimeoutMs(params) }));
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
     view?.close();
     await vnc?.stop();
     control.dispose();
+    transfers.dispose();
     await server.close();
     link.close();
     await stack.stop();

@@ -69,7 +69,8 @@ export async function takeCheckpoint(
     // Frozen while the archives are read: one consistent moment across workspace and user data.
     // Where the freezer cannot stop everything even after retries (an overloaded host), the
     // archives are read live and the manifest says so.
-    const frozen = await deployment.pause(info.id).then(() => true, () => false);
+    // A runtime inside the container (the bridge) would be frozen too: then the archives are read live.
+    const frozen = runtime.worksWhilePaused && await deployment.pause(info.id).then(() => true, () => false);
     let sizes: { bytes: number }[];
     try {
       sizes = await Promise.all([

@@ -63,4 +63,7 @@ export class BridgeClient {
 
   get closed(): boolean { return this.rpc.closed; }
   close(): void { this.rpc.close(); }
+
+  /** Lets the process exit while this connection is open and idle. */
+  unref(): void { this.rpc.unref(); }
 }

@@ -10,11 +10,13 @@ import Docker from 'dockerode';
 import { NotAvailableError } from '../../bridge/protocol';
 import { IMAGE_REPOSITORY } from '../image/imageInputs';
 import type { Deployment, EnvironmentInfo, EnvironmentSpec } from './deployment';
+import { BridgeClient } from '../client/bridgeClient';
+import { BridgeRuntime } from './bridgeRuntime';
 import { DockerRuntime } from './dockerRuntime';
 import { BRIDGE_INTERFACE_PREFIX, guardHostServices } from './hostFirewall';
 import { ownerLabels } from './ownedContainers';
 import { createProcessCheckpoint, criuSupport, restartFromProcessCheckpoint } from './processCheckpoint';
-import { ROOT } from './runtime';
+import { ROOT, type Runtime } from './runtime';
 import { tarOfFiles, tarOfFolder } from './tarArchive';
 import { startVerifierContainer, type VerifierContainer, type VerifierContainerSpec } from './verifierContainer';
 
@@ -41,15 +43,35 @@ const STALE_NETWORK_AGE = '30m';
 
 const networkName = (id: string) => `pwp-${id}`;
 
-export interface DockerDeploymentOptions { docker?: Docker; defaultImage?: string }
+export interface DockerDeploymentOptions {
+  docker?: Docker;
+  defaultImage?: string;
+  /**
+   * How the host runs commands and moves files in a running environment: through the engine's
+   * API ('docker', the default) or through the environment's bridge ('bridge': the runtime.*
+   * methods, all a host on another machine has). PWP_RUNTIME sets the default.
+   */
+  runtime?: RuntimeRoute;
+}
+export type RuntimeRoute = 'docker' | 'bridge';
+
+function runtimeRoute(value: string | undefined): RuntimeRoute {
+  if (value === undefined || value === '' || value === 'docker') return 'docker';
+  if (value === 'bridge') return 'bridge';
+  throw new Error(`PWP_RUNTIME must be 'docker' or 'bridge', not '${value}'`);
+}
 
 export class DockerDeployment implements Deployment {
   readonly docker: Docker;
   private readonly defaultImage: string;
+  readonly runtimeRoute: RuntimeRoute;
+  /** One bridge connection per environment for its BridgeRuntime (closed when it is removed). */
+  private readonly runtimeClients = new Map<string, Promise<BridgeClient>>();
 
   constructor(opts: DockerDeploymentOptions = {}) {
     this.docker = opts.docker ?? new Docker();
     this.defaultImage = opts.defaultImage ?? `${IMAGE_REPOSITORY}:latest`;
+    this.runtimeRoute = opts.runtime ?? runtimeRoute(process.env.PWP_RUNTIME);
   }
 
   async create(spec: EnvironmentSpec): Promise<EnvironmentInfo> {
@@ -123,6 +145,7 @@ export class DockerDeployment implements Deployment {
   }
 
   async remove(id: string): Promise<void> {
+    this.closeRuntimeClient(id);
     const info = await this.docker.listContainers({ all: true, filters: { label: [`${LABEL}=${id}`] } });
     if (info.length === 0) throw new NotAvailableError(`no environment '${id}' (see 'pwp ls')`);
     await this.docker.getContainer(info[0].Id).remove({ force: true, v: true });
@@ -172,9 +195,35 @@ export class DockerDeployment implements Deployment {
     await (await this.container(id)).unpause();
   }
 
-  /** What runs inside environment `id`: exec, files, archives. */
-  async runtime(id: string): Promise<DockerRuntime> {
+  /** What runs inside environment `id`: exec, files, archives (through the engine or the bridge, see runtimeRoute). */
+  async runtime(id: string): Promise<Runtime> {
+    if (this.runtimeRoute === 'bridge') return new BridgeRuntime(await this.runtimeClient(id));
     return new DockerRuntime(this.docker, await this.container(id));
+  }
+
+  private runtimeClient(id: string): Promise<BridgeClient> {
+    let client = this.runtimeClients.get(id);
+    if (!client) {
+      // Unreferenced: a CLI command that used it still exits when done.
+      client = this.get(id).then(async (info) => {
+        const c = await BridgeClient.connect(info.bridgeUrl, info.token, { retryForMs: 30_000 });
+        c.unref();
+        return c;
+      });
+      this.runtimeClients.set(id, client);
+      client.catch(() => this.runtimeClients.delete(id));
+    }
+    return client;
+  }
+
+  private closeRuntimeClient(id: string): void {
+    void this.runtimeClients.get(id)?.then((c) => c.close(), () => undefined);
+    this.runtimeClients.delete(id);
+  }
+
+  /** Closes the bridge connections of BridgeRuntimes (the process can then exit). */
+  closeRuntimes(): void {
+    for (const id of [...this.runtimeClients.keys()]) this.closeRuntimeClient(id);
   }
 
   /** Reads one regular file of environment `id` (running or stopped); fails when there is none. */

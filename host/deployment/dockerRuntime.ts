@@ -24,6 +24,7 @@ function collector(cap: number, onChunk?: (c: Buffer) => void): { stream: PassTh
 const notFound = (err: unknown) => (err as { statusCode?: number }).statusCode === 404;
 
 export class DockerRuntime implements Runtime {
+  readonly worksWhilePaused = true;
   constructor(private readonly docker: Docker, readonly container: Docker.Container) {}
 
   async exec(argv: string[], o: ExecOptions = {}): Promise<ExecResult> {

@@ -37,6 +37,11 @@ export interface WriteOptions {
 }
 
 export interface Runtime {
+  /**
+   * Whether it works on a paused (frozen) container: the engine's API reads and writes from
+   * outside, the bridge runs inside and is frozen with everything else.
+   */
+  readonly worksWhilePaused: boolean;
   /** Runs argv (never through a shell on the host) and waits for it, with its output. */
   exec(argv: string[], opts?: ExecOptions): Promise<ExecResult>;
   /** One regular file, or undefined when there is none. */
