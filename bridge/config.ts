@@ -36,6 +36,11 @@ export interface BridgeConfig {
   view: boolean;
   /** Loopback port of the VNC server behind the live view. */
   vncPort: number;
+  /**
+   * 'runtime': serve only runtime.* (commands, files, archives) and start no display, IDE or
+   * browser: a verifier's container on a cluster, which the controller fills and reads this way.
+   */
+  mode: 'ide' | 'runtime';
 }
 
 function int(name: string, fallback: number): number {
@@ -65,6 +70,12 @@ export function ideUserFromPasswd(name: string, passwd = '/etc/passwd', uid = pr
   const entry = readPasswd(passwd).find((u) => u.name === name);
   if (!entry) throw new Error(`PWP_IDE_USER ${name} is not in ${passwd}`);
   return entry;
+}
+
+function bridgeMode(value: string | undefined): BridgeConfig['mode'] {
+  if (value === undefined || value === '' || value === 'ide') return 'ide';
+  if (value === 'runtime') return 'runtime';
+  throw new Error(`PWP_BRIDGE_MODE must be 'ide' or 'runtime', not '${value}'`);
 }
 
 export function configFromEnv(env = process.env): BridgeConfig {
@@ -97,5 +108,6 @@ export function configFromEnv(env = process.env): BridgeConfig {
     startTimeoutMs: int('PWP_START_TIMEOUT_MS', 90_000),
     view: env.PWP_VIEW === '1',
     vncPort: int('PWP_VNC_PORT', 5900),
+    mode: bridgeMode(env.PWP_BRIDGE_MODE),
   };
 }

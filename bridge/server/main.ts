@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { bootPage } from '../browser/bootPage';
 import { registerCapture } from '../capture/captureHandlers';
 import { Framebuffer } from '../capture/framebuffer';
-import { configFromEnv } from '../config';
+import { configFromEnv, type BridgeConfig } from '../config';
 import { registerControl } from '../control/controlHandlers';
 import { ControlState } from '../control/controlState';
 import { registerDom } from '../dom/domHandlers';
@@ -28,6 +28,9 @@ function toolLinkTimeoutMs(params: unknown): number {
   return (typeof t === 'number' && t > 0 ? Math.min(t, 3_600_000) : 3_600_000) + 15_000;
 }
 
+/** Commands run as the IDE user unless a call names another (as the bridge's own user when it is not root). */
+const runtimeConfig = (cfg: BridgeConfig) => ({ runDir: cfg.runDir, defaultUser: cfg.ideUser?.name ?? String(process.getuid?.() ?? 0), workspace: cfg.workspace });
+
 const log = (line: string) => process.stderr.write(`[bridge ${new Date().toISOString()}] ${line}\n`);
 
 async function main(): Promise<void> {
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
   // recordings) are out of the IDE user's reach when the bridge runs as another user.
   mkdirSync(cfg.runDir, { recursive: true, mode: 0o700 });
   chmodSync(cfg.runDir, 0o700);
+  if (cfg.mode === 'runtime') return serveRuntimeOnly(cfg);
   // Every X client the bridge starts (xdotool, xmodmap, ffmpeg, x11vnc, the browser) presents the cookie.
   process.env.XAUTHORITY = cfg.xauthority;
   const link: ExtensionLink = new ExtensionLink(cfg.extensionPort, cfg.extensionToken, log, {
@@ -51,7 +55,7 @@ async function main(): Promise<void> {
   registerInput(dispatcher, new Xdotool(cfg.display), keymap, (mark, session) => dom.resolveMark(mark, session));
   const recorder = registerCapture(dispatcher, { framebuffer, display: cfg.display, recordingsDir: cfg.recordingsDir });
   registerProc(dispatcher, stack);
-  const transfers = registerRuntime(dispatcher, { runDir: cfg.runDir, defaultUser: cfg.ideUser?.name ?? String(process.getuid?.() ?? 0), workspace: cfg.workspace });
+  const transfers = registerRuntime(dispatcher, runtimeConfig(cfg));
   dispatcher.registerFallback('ide.', (method, params) => link.call(method, params));
   // Tools run in the extension, which owns their deadlines; the link only must not give up first.
   dispatcher.registerFallback('tools.', (method, params) => link.call(method, params, { timeoutMs: toolLinkTimeoutMs(params) }));
@@ -90,6 +94,18 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (err) => log(`unhandled rejection: ${(err as Error)?.stack ?? String(err)}`));
 
   await stack.start().catch((err: Error) => log(`start-up failed: ${err.message}`));
+}
+
+/** The runtime-only bridge (PWP_BRIDGE_MODE=runtime): runtime.* behind the token, nothing else started. */
+async function serveRuntimeOnly(cfg: BridgeConfig): Promise<void> {
+  const dispatcher = new Dispatcher();
+  const transfers = registerRuntime(dispatcher, runtimeConfig(cfg));
+  const server = new RpcServer({ host: cfg.host, port: cfg.port, token: cfg.token, dispatcher, isReady: () => true, log });
+  await server.listen();
+  log(`serving runtime.* only on ${cfg.host}:${cfg.port}`);
+  const shutdown = async () => { transfers.dispose(); await server.close(); process.exit(0); };
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
 }
 
 void main().catch((err: Error) => {

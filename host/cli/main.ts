@@ -13,6 +13,7 @@ import { register as demo } from './commands/demo';
 import { register as down } from './commands/down';
 import { register as input } from './commands/input';
 import { register as inspect } from './commands/inspect';
+import { register as k8s } from './commands/k8s';
 import { register as ls } from './commands/ls';
 import { register as mcp } from './commands/mcp';
 import { register as replay } from './commands/replay';
@@ -35,7 +36,7 @@ const program = new Command('pwp')
   .showHelpAfterError()
   .exitOverride();
 
-for (const register of [buildImage, up, down, ls, screenshot, input, inspect, demo, tasks, run, bench, checkpoint, restore, checkpoints, replay, control, serve, mcp, tool, dataset]) register(program);
+for (const register of [buildImage, up, down, ls, screenshot, input, inspect, demo, tasks, run, bench, checkpoint, restore, checkpoints, replay, control, serve, mcp, tool, dataset, k8s]) register(program);
 
 /** Wrong arguments, and tasks that are not there or not valid (they name the file and field): exit code 2. */
 const isUsage = (e: unknown): boolean => e instanceof UsageError || e instanceof TaskError;
