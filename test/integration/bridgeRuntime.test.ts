@@ -8,14 +8,15 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidParamsError, UnauthorizedError } from '../../bridge/protocol';
+import Docker from 'dockerode';
+import { InvalidParamsError, MethodNotFoundError, UnauthorizedError } from '../../bridge/protocol';
 import { OracleAgent } from '../../host/agents/oracleAgent';
 import { CheckpointStore } from '../../host/checkpoint/checkpointStore';
 import { BridgeClient } from '../../host/client/bridgeClient';
 import { BridgeRuntime } from '../../host/deployment/bridgeRuntime';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
-import { archiveBuffer, type Runtime } from '../../host/deployment/runtime';
-import { readTar } from '../../host/deployment/tarArchive';
+import { archiveBuffer, ROOT, type Runtime } from '../../host/deployment/runtime';
+import { readTar, tarOfFiles } from '../../host/deployment/tarArchive';
 import { Env } from '../../host/env/env';
 import { startEnvironment, type RunningEnvironment } from '../../host/env/running/runningEnvironment';
 import { resolveTasks } from '../../host/tasks/loadTask';
@@ -138,5 +139,47 @@ describe('checkpoints and a task with the bridge as the only runtime (PWP_RUNTIM
     } finally {
       if (before === undefined) delete process.env.PWP_RUNTIME; else process.env.PWP_RUNTIME = before;
     }
+  });
+});
+
+describe('the runtime-only bridge (PWP_BRIDGE_MODE=runtime): a cluster verifier\'s container', function () {
+  this.timeout(10 * 60_000);
+  const docker = new Docker();
+  let container: Docker.Container | undefined;
+  let client: BridgeClient | undefined;
+
+  after(async () => {
+    client?.close();
+    await container?.remove({ force: true }).catch(() => undefined);
+  });
+
+  it('serves runtime.* behind its token and starts nothing else; root with the verifier\'s capabilities writes where grading needs', async () => {
+    const token = 'runtime-only-test-token-0123456789';
+    // The verifier Job of `pwp k8s manifests`, as a container: root with SETUID, SETGID, CHOWN, DAC_OVERRIDE, FOWNER.
+    container = await docker.createContainer({
+      Image: await testImage(),
+      User: 'root',
+      Env: ['PWP_BRIDGE_MODE=runtime', 'PWP_TOKEN_FILE=/tmp/.pwp-bridge-token'],
+      Labels: { 'pwp.test': '1' },
+      HostConfig: {
+        CapDrop: ['ALL'], CapAdd: ['SETUID', 'SETGID', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER'], SecurityOpt: ['no-new-privileges'],
+        Memory: 1536 * 1024 * 1024, PidsLimit: 512,
+      },
+    });
+    await container.putArchive(tarOfFiles({ '.pwp-bridge-token': token }, ROOT, 0o400) as unknown as NodeJS.ReadableStream, { path: '/tmp' });
+    await container.start();
+    const ip = (await container.inspect()).NetworkSettings.Networks.bridge.IPAddress;
+    await assert.rejects(BridgeClient.connect(`ws://${ip}:7000/rpc`, 'wrong-token-wrong-token', { retryForMs: 60_000 }), UnauthorizedError);
+    client = await BridgeClient.connect(`ws://${ip}:7000/rpc`, token, { retryForMs: 60_000 });
+    await assert.rejects(client.call('proc.health', {}), MethodNotFoundError);
+    const rt = new BridgeRuntime(client);
+    // Hidden tests as root's, the agent's files into the IDE user's /workspace, as the verifier does.
+    await rt.writeFiles('/', [{ path: 'pwp/hidden/test_x.py', content: 'def test_x(): pass\n' }], { owner: ROOT });
+    await rt.writeFiles('/workspace', [{ path: 'x.py', content: 'X = 1\n' }], { owner: ROOT, withDirs: false });
+    const st = await rt.exec(['stat', '-c', '%U %n', '/pwp/hidden/test_x.py', '/workspace/x.py'], { user: 'root', cwd: '/' });
+    assert.deepEqual(st.stdout.trim().split('\n'), ['root /pwp/hidden/test_x.py', 'root /workspace/x.py']);
+    const ps = await rt.exec(['ps', '-eo', 'comm'], { cwd: '/' });
+    assert.doesNotMatch(ps.stdout, /Xvfb|chromium|code-server/);
+    assert.equal(await rt.readFile('/tmp/.pwp-bridge-token'), undefined, 'the token file is still there');
   });
 });
