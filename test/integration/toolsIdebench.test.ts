@@ -67,6 +67,26 @@ describe('tools.*: the IDE-Bench tool set', function () {
     assert.doesNotMatch(r, /node_modules|build/);
   });
 
+  it('list_dir recurses down to max_depth with indentation, and every IDE-Bench tool takes an explanation (logged, not acted on)', async () => {
+    const { client } = env();
+    const r = textOf(await callTool(client, 'list_dir', { recursive: true, explanation: 'see the whole layout first' }));
+    assert.match(r, /\[dir\] {2}app\/ \(4 items\)\n {2}\[file\] dup\.py \(\d+ bytes\)/);
+    assert.match(r, /\[dir\] {2}src\/ \(1 items\)\n {2}\[file\] readme\.md/);
+    assert.doesNotMatch(r, /node_modules|build|index\.js/);
+    const shallow = textOf(await callTool(client, 'list_dir', { recursive: true, max_depth: 1 }));
+    assert.doesNotMatch(shallow, /dup\.py/);
+    const tools = await client.call('tools.list', { groups: ['idebench'] });
+    const idebench = tools.tools.filter((t) => t.group === 'idebench');
+    assert.ok(idebench.length >= 15);
+    for (const t of idebench) assert.ok((t.inputSchema.properties as Record<string, unknown>).explanation, `${t.name} has no explanation parameter`);
+    const read = await callTool(client, 'read_file', { target_file: 'long.txt', limit: 1, explanation: 'check the first line' });
+    assert.equal(read.isError, false, textOf(read));
+    const log = await client.call('tools.log', {});
+    assert.ok(log.entries.some((e) => e.name === 'read_file' && JSON.stringify(e.args).includes('check the first line')), 'the explanation is not in the tool log');
+    // Still strict otherwise: an unknown argument is refused.
+    await assert.rejects(client.call('tools.call', { name: 'list_dir', args: { recursively: true } }), /recursively/);
+  });
+
   it('grep_search, file_search and codebase_search find code and skip dependency folders', async () => {
     const { client } = env();
     const g = textOf(await callTool(client, 'grep_search', { query: 'def \\w+_password', include_pattern: '*.py' }));

@@ -61,6 +61,18 @@ export function formatIssues(error: z.ZodError, root: string): string[] {
   return error.issues.map((i) => `${[root, ...i.path].join('.')}: ${i.message}`);
 }
 
+/**
+ * IDE-Bench's tools all take an optional `explanation` (one sentence on why the call is made,
+ * as Cursor-style tool sets ask for): accepted by every tool of the idebench group, kept in the
+ * tool log with the other arguments, and not acted on.
+ */
+const EXPLANATION = z.string().max(2000).optional().describe('One sentence explaining why this tool is being used and how it contributes to the goal (recorded, not acted on)');
+
+function withExplanation<P extends z.ZodType>(def: ToolDefinition<P>): ToolDefinition<P> {
+  if (def.group !== 'idebench' || !(def.params instanceof z.ZodObject) || 'explanation' in def.params.shape) return def;
+  return { ...def, params: def.params.extend({ explanation: EXPLANATION }) as unknown as P };
+}
+
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   private readonly schemas = new Map<string, Record<string, unknown>>();
@@ -89,7 +101,8 @@ export class ToolRegistry {
     }));
   }
 
-  register<P extends z.ZodType>(def: ToolDefinition<P>): this {
+  register<P extends z.ZodType>(given: ToolDefinition<P>): this {
+    const def = withExplanation(given);
     if (this.tools.has(def.name)) throw new Error(`tool '${def.name}' registered twice`);
     if (!ToolEffects.safeParse(def.effects).success) throw new Error(`tool '${def.name}' declares no effects (read, write or destructive)`);
     this.schemas.set(def.name, inputSchemaOf(def.params));
