@@ -4,10 +4,11 @@
 // the state in a verifier container with the task's evaluator: the score is the reward, the
 // evaluation (per-check detail) is in info.evaluation. The task's limits are the TimeLimit and
 // WallClockLimit wrappers; recording is RecordTrajectory.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { archiveBuffer } from '../deployment/runtime';
+import { agentDiff } from '../evaluation/agentDiff';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { captureIdeState, EXTENSIONS_DIR, ideStateNeeds } from '../evaluation/ideState';
 import { ensureImage } from '../image/buildImage';
@@ -101,12 +102,24 @@ export class TaskEnv extends Env {
     if (dir) {
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'ide-state.json'), JSON.stringify(ideState, null, 1));
+      // The agent's changes since set-up, beside the task's reference patch when it has one.
+      if (this.initialTar) writeFileSync(join(dir, 'agent.diff'), (await agentDiff(this.initialTar, workspaceTar)).diff);
+      const reference = referencePatch(this.task);
+      if (reference) copyFileSync(reference, join(dir, 'reference.diff'));
     }
     this.lastEvaluation = await gradeState(this.task, {
       image: this.resolvedImage!, deployment: this.deployment, workspaceTar, initialTar: this.initialTar, ideState, answer: this.answerGiven ?? undefined,
     });
     return this.lastEvaluation;
   }
+}
+
+/** The task's reference solution as a patch (a .diff or .patch in its oracle folder), if it has one. */
+function referencePatch(task: Task): string | undefined {
+  const dir = join(task.dir, 'oracle');
+  if (!existsSync(dir)) return undefined;
+  const file = readdirSync(dir).sort().find((f) => f.endsWith('.diff') || f.endsWith('.patch'));
+  return file ? join(dir, file) : undefined;
 }
 
 export interface MakeEnvOptions extends TaskEnvOptions {

@@ -94,6 +94,20 @@ describe('a task run end to end: pwp run, its trajectory, pwp replay', function 
     assert.deepEqual([none.score, none.steps, none.status], [0, 0, 'finished']);
   });
 
+  it('keeps the agent\'s diff beside the task\'s reference patch in the run folder', async () => {
+    const [task] = resolveTasks(['idebench-inventory/pagination']);
+    const run = await runTask(task, { agent: new OracleAgent(), runDir: join(paths.state, 'test-runs', 'pipeline-diff'), defaultImage: image, labels: { 'pwp.test': '1' } });
+    assert.equal(run.score, 1, run.error ?? run.evaluation?.summary);
+    const reference = readFileSync(join(task.dir, 'oracle', 'solution.diff'), 'utf8');
+    assert.equal(readFileSync(join(run.runDir, 'reference.diff'), 'utf8'), reference);
+    const agent = readFileSync(join(run.runDir, 'agent.diff'), 'utf8');
+    // The oracle applied the reference patch: the same files, the same added lines.
+    const changed = (d: string) => [...d.matchAll(/^\+\+\+ b\/(.+)$/gm)].map((m) => m[1]).sort();
+    assert.deepEqual(changed(agent), changed(reference));
+    const added = (d: string) => d.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).sort();
+    assert.deepEqual(added(agent), added(reference));
+  });
+
   it('when the container dies mid-run, result.json and the trajectory\'s last record both say error', async () => {
     const [task] = resolveTasks(['vscode-config/color-theme']);
     const killer: Agent = {
