@@ -47,6 +47,22 @@ function agentMetricsRows(s: Summary): { head: string[]; rows: string[][] } | nu
   return { head, rows: groups.map((g, i) => [g.suite, g.agent, g.model ?? '', ...Object.values(cells[i])]) };
 }
 
+/** Per suite and agent: files visited and edited, the first edit, syntax errors, failure categories (IDE-Bench's agent metrics). */
+function workRows(s: Summary): { head: string[]; rows: string[][] } | null {
+  const groups = s.groups.filter((g) => g.work);
+  if (!groups.length) return null;
+  const head = ['suite', 'agent', 'files visited', 'files edited', 'edited unseen', 'first edit', 'syntax errors', 'failures'];
+  return {
+    head,
+    rows: groups.map((g) => {
+      const w = g.work!;
+      const failures = Object.entries(w.failures).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
+      return [g.suite, g.model ? `${g.agent} (${g.model})` : g.agent, w.meanFilesVisited.toFixed(1), w.meanFilesEdited.toFixed(1), w.meanEditedUnseen.toFixed(1),
+        w.meanTimeToFirstEditMs === null ? '–' : `${(w.meanTimeToFirstEditMs / 1000).toFixed(1)} s`, String(w.syntaxErrors), failures];
+    }),
+  };
+}
+
 function fixedWidth(head: string[], rows: string[][], leftColumns: number): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns || i >= head.length - 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
@@ -61,8 +77,10 @@ export function summaryTable(s: Summary): string {
   const main = [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
   const macro = macroRows(s);
   const agents = agentMetricsRows(s);
+  const work = workRows(s);
   return [main, ...(macro ? [`per category and over families (macro):\n${fixedWidth(macro.head, macro.rows, 3)}`] : []),
-    ...(agents ? [`model agents:\n${fixedWidth(agents.head, agents.rows, 3)}`] : [])].join('\n\n');
+    ...(agents ? [`model agents:\n${fixedWidth(agents.head, agents.rows, 3)}`] : []),
+    ...(work ? [`how the agents worked on the code (means per run):\n${fixedWidth(work.head, work.rows, 2)}`] : [])].join('\n\n');
 }
 
 function byTask(results: readonly ResultLine[]): [string, ResultLine[]][] {
@@ -85,6 +103,11 @@ export function markdownReport(s: Summary, results: readonly ResultLine[], outDi
   if (agents) {
     md.push('', '## Model agents', '', 'Means per run, except tokens and retries (totals); tokens/success is every token spent over the runs that solved their task.', '');
     md.push(`| ${agents.head.join(' | ')} |`, `|${agents.head.map(() => ' --- ').join('|')}|`, ...agents.rows.map((r) => `| ${r.join(' | ')} |`));
+  }
+  const work = workRows(s);
+  if (work) {
+    md.push('', '## How the agents worked on the code', '', 'Means per run from the trajectories (IDE-Bench\'s agent metrics): files read or opened through a tool, files changed through a tool, files changed without being read first, time from the reset to the first edit, edits refused for a syntax error (total), and runs per failure category (the first of IDE-Bench\'s conditions that failed: agent finished, code changed, no syntax error, tests passed).', '');
+    md.push(`| ${work.head.join(' | ')} |`, `|${work.head.map((_, i) => (i < 2 || i === work.head.length - 1 ? ' --- ' : ' ---: ')).join('|')}|`, ...work.rows.map((r) => `| ${r.join(' | ')} |`));
   }
   md.push('', '## Tasks', '', '| task | agent | attempt | score | solved | tests | steps | time | run |', '| --- | --- | ---: | ---: | :---: | ---: | ---: | ---: | --- |');
   for (const [, rs] of byTask(results)) {
@@ -118,6 +141,8 @@ export function htmlReport(s: Summary, results: readonly ResultLine[], outDir: s
     ];
   }));
   const agentTable = agents ? `<h2>Model agents</h2>\n${table(agents.head, agents.rows.map((r) => r.map(esc)))}` : '';
+  const work = workRows(s);
+  const workTable = work ? `<h2>How the agents worked on the code</h2>\n${table(work.head, work.rows.map((r) => r.map(esc)))}` : '';
   const macro = macroRows(s);
   const macroTable = macro ? `<h2>Per category and over families (macro)</h2>\n<p>Each family (suite) weighs the same; the null and oracle baselines are left out.</p>\n${table(macro.head, macro.rows.map((r) => r.map(esc)))}` : '';
   return `<!doctype html>
@@ -137,6 +162,7 @@ ${table(head, rows.map((r) => r.map(esc)))}
 <p>Intervals are 95%: Wilson for success rates, a bootstrap over runs for mean scores.</p>
 ${macroTable}
 ${agentTable}
+${workTable}
 <h2>Tasks</h2>
 ${table(['task', 'agent', 'attempt', 'score', 'solved', 'tests', 'steps', 'time', 'details', 'run'], taskRows)}
 </body></html>

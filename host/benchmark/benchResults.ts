@@ -5,6 +5,7 @@
 // macro averages over families, per PwP-Bench category and over all of them.
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { summarizeAgentStats, type AgentMetrics } from '../agents/runStatistics';
+import { summarizeWork, type WorkSummary } from '../trajectory/workMetrics';
 import type { RunResult } from '../tasks/runTask';
 import { CATEGORIES, categoryOf, type Category } from './families';
 import { bootstrapMeanInterval, wilsonInterval } from './intervals';
@@ -99,6 +100,8 @@ export interface GroupSummary {
   truncated: number;
   /** Model-driven agents: iterations, tool usage and transitions, tokens, tokens per success, stop reasons. */
   agentMetrics?: AgentMetrics;
+  /** How the agents worked on the code (IDE-Bench's metrics), from the runs' trajectories. */
+  work?: WorkSummary;
 }
 
 /** Averages over families (suites) with each family weighing the same: per category, and over all of them. */
@@ -144,6 +147,7 @@ export function summarize(results: readonly ResultLine[]): Summary {
     }
     const withTests = runs.filter((r) => r.tests && r.tests.total > 0);
     const agentMetrics = summarizeAgentStats(runs);
+    const work = summarizeWork(runs);
     const solved = runs.filter((r) => r.passed).length;
     out.push({
       suite, agent, ...(model ? { model } : {}), category: categoryOf(suite), tasks: byTask.size, runs: runs.length,
@@ -157,6 +161,7 @@ export function summarize(results: readonly ResultLine[]): Summary {
       errors: runs.filter((r) => r.status === 'error').length,
       truncated: runs.filter((r) => r.status === 'truncated').length,
       ...(agentMetrics ? { agentMetrics } : {}),
+      ...(work ? { work } : {}),
     });
   }
   const baselines: Summary['baselines'] = {};

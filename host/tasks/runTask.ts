@@ -3,7 +3,7 @@
 // RecordTrajectory: trajectory, screenshots; plus a video), grading in the verifier (the done
 // step's, or the state the agent left), and result.json in the run's folder. The trajectory's
 // last record says what result.json says, whatever ended the run.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureImage } from '../image/buildImage';
 import { paths } from '../paths';
@@ -16,7 +16,8 @@ import { EpisodeOverError, type EnvLike } from '../env/env';
 import type { EnvPool } from '../env/pool';
 import { makeEnv } from '../env/taskEnv';
 import type { RecordTrajectory } from '../trajectory/recordTrajectory';
-import { TRAJECTORY_FILE } from '../trajectory/trajectoryFile';
+import { readTrajectory, TRAJECTORY_FILE } from '../trajectory/trajectoryFile';
+import { diffFileCount, workMetrics, type WorkMetrics } from '../trajectory/workMetrics';
 import { taskName, type Task } from './loadTask';
 
 export interface RunResult {
@@ -45,6 +46,8 @@ export interface RunResult {
   timings: Record<string, number>;
   /** Model-driven agents: iterations, tool usage and transitions, tokens, stopping reason. */
   agentStats?: AgentStats;
+  /** How the agent worked on the code (files visited and edited, first edit, syntax errors, failure category), from the trajectory. */
+  work?: WorkMetrics;
   startedAt: string;
   endedAt: string;
 }
@@ -94,12 +97,24 @@ function countScreenshots(dir: string): number {
   return n;
 }
 
+/** The work metrics of a finished run, from its trajectory and agent.diff (none when the run never started). */
+function runWork(runDir: string, result: RunResult): WorkMetrics | undefined {
+  if (!result.trajectory || !existsSync(result.trajectory)) return undefined;
+  const diff = join(runDir, 'agent.diff');
+  const changedFiles = existsSync(diff) ? diffFileCount(readFileSync(diff, 'utf8')) : 0;
+  try {
+    return workMetrics(readTrajectory(result.trajectory), { passed: result.passed, finished: result.status === 'finished', changedFiles });
+  } catch {
+    return undefined; // a trajectory cut short by a crash still leaves result.json
+  }
+}
+
 export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
   const attempt = o.attempt ?? 1;
   const runDir = resolve(o.runDir ?? defaultRunDir(task, o.agent.name, attempt));
   mkdirSync(runDir, { recursive: true });
   // A re-run into the same folder must not leave an earlier run's trajectory, video or grading behind.
-  for (const stale of ['video.mp4', 'evaluation.json', 'ide-state.json', TRAJECTORY_FILE, 'episode-1', 'screenshots']) rmSync(join(runDir, stale), { recursive: true, force: true });
+  for (const stale of ['video.mp4', 'evaluation.json', 'ide-state.json', 'agent.diff', 'reference.diff', TRAJECTORY_FILE, 'episode-1', 'screenshots']) rmSync(join(runDir, stale), { recursive: true, force: true });
   const startedAt = new Date().toISOString();
   const t0 = Date.now();
   const progress = o.progress ?? (() => undefined);
@@ -129,6 +144,7 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
       progress(`environment ${id} keeps running: pwp down ${id}`);
     }
     await recorder.closeWith(end).catch(() => undefined);
+    result.work = runWork(runDir, result);
     writeFileSync(join(runDir, 'result.json'), `${JSON.stringify(result, null, 1)}\n`);
     return result;
   };

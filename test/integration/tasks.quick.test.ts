@@ -106,6 +106,8 @@ describe('a task run end to end: pwp run, its trajectory, pwp replay', function 
     assert.deepEqual(changed(agent), changed(reference));
     const added = (d: string) => d.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).sort();
     assert.deepEqual(added(agent), added(reference));
+    // The oracle changed the files with git apply (a command): counted from agent.diff, not as tool edits.
+    assert.deepEqual([run.work?.changedFiles, run.work?.successfulEdits, run.work?.failure], [2, 0, 'none']);
   });
 
   it('when the container dies mid-run, result.json and the trajectory\'s last record both say error', async () => {
