@@ -69,7 +69,9 @@ export function registerRuntime(d: Dispatcher, cfg: RuntimeConfig): Transfers {
     const { id, path } = transfers.create();
     const fd = openSync(path, 'w');
     try {
-      const r = await runCommand(['tar', '-c', '-f', '-', '-C', dirname(p.path), '--', basename(p.path)], { ...base(ownerOf(p.path), '/'), stdoutFd: fd });
+      // --ignore-failed-read: what the owner made unreadable to itself is left out (a warning, not
+      // a failure), so an agent cannot make its workspace impossible to archive for grading.
+      const r = await runCommand(['tar', '-c', '--ignore-failed-read', '-f', '-', '-C', dirname(p.path), '--', basename(p.path)], { ...base(ownerOf(p.path), '/'), stdoutFd: fd });
       // 1: a file changed while it was read (logs of a running IDE), which `docker cp` does not mind either.
       if (r.exitCode !== 0 && r.exitCode !== 1) throw new ActionFailedError(`cannot archive ${p.path}: ${r.stderr.trim()}`, { exitCode: r.exitCode });
     } catch (err) {

@@ -67,6 +67,9 @@ describe('Runtime through the bridge (runtime.*): exec, files and archives with 
     assert.equal((await rt.exec(['./run.sh'])).stdout, 'ran\n');
     assert.equal(await rt.readFile('/workspace/missing.txt'), undefined);
     assert.equal(await rt.readTree('/nowhere'), undefined);
+    // What the IDE user makes unreadable to itself is left out of an archive, not a failure of it.
+    await rt.exec(['sh', '-c', 'mkdir -p locked && echo open > locked/open.txt && echo shut > locked/shut.txt && chmod 000 locked/shut.txt']);
+    assert.deepEqual([...(await rt.readTree('/workspace/locked'))!.keys()], ['open.txt']);
   });
 
   it('moves an archive larger than one message out and back in byte for byte', async () => {
