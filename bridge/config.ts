@@ -41,6 +41,12 @@ export interface BridgeConfig {
    * browser: a verifier's container on a cluster, which the controller fills and reads this way.
    */
   mode: 'ide' | 'runtime';
+  /**
+   * Wait for proc.start before starting the display, IDE and browser (PWP_START=held): where
+   * the host cannot put files in before the container starts (a Swarm service), it puts them in
+   * through runtime.* first, so the IDE starts on them as it would on the Docker backend.
+   */
+  held: boolean;
 }
 
 function int(name: string, fallback: number): number {
@@ -60,7 +66,14 @@ function readToken(env: NodeJS.ProcessEnv): string {
   if (!file) return env.PWP_TOKEN ?? '';
   let token: string;
   try { token = readFileSync(file, 'utf8').trim(); } catch (err) { throw new Error(`PWP_TOKEN_FILE ${file} cannot be read: ${(err as Error).message}`); }
-  rmSync(file, { force: true });
+  try {
+    rmSync(file, { force: true });
+  } catch (err) {
+    // A file mounted in (a Swarm secret, a Kubernetes volume) cannot be deleted; it stays
+    // root's and unreadable to the IDE user, which its mode decides (the deployment sets 0400).
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EBUSY' && code !== 'EROFS') throw err;
+  }
   return token;
 }
 
@@ -76,6 +89,12 @@ function bridgeMode(value: string | undefined): BridgeConfig['mode'] {
   if (value === undefined || value === '' || value === 'ide') return 'ide';
   if (value === 'runtime') return 'runtime';
   throw new Error(`PWP_BRIDGE_MODE must be 'ide' or 'runtime', not '${value}'`);
+}
+
+function startWhen(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'now') return false;
+  if (value === 'held') return true;
+  throw new Error(`PWP_START must be 'now' or 'held', not '${value}'`);
 }
 
 export function configFromEnv(env = process.env): BridgeConfig {
@@ -109,5 +128,6 @@ export function configFromEnv(env = process.env): BridgeConfig {
     view: env.PWP_VIEW === '1',
     vncPort: int('PWP_VNC_PORT', 5900),
     mode: bridgeMode(env.PWP_BRIDGE_MODE),
+    held: startWhen(env.PWP_START),
   };
 }

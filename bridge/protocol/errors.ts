@@ -17,6 +17,7 @@ export const ErrorCode = {
   ActionFailed: -32006,
   Busy: -32007,
   Forbidden: -32008,
+  EnvironmentLost: -32010,
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -62,6 +63,13 @@ export class NotAvailableError extends PwpError {
 export class TargetClosedError extends PwpError {
   constructor(message = 'the bridge connection closed') { super(ErrorCode.TargetClosed, message); }
 }
+/**
+ * The environment is gone from under the connection: the node running it was lost or its
+ * container ended (data.node names the node, where the backend has nodes). Its episode is over.
+ */
+export class EnvironmentLostError extends PwpError {
+  constructor(message: string, data?: Record<string, unknown>) { super(ErrorCode.EnvironmentLost, message, data); }
+}
 /** A limit of the server was reached (data.limit names it, data.max its value): nothing was started. */
 export class LimitExceededError extends PwpError {
   constructor(message: string, data?: Record<string, unknown>) { super(ErrorCode.LimitExceeded, message, data); }
@@ -95,6 +103,7 @@ const byCode: Record<number, new (message: string) => PwpError> = {
   [ErrorCode.ActionFailed]: ActionFailedError,
   [ErrorCode.PayloadTooLarge]: PayloadTooLargeError,
   [ErrorCode.Busy]: BusyError,
+  [ErrorCode.EnvironmentLost]: EnvironmentLostError,
 };
 
 export interface WireError { code: number; message: string; data?: unknown }

@@ -22,6 +22,13 @@ export type Health = z.infer<typeof Health>;
 
 export const procMethods = {
   'proc.health': method('Readiness of the display, IDE server and browser; never waits.', Empty, Health),
+  'proc.start': method(
+    'Start the display, IDE server and browser of a bridge started with PWP_START=held (the host has put the ' +
+      'environment\'s files in through runtime.*); returns at once, proc.waitReady says when it is ready. ' +
+      'Does nothing when they already started.',
+    Empty,
+    Health,
+  ),
   'proc.waitReady': method(
     'Wait until the IDE workbench has rendered and every component is ready.',
     z.object({ timeoutMs: z.int().min(0).max(600_000).default(60_000) }).strict(),

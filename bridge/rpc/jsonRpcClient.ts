@@ -56,6 +56,18 @@ export class JsonRpcClient {
     this.failAll(new TargetClosedError('the client closed the connection'));
   }
 
+  /** Calls `fn` once the socket has closed (for whatever reason). */
+  onClose(fn: () => void): void {
+    if (this.ws.readyState === this.ws.CLOSED) fn();
+    else this.ws.once('close', fn);
+  }
+
+  /** Ends the connection now, failing the calls in flight and every later one with `err` (a reason known from elsewhere). */
+  abort(err: Error): void {
+    this.failAll(err);
+    this.ws.terminate();
+  }
+
   private settle(id: number): Pending | undefined {
     const p = this.pending.get(id);
     if (p) { clearTimeout(p.timer); this.pending.delete(id); }

@@ -54,7 +54,13 @@ async function main(): Promise<void> {
   stack.display.on('restarted', () => keymap.displayRestarted());
   registerInput(dispatcher, new Xdotool(cfg.display), keymap, (mark, session) => dom.resolveMark(mark, session));
   const recorder = registerCapture(dispatcher, { framebuffer, display: cfg.display, recordingsDir: cfg.recordingsDir });
-  registerProc(dispatcher, stack);
+  let started = false;
+  const start = (): void => {
+    if (started) return;
+    started = true;
+    void stack.start().catch((err: Error) => log(`start-up failed: ${err.message}`));
+  };
+  registerProc(dispatcher, stack, start);
   const transfers = registerRuntime(dispatcher, runtimeConfig(cfg));
   dispatcher.registerFallback('ide.', (method, params) => link.call(method, params));
   // Tools run in the extension, which owns their deadlines; the link only must not give up first.
@@ -93,7 +99,8 @@ async function main(): Promise<void> {
   process.on('uncaughtException', (err) => log(`uncaught: ${err.stack ?? err.message}`));
   process.on('unhandledRejection', (err) => log(`unhandled rejection: ${(err as Error)?.stack ?? String(err)}`));
 
-  await stack.start().catch((err: Error) => log(`start-up failed: ${err.message}`));
+  if (cfg.held) log('holding the IDE until proc.start');
+  else start();
 }
 
 /** The runtime-only bridge (PWP_BRIDGE_MODE=runtime): runtime.* behind the token, nothing else started. */

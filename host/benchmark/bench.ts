@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAgent } from '../agents/agents';
 import type { ModelAgentConfig } from '../agents/modelAgents';
-import { DockerDeployment } from '../deployment/dockerDeployment';
+import { createDeployment } from '../deployment/backends';
+import type { Deployment } from '../deployment/deployment';
 import { EnvPool } from '../env/pool';
 import { appendResult, isDone, readResults, runKey, summarize, type ResultLine, type Summary } from './benchResults';
 import { htmlReport, markdownReport } from './benchReport';
@@ -44,7 +45,7 @@ export interface BenchOptions {
   agentConfig?: ModelAgentConfig;
   /** For outside agents (agent 'cmd'): the command each run starts (pwp bench --agent-cmd). */
   agentCommand?: string;
-  deployment?: DockerDeployment;
+  deployment?: Deployment;
   /** Once aborted (Ctrl-C), no run starts and no run still going is recorded: a re-run does them. */
   signal?: AbortSignal;
   onStart?: (job: BenchJob, done: number, total: number) => void;
@@ -87,7 +88,7 @@ const poolable = (task: Task, defaultImage?: string): boolean =>
  * Warm pools for the bench's runs, one per image in use, each as big as the runs at a time and
  * starting no more environments than the bench has runs on that image. Created on first use.
  */
-export function benchPools(todo: BenchJob[], o: Pick<BenchOptions, 'parallel' | 'defaultImage' | 'outDir' | 'view'>, deployment: DockerDeployment): { for(task: Task): EnvPool | undefined; close(): Promise<void> } {
+export function benchPools(todo: BenchJob[], o: Pick<BenchOptions, 'parallel' | 'defaultImage' | 'outDir' | 'view'>, deployment: Deployment): { for(task: Task): EnvPool | undefined; close(): Promise<void> } {
   const pools = new Map<string, EnvPool>();
   const runsOn = (image: string) => todo.filter((j) => poolable(j.task, o.defaultImage) && imageOf(j.task, o.defaultImage) === image).length;
   return {
@@ -112,7 +113,7 @@ export async function runBench(o: BenchOptions): Promise<BenchOutcome> {
   const previous = new Map(readResults(file).map((r) => [runKey(r), r]));
   const all = benchJobs(o);
   const todo = all.filter((j) => !isDone(previous.get(runKey({ task: taskName(j.task), agent: j.agent, attempt: j.attempt, model: j.model }))));
-  const deployment = o.deployment ?? new DockerDeployment();
+  const deployment = o.deployment ?? createDeployment();
   const pools = benchPools(todo, o, deployment);
   let next = 0;
   let done = 0;

@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { NotAvailableError, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
-import type { DockerDeployment } from '../deployment/dockerDeployment';
+import type { Deployment } from '../deployment/deployment';
 import type { EnvironmentInfo } from '../deployment/deployment';
 import { tarHeader } from '../deployment/tarArchive';
 import { CheckpointStore, type CheckpointManifest, type EditorTab } from './checkpointStore';
@@ -53,7 +53,7 @@ function editorTabs(editors: Result<'ide.editors'>): CheckpointManifest['editors
 
 /** Takes a checkpoint of environment `info` under `name` (replacing one of that name). */
 export async function takeCheckpoint(
-  deployment: DockerDeployment, info: EnvironmentInfo, client: BridgeClient, name: string,
+  deployment: Deployment, info: EnvironmentInfo, client: BridgeClient, name: string,
   store = new CheckpointStore(), opts: CheckpointOptions = {},
 ): Promise<CheckpointManifest> {
   const t0 = Date.now();

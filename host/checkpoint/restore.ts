@@ -17,7 +17,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { NotAvailableError, TimeoutError } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
-import type { DockerDeployment } from '../deployment/dockerDeployment';
+import type { Deployment } from '../deployment/deployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
 import type { Runtime } from '../deployment/runtime';
 import { packEntries, readTarEntries } from '../deployment/tarArchive';
@@ -149,7 +149,7 @@ async function takeUpUserFiles(
 
 /** Restores checkpoint `name` into the running environment `info` (same container). */
 export async function restoreCheckpoint(
-  deployment: DockerDeployment, info: EnvironmentInfo, client: BridgeClient, name: string,
+  deployment: Deployment, info: EnvironmentInfo, client: BridgeClient, name: string,
   store = new CheckpointStore(), opts: RestoreOptions = {},
 ): Promise<RestoreResult> {
   const t0 = Date.now();
@@ -238,7 +238,7 @@ async function restoreWithReload(
 
 /** Starts a new environment from checkpoint `name`: its files go in before the IDE starts. */
 export async function startFromCheckpoint(
-  deployment: DockerDeployment, name: string, spec: EnvironmentSpec = {}, store = new CheckpointStore(), readyTimeoutMs = 120_000,
+  deployment: Deployment, name: string, spec: EnvironmentSpec = {}, store = new CheckpointStore(), readyTimeoutMs = 120_000,
 ): Promise<RunningEnvironment & { restore: RestoreResult }> {
   const t0 = Date.now();
   const { manifest, dir } = store.read(name);

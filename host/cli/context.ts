@@ -1,22 +1,24 @@
 // Shared wiring for commands: the deployment, and an Env attached to an environment by id.
 // Commands that act (input, tools, checkpoints) go through the Env like every other driver;
 // those that only look use its bridge connection.
-import { DockerDeployment } from '../deployment/dockerDeployment';
-import { removeOwnedContainersOnInterrupt } from '../deployment/ownedContainers';
+import { createDeployment } from '../deployment/backends';
+import type { Deployment } from '../deployment/deployment';
+import { removeOwnedOnInterrupt } from '../deployment/ownedContainers';
 import type { Action } from '../env/actions';
 import { Env, stepError, type EnvOptions, type StepInfo } from '../env/env';
 import type { BridgeClient } from '../client/bridgeClient';
 
-let deployment: DockerDeployment | undefined;
-export function docker(): DockerDeployment {
-  deployment ??= new DockerDeployment();
-  return deployment;
+let current: Deployment | undefined;
+/** The deployment of the backend chosen with --backend (or PWP_BACKEND): this host's Docker engine unless told. */
+export function deployment(): Deployment {
+  current ??= createDeployment();
+  return current;
 }
 
 /** Runs `fn` with an Env attached to the running environment `id` (left running), disconnecting afterwards. */
 export async function withEnv<T>(id: string, fn: (env: Env) => Promise<T>, o: EnvOptions = {}): Promise<T> {
   // No observation after a step: a CLI call prints what the action answered, not the screen.
-  const env = await Env.attach(id, { deployment: docker(), observe: [], ...o });
+  const env = await Env.attach(id, { deployment: deployment(), observe: [], ...o });
   try { return await fn(env); } finally { await env.close(); }
 }
 
@@ -42,6 +44,7 @@ export function act(id: string, action: Action): Promise<StepInfo> {
  */
 export function removeContainersOnInterrupt(): AbortSignal {
   const interrupted = new AbortController();
-  removeOwnedContainersOnInterrupt(docker().docker, { onSignal: () => interrupted.abort() });
+  const d = deployment();
+  removeOwnedOnInterrupt(() => d.removeOwned(), { onSignal: () => interrupted.abort() });
   return interrupted.signal;
 }

@@ -25,6 +25,7 @@ import { register as tasks } from './commands/tasks';
 import { register as tool } from './commands/tool';
 import { register as up } from './commands/up';
 import { TaskError } from '../tasks/loadTask';
+import { BACKENDS, parseBackend } from '../deployment/backends';
 import { imageInputsHash } from '../image/buildContext';
 import { IMAGE_REPOSITORY } from '../image/imageInputs';
 import { version } from '../../package.json';
@@ -33,8 +34,15 @@ const program = new Command('pwp')
   .description('operate a real VS Code IDE in a sandboxed container')
   .option('-V, --version', 'print the version and the IDE image tag of this tree')
   .option('--debug', 'print stack traces')
+  .option('--backend <name>', `where environments run: ${BACKENDS.join(' or ')} (default: PWP_BACKEND, else docker; swarm is set up by PWP_SWARM_*, docs/scale-out.md)`)
   .showHelpAfterError()
   .exitOverride();
+
+// Before any command makes its deployment (host/cli/context.ts reads PWP_BACKEND).
+program.hook('preAction', () => {
+  const backend = program.opts().backend as string | undefined;
+  if (backend !== undefined) process.env.PWP_BACKEND = parseBackend(backend);
+});
 
 for (const register of [buildImage, up, down, ls, screenshot, input, inspect, demo, tasks, run, bench, checkpoint, restore, checkpoints, replay, control, serve, mcp, tool, dataset, k8s]) register(program);
 

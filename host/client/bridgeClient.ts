@@ -63,6 +63,9 @@ export class BridgeClient {
 
   get closed(): boolean { return this.rpc.closed; }
   close(): void { this.rpc.close(); }
+  onClose(fn: () => void): void { this.rpc.onClose(fn); }
+  /** Ends the connection with `err` for every call in flight and after (the environment was lost, say). */
+  fail(err: Error): void { this.rpc.abort(err); }
 
   /** Lets the process exit while this connection is open and idle. */
   unref(): void { this.rpc.unref(); }

@@ -7,7 +7,8 @@
 // - nothing can go into a container that has not started or is paused (its bridge is not running).
 import { Readable } from 'node:stream';
 import { RUNTIME_CHUNK_BYTES, RUNTIME_MAX_OUTPUT_BYTES } from '../../bridge/protocol';
-import type { BridgeClient } from '../client/bridgeClient';
+import { BridgeClient } from '../client/bridgeClient';
+import type { EnvironmentInfo } from './deployment';
 import { IDE_USER, type ExecOptions, type ExecResult, type FileEntry, type Owner, type Runtime, type WriteOptions } from './runtime';
 import { bufferOf, readTar, readTarEntries, tarOf } from './tarArchive';
 
@@ -86,5 +87,46 @@ export class BridgeRuntime implements Runtime {
       throw err;
     }
     await this.client.call('runtime.archiveIn', { transfer, dir, owner });
+  }
+}
+
+/**
+ * The BridgeRuntimes a deployment hands out: one connection per environment, opened on first
+ * use and opened again when it has closed (the bridge restarted), unreferenced so that a CLI
+ * command that used one still exits when done.
+ */
+export class BridgeRuntimes {
+  private readonly clients = new Map<string, Promise<BridgeClient>>();
+  constructor(private readonly lookup: (id: string) => Promise<EnvironmentInfo>) {}
+
+  async runtime(id: string): Promise<BridgeRuntime> {
+    return new BridgeRuntime(await this.client(id));
+  }
+
+  private async client(id: string): Promise<BridgeClient> {
+    const cached = this.clients.get(id);
+    if (cached) {
+      const c = await cached.catch(() => undefined);
+      if (c && !c.closed) return c;
+      if (this.clients.get(id) === cached) this.clients.delete(id);
+      return this.client(id);
+    }
+    const opened = this.lookup(id).then(async (info) => {
+      const c = await BridgeClient.connect(info.bridgeUrl, info.token, { retryForMs: 30_000 });
+      c.unref();
+      return c;
+    });
+    this.clients.set(id, opened);
+    opened.catch(() => { if (this.clients.get(id) === opened) this.clients.delete(id); });
+    return opened;
+  }
+
+  close(id: string): void {
+    void this.clients.get(id)?.then((c) => c.close(), () => undefined);
+    this.clients.delete(id);
+  }
+
+  closeAll(): void {
+    for (const id of [...this.clients.keys()]) this.close(id);
   }
 }

@@ -1,7 +1,9 @@
 // Where an environment runs is a deployment; what you talk to once it runs is the same
 // BridgeClient whichever deployment started it, and the same Runtime (runtime.ts) for
 // commands and files.
+import type { BuildProgress } from '../image/buildImage';
 import type { Runtime } from './runtime';
+import type { VerifierContainer, VerifierContainerSpec } from './verifierContainer';
 
 export interface EnvironmentSpec {
   /** Image to run; defaults to the image built from this tree. */
@@ -39,11 +41,38 @@ export interface EnvironmentInfo {
   viewUrl: string | null;
 }
 
+/** The backends pwp has: containers on this host's engine, or services on a Swarm cluster. */
+export type Backend = 'docker' | 'swarm';
+
 export interface Deployment {
+  readonly backend: Backend;
   create(spec: EnvironmentSpec): Promise<EnvironmentInfo>;
   get(id: string): Promise<EnvironmentInfo>;
   list(): Promise<EnvironmentInfo[]>;
   remove(id: string): Promise<void>;
   /** Commands, files and archives inside environment `id`. */
   runtime(id: string): Promise<Runtime>;
+  /** One regular file of environment `id` (NotAvailableError when there is none). */
+  readFile(id: string, path: string): Promise<Buffer>;
+  /** Freezes every process of environment `id` until unpause (NotAvailableError where the backend cannot). */
+  pause(id: string): Promise<void>;
+  unpause(id: string): Promise<void>;
+  /** A verifier's container of `spec.image` (no IDE, no network out), with its runtime. */
+  startVerifier(spec: VerifierContainerSpec): Promise<VerifierContainer>;
+  /** Whether process checkpoints (CRIU) can run here, and if not, why. */
+  processCheckpointSupport(): Promise<{ supported: boolean; reason: string }>;
+  checkpointProcesses(id: string, name: string): Promise<void>;
+  restoreProcesses(id: string, name: string): Promise<void>;
+  /** The IDE image built from this tree, where this backend's environments can run it (pushed to a cluster's registry). */
+  ensureImage(o?: { force?: boolean; progress?: BuildProgress }): Promise<string>;
+  /**
+   * Calls onLost (once) when environment `id` is gone from under its bridge connection, with
+   * an error saying why (its node lost); returns the function that stops watching. Backends
+   * whose environments cannot be lost apart from the host have none.
+   */
+  watch?(info: EnvironmentInfo, onLost: (err: Error) => void): () => void;
+  /** Removes every environment and verifier this process started (Ctrl-C); returns how many. */
+  removeOwned(): Promise<number>;
+  /** Closes the bridge connections of runtimes handed out (the process can then exit). */
+  closeRuntimes(): void;
 }

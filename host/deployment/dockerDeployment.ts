@@ -10,11 +10,11 @@ import Docker from 'dockerode';
 import { NotAvailableError } from '../../bridge/protocol';
 import { IMAGE_REPOSITORY } from '../image/imageInputs';
 import type { Deployment, EnvironmentInfo, EnvironmentSpec } from './deployment';
-import { BridgeClient } from '../client/bridgeClient';
-import { BridgeRuntime } from './bridgeRuntime';
+import { ensureImage, type BuildProgress } from '../image/buildImage';
+import { BridgeRuntimes } from './bridgeRuntime';
 import { DockerRuntime } from './dockerRuntime';
 import { BRIDGE_INTERFACE_PREFIX, guardHostServices } from './hostFirewall';
-import { ownerLabels } from './ownedContainers';
+import { ownerLabels, removeOwnedContainers } from './ownedContainers';
 import { createProcessCheckpoint, criuSupport, restartFromProcessCheckpoint } from './processCheckpoint';
 import { ROOT, type Runtime } from './runtime';
 import { tarOfFiles, tarOfFolder } from './tarArchive';
@@ -65,8 +65,9 @@ export class DockerDeployment implements Deployment {
   readonly docker: Docker;
   private readonly defaultImage: string;
   readonly runtimeRoute: RuntimeRoute;
-  /** One bridge connection per environment for its BridgeRuntime (closed when it is removed). */
-  private readonly runtimeClients = new Map<string, Promise<BridgeClient>>();
+  readonly backend = 'docker' as const;
+  /** Bridge connections for BridgeRuntimes (closed when the environment is removed). */
+  private readonly bridgeRuntimes = new BridgeRuntimes((id) => this.get(id));
 
   constructor(opts: DockerDeploymentOptions = {}) {
     this.docker = opts.docker ?? new Docker();
@@ -145,7 +146,7 @@ export class DockerDeployment implements Deployment {
   }
 
   async remove(id: string): Promise<void> {
-    this.closeRuntimeClient(id);
+    this.bridgeRuntimes.close(id);
     const info = await this.docker.listContainers({ all: true, filters: { label: [`${LABEL}=${id}`] } });
     if (info.length === 0) throw new NotAvailableError(`no environment '${id}' (see 'pwp ls')`);
     await this.docker.getContainer(info[0].Id).remove({ force: true, v: true });
@@ -197,33 +198,22 @@ export class DockerDeployment implements Deployment {
 
   /** What runs inside environment `id`: exec, files, archives (through the engine or the bridge, see runtimeRoute). */
   async runtime(id: string): Promise<Runtime> {
-    if (this.runtimeRoute === 'bridge') return new BridgeRuntime(await this.runtimeClient(id));
+    if (this.runtimeRoute === 'bridge') return this.bridgeRuntimes.runtime(id);
     return new DockerRuntime(this.docker, await this.container(id));
-  }
-
-  private runtimeClient(id: string): Promise<BridgeClient> {
-    let client = this.runtimeClients.get(id);
-    if (!client) {
-      // Unreferenced: a CLI command that used it still exits when done.
-      client = this.get(id).then(async (info) => {
-        const c = await BridgeClient.connect(info.bridgeUrl, info.token, { retryForMs: 30_000 });
-        c.unref();
-        return c;
-      });
-      this.runtimeClients.set(id, client);
-      client.catch(() => this.runtimeClients.delete(id));
-    }
-    return client;
-  }
-
-  private closeRuntimeClient(id: string): void {
-    void this.runtimeClients.get(id)?.then((c) => c.close(), () => undefined);
-    this.runtimeClients.delete(id);
   }
 
   /** Closes the bridge connections of BridgeRuntimes (the process can then exit). */
   closeRuntimes(): void {
-    for (const id of [...this.runtimeClients.keys()]) this.closeRuntimeClient(id);
+    this.bridgeRuntimes.closeAll();
+  }
+
+  removeOwned(): Promise<number> {
+    return removeOwnedContainers(this.docker);
+  }
+
+  /** The IDE image built from this tree on this host's engine. */
+  ensureImage(o: { force?: boolean; progress?: BuildProgress } = {}): Promise<string> {
+    return ensureImage({ docker: this.docker, ...o });
   }
 
   /** Reads one regular file of environment `id` (running or stopped); fails when there is none. */

@@ -46,11 +46,11 @@ export async function removeOwnedContainers(docker: Docker): Promise<number> {
 let installed = false;
 
 /**
- * On SIGINT/SIGTERM/SIGHUP: calls onSignal, removes this process's containers, then exits
+ * On SIGINT/SIGTERM/SIGHUP: calls onSignal, removes this process's environments and verifiers, then exits
  * (130 for Ctrl-C). Results already written stay (bench appends each as it ends, so a re-run resumes). A
  * second signal exits at once.
  */
-export function removeOwnedContainersOnInterrupt(docker: Docker, o: { note?: (line: string) => void; onSignal?: () => void } = {}): void {
+export function removeOwnedOnInterrupt(removeOwned: () => Promise<number>, o: { note?: (line: string) => void; onSignal?: () => void } = {}): void {
   if (installed) return;
   installed = true;
   const note = o.note ?? ((l: string) => console.error(l));
@@ -61,11 +61,11 @@ export function removeOwnedContainersOnInterrupt(docker: Docker, o: { note?: (li
     stopping = true;
     // First, so that work cut short by the removal is not reported as finished or failed.
     o.onSignal?.();
-    note(`pwp: ${signal}: removing the containers this run started…`);
+    note(`pwp: ${signal}: removing the environments this run started…`);
     const hardStop = setTimeout(() => process.exit(code), 30_000);
-    removeOwnedContainers(docker)
-      .then((n) => note(`pwp: removed ${n} container${n === 1 ? '' : 's'}`))
-      .catch((err: Error) => note(`pwp: could not remove containers: ${err.message}`))
+    removeOwned()
+      .then((n) => note(`pwp: removed ${n} environment${n === 1 ? '' : 's'}`))
+      .catch((err: Error) => note(`pwp: could not remove environments: ${err.message}`))
       .finally(() => { clearTimeout(hardStop); process.exit(code); });
   };
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, stop);

@@ -15,11 +15,12 @@ import type { BridgeClient } from '../client/bridgeClient';
 import { takeCheckpoint, type CheckpointOptions } from '../checkpoint/checkpoint';
 import { restoreCheckpoint, startFromCheckpoint, type RestoreOptions, type RestoreResult } from '../checkpoint/restore';
 import { CheckpointStore, type CheckpointManifest, type CheckpointSummary } from '../checkpoint/checkpointStore';
-import { DockerDeployment } from '../deployment/dockerDeployment';
+import { createDeployment } from '../deployment/backends';
+import type { Backend, Deployment } from '../deployment/deployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
 import type { ExecOptions, ExecResult } from '../deployment/runtime';
 import { tarOfFiles, tarOfFolder } from '../deployment/tarArchive';
-import { connectEnvironment, startEnvironment, type RunningEnvironment } from './running/runningEnvironment';
+import { connectEnvironment, startEnvironment, watchForLoss, type RunningEnvironment } from './running/runningEnvironment';
 import { waitForSettle, type SettleOptions, type Settled } from './running/settle';
 import { paths } from '../paths';
 import { seededRandom } from '../seededRandom';
@@ -120,7 +121,9 @@ export const READ_METHODS: ReadonlySet<string> = new Set([
 export interface RenderOptions { path?: string; format?: 'png' | 'jpeg'; quality?: number }
 
 export interface EnvOptions {
-  deployment?: DockerDeployment;
+  deployment?: Deployment;
+  /** Where environments run when no deployment is given: 'docker' (this host, the default) or 'swarm' (PWP_SWARM_*, docs/scale-out.md). */
+  backend?: Backend;
   /** Image to run; default the deployment's (pwp-ide:latest). */
   image?: string;
   display?: { width: number; height: number };
@@ -178,7 +181,7 @@ export class EpisodeOverError extends NotAvailableError {
 }
 
 export class Env implements EnvLike {
-  readonly deployment: DockerDeployment;
+  readonly deployment: Deployment;
   private env?: RunningEnvironment;
   /** The environment was running before this Env (attach): close() leaves it running. */
   private attached = false;
@@ -195,7 +198,7 @@ export class Env implements EnvLike {
   random: () => number = Math.random;
 
   constructor(readonly opts: EnvOptions = {}) {
-    this.deployment = opts.deployment ?? opts.pool?.deployment ?? new DockerDeployment();
+    this.deployment = opts.deployment ?? opts.pool?.deployment ?? createDeployment(opts.backend);
     this.store = opts.checkpoints ?? new CheckpointStore();
   }
 
@@ -206,11 +209,12 @@ export class Env implements EnvLike {
    * is) instead of replacing it. As for any Env, steps wait for that first reset().
    */
   static async attach(id: string, opts: EnvOptions = {}): Promise<Env> {
-    const deployment = opts.deployment ?? opts.pool?.deployment ?? new DockerDeployment();
+    const deployment = opts.deployment ?? opts.pool?.deployment ?? createDeployment(opts.backend);
     const info = await deployment.get(id);
     // Its spec is the running environment's (what a restore into a new container starts, what a recording names).
     const env = new Env({ ...opts, deployment, image: opts.image ?? info.image, display: opts.display ?? info.display });
     const { client, health } = await connectEnvironment(info, opts.readyTimeoutMs ?? 60_000);
+    watchForLoss(deployment, info, client);
     env.env = { info, client, health, startMs: 0 };
     env.attached = true;
     return env;
@@ -562,7 +566,7 @@ export class Env implements EnvLike {
  * A warm IDE gets its files copied in and its settings through the IDE (no reload); the two
  * go side by side, as one is Docker's work and the other the IDE's.
  */
-async function prepareWarm(deployment: DockerDeployment, env: RunningEnvironment, o: ResetOptions): Promise<void> {
+async function prepareWarm(deployment: Deployment, env: RunningEnvironment, o: ResetOptions): Promise<void> {
   const files = async () => {
     if (!o.workspaceDir && !(o.files && Object.keys(o.files).length)) return;
     const runtime = await deployment.runtime(env.info.id);

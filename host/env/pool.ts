@@ -10,14 +10,15 @@
 // that reset's files, settings and editors in the background (stage()), so the next reset
 // with the same key is a hand-over. An IDE staged for one key is never handed to another:
 // when the key changes, spares staged for the old one are removed and replaced.
-import { DockerDeployment } from '../deployment/dockerDeployment';
+import { createDeployment } from '../deployment/backends';
+import type { Deployment } from '../deployment/deployment';
 import type { EnvironmentSpec } from '../deployment/deployment';
 import { startEnvironment, type RunningEnvironment } from './running/runningEnvironment';
 
 export interface EnvPoolOptions {
   size: number;
   spec?: EnvironmentSpec;
-  deployment?: DockerDeployment;
+  deployment?: Deployment;
   readyTimeoutMs?: number;
   /** Starts at most this many environments at once (cold starts compete for the CPU). */
   startConcurrency?: number;
@@ -35,7 +36,7 @@ export interface EnvPoolOptions {
 export interface Staging { key: string; prepare: (env: RunningEnvironment) => Promise<void> }
 
 export class EnvPool {
-  readonly deployment: DockerDeployment;
+  readonly deployment: Deployment;
   /** Ready environments, each with the staging key it was prepared with (undefined: untouched). */
   private readonly ready: { env: RunningEnvironment; key?: string }[] = [];
   private staging?: Staging;
@@ -54,7 +55,7 @@ export class EnvPool {
   constructor(private readonly opts: EnvPoolOptions) {
     if (!Number.isInteger(opts.size) || opts.size < 1) throw new Error(`pool size must be a positive integer, got ${opts.size}`);
     if (opts.total !== undefined && (!Number.isInteger(opts.total) || opts.total < 1)) throw new Error(`pool total must be a positive integer, got ${opts.total}`);
-    this.deployment = opts.deployment ?? new DockerDeployment();
+    this.deployment = opts.deployment ?? createDeployment();
   }
 
   /** Starts filling the pool; resolves once every slot holds a ready environment. */

@@ -11,7 +11,6 @@ import { archiveBuffer } from '../deployment/runtime';
 import { agentDiff } from '../evaluation/agentDiff';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { captureIdeState, EXTENSIONS_DIR, ideStateNeeds } from '../evaluation/ideState';
-import { ensureImage } from '../image/buildImage';
 import { gradeState } from '../tasks/gradeState';
 import { resolveTasks, taskName, type Task } from '../tasks/loadTask';
 import { eventually, runSteps } from '../tasks/steps';
@@ -49,7 +48,7 @@ export class TaskEnv extends Env {
 
   override async reset(args: { seed?: number; options?: ResetOptions } = {}): Promise<ResetResult> {
     this.resolvedImage ??= this.task.image !== 'default' ? this.task.image
-      : this.opts.image ?? await ensureImage({ docker: this.deployment.docker, progress: this.taskOpts.progress });
+      : this.opts.image ?? await this.deployment.ensureImage({ progress: this.taskOpts.progress });
     this.lastEvaluation = null;
     this.initialTar = undefined;
     const workspaceDir = this.task.workspaceDir ?? mkdtempSync(join(tmpdir(), 'pwp-empty-ws-'));

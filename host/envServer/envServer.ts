@@ -12,9 +12,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ErrorCode, LimitExceededError, NotAvailableError } from '../../bridge/protocol';
-import { DockerDeployment } from '../deployment/dockerDeployment';
+import { createDeployment } from '../deployment/backends';
+import type { Deployment } from '../deployment/deployment';
 import type { EnvLike } from '../env/env';
-import { ensureImage } from '../image/buildImage';
 import type { Task } from '../tasks/loadTask';
 import { EnvDispatcher, MAX_REQUEST_BYTES } from './envDispatcher';
 import { envSchemaFiles } from './envProtocol';
@@ -26,7 +26,7 @@ const VERSION = '1';
 
 export interface EnvServerOptions {
   token: string;
-  deployment?: DockerDeployment;
+  deployment?: Deployment;
   /** Environments this server runs at most (episodes opened, attached ones included). */
   maxEnvironments?: number;
   /** How long a disconnected client's environments are kept by default (ms). */
@@ -53,7 +53,7 @@ export function tokenEquals(expected: string, given: string | null | undefined):
 }
 
 export class EnvServer {
-  readonly deployment: DockerDeployment;
+  readonly deployment: Deployment;
   readonly maxEnvironments: number;
   private readonly episodes = new Map<string, Episode>();
   private readonly clients = new Map<string, Client>();
@@ -65,7 +65,7 @@ export class EnvServer {
   private reserved = 0;
 
   constructor(private readonly o: EnvServerOptions) {
-    this.deployment = o.deployment ?? new DockerDeployment();
+    this.deployment = o.deployment ?? createDeployment();
     this.maxEnvironments = o.maxEnvironments ?? 8;
     this.registerMethods();
   }
@@ -146,7 +146,7 @@ export class EnvServer {
   /** This tree's IDE image, looked up (or built) once per server. */
   private defaultImage(): Promise<string> {
     if (this.o.image) return Promise.resolve(this.o.image);
-    this.image ??= ensureImage({ docker: this.deployment.docker, progress: (l) => this.log(l) });
+    this.image ??= this.deployment.ensureImage({ progress: (l) => this.log(l) });
     this.image.catch(() => { this.image = undefined; });
     return this.image;
   }

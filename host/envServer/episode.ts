@@ -3,7 +3,7 @@
 // whoever sends them; calls on different episodes run side by side.
 import { statSync } from 'node:fs';
 import { InvalidParamsError, NotAvailableError } from '../../bridge/protocol';
-import type { DockerDeployment } from '../deployment/dockerDeployment';
+import type { Deployment } from '../deployment/deployment';
 import { Env, type EnvLike, type ResetOptions } from '../env/env';
 import { EnvPool } from '../env/pool';
 import type { Observation, ObserveKind, ObserveOptions } from '../env/observation';
@@ -46,7 +46,7 @@ export class Episode {
   ) {}
 
   /** Opens an episode from env.make's params (nothing starts until reset). */
-  static make(id: string, p: EnvParams<'env.make'>, origin: EpisodeOrigin, deployment: DockerDeployment, o: { tasksRoot?: string; image?: string } = {}): Episode {
+  static make(id: string, p: EnvParams<'env.make'>, origin: EpisodeOrigin, deployment: Deployment, o: { tasksRoot?: string; image?: string } = {}): Episode {
     const tasksRoot = o.tasksRoot;
     const observe: ObserveKind[] | undefined = p.observe;
     const observeOptions: ObserveOptions = { format: p.format, quality: p.quality };

@@ -19,7 +19,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
-import { DockerDeployment } from '../deployment/dockerDeployment';
+import { createDeployment } from '../deployment/backends';
+import type { Deployment } from '../deployment/deployment';
 import { IDE_USER, ROOT, type ExecOptions, type ExecResult, type FileEntry, type Runtime } from '../deployment/runtime';
 import { packEntries, readTar, readTarEntries } from '../deployment/tarArchive';
 import type { VerifierContainer } from '../deployment/verifierContainer';
@@ -60,7 +61,7 @@ export interface VerifierInputs {
 
 export interface VerifierOptions {
   /** Where the verifier container runs; a local Docker deployment unless given. */
-  deployment?: DockerDeployment;
+  deployment?: Deployment;
   image: string;
   cpus?: number;
   memoryMb?: number;
@@ -90,7 +91,7 @@ export class Verifier implements Sandbox {
   }
 
   static async start(o: VerifierOptions): Promise<Verifier> {
-    const deployment = o.deployment ?? new DockerDeployment();
+    const deployment = o.deployment ?? createDeployment();
     return new Verifier(await deployment.startVerifier({ image: o.image, cpus: o.cpus, memoryMb: o.memoryMb, labels: o.labels }));
   }
 

@@ -11,7 +11,8 @@ import { dirname, extname, join, resolve, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EnvironmentInfo } from '../deployment/deployment';
-import { DockerDeployment } from '../deployment/dockerDeployment';
+import { createDeployment } from '../deployment/backends';
+import type { Deployment } from '../deployment/deployment';
 import { ownedByCaller } from '../deployment/ownedContainers';
 import { paths } from '../paths';
 import { envSummary, LiveSession, type Viewer } from './liveSession';
@@ -21,7 +22,7 @@ import { proxyViewRequest, proxyViewUpgrade, VIEW_ROUTE } from './viewProxy';
 import { buildWebApp } from './webApp';
 
 export interface InspectorOptions {
-  deployment?: DockerDeployment;
+  deployment?: Deployment;
   /** 0 (default) picks a free port. */
   port?: number;
   token?: string;
@@ -56,7 +57,7 @@ function tokenEquals(expected: string, given: string | null | undefined): boolea
 
 export class InspectorServer {
   readonly token: string;
-  readonly deployment: DockerDeployment;
+  readonly deployment: Deployment;
   private server!: Server;
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1024 * 1024 });
   private readonly sessions = new Map<string, Promise<LiveSession>>();
@@ -68,7 +69,7 @@ export class InspectorServer {
 
   private constructor(private readonly o: InspectorOptions) {
     this.token = o.token ?? randomBytes(24).toString('base64url');
-    this.deployment = o.deployment ?? new DockerDeployment();
+    this.deployment = o.deployment ?? createDeployment();
     this.cookieName = `pwpinspector_${createHash('sha256').update(this.token).digest('hex').slice(0, 12)}`;
     this.runsRoots = (o.runsRoots ?? [join(paths.state, 'runs')]).map((r) => resolve(r));
     this.explicit = (o.trajectories ?? []).map((t) => resolve(trajectoryFileOf(t)));

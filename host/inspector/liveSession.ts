@@ -9,7 +9,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { TargetClosedError, type ControlStatus, type Mark } from '../../bridge/protocol';
 import { BridgeClient } from '../client/bridgeClient';
-import type { DockerDeployment } from '../deployment/dockerDeployment';
+import type { Deployment } from '../deployment/deployment';
 import type { EnvironmentInfo } from '../deployment/deployment';
 import { publicLabels } from '../deployment/ownedContainers';
 import type { Action } from '../env/actions';
@@ -77,7 +77,7 @@ export class LiveSession {
   private actor: Promise<Env> | null = null;
 
   private constructor(
-    private readonly deployment: DockerDeployment,
+    private readonly deployment: Deployment,
     private info: EnvironmentInfo,
     private readonly opts: LiveSessionOptions,
   ) {
@@ -87,7 +87,7 @@ export class LiveSession {
     );
   }
 
-  static async open(deployment: DockerDeployment, id: string, opts: LiveSessionOptions): Promise<LiveSession> {
+  static async open(deployment: Deployment, id: string, opts: LiveSessionOptions): Promise<LiveSession> {
     const info = await deployment.get(id);
     const s = new LiveSession(deployment, info, opts);
     s.client = await BridgeClient.connect(info.bridgeUrl, info.token, { defaultTimeoutMs: 30_000 });

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { DockerDeployment } from '../deployment/dockerDeployment';
+import type { Deployment } from '../deployment/deployment';
 import { Env, type EnvLike } from '../env/env';
 import { tokenEquals } from '../envServer/envServer';
 import { paths } from '../paths';
@@ -19,7 +19,7 @@ const MAX_BODY_BYTES = 8 << 20;
 
 export interface McpHttpOptions {
   token: string;
-  deployment: DockerDeployment;
+  deployment: Deployment;
   /** Record each session under this folder (default .pwp/runs); false records nothing. */
   runsDir?: string | false;
   log?: (line: string) => void;

@@ -1,6 +1,6 @@
 // Grades a state of a task's workspace (and IDE) in a fresh verifier container with the task's
 // evaluator; the verifier is removed afterwards.
-import type { DockerDeployment } from '../deployment/dockerDeployment';
+import type { Deployment } from '../deployment/deployment';
 import { evaluate } from '../evaluation/evaluate';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { restoreRulesOf } from '../evaluation/testInfrastructure';
@@ -8,7 +8,7 @@ import { Verifier } from '../evaluation/verifier';
 import { taskName, type Task } from './loadTask';
 
 export async function gradeState(task: Task, s: {
-  image: string; deployment?: DockerDeployment; workspaceTar: Buffer; initialTar?: Buffer; ideState?: Parameters<Verifier['load']>[0]['ideState']; answer?: string;
+  image: string; deployment?: Deployment; workspaceTar: Buffer; initialTar?: Buffer; ideState?: Parameters<Verifier['load']>[0]['ideState']; answer?: string;
 }): Promise<EvaluationResult> {
   const verifier = await Verifier.start({ deployment: s.deployment, image: s.image, labels: { 'pwp.task': taskName(task) } });
   try {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, resolve } from 'node:path';
 import { ensureImage } from '../image/buildImage';
 import { paths } from '../paths';
-import type { DockerDeployment } from '../deployment/dockerDeployment';
+import type { Deployment } from '../deployment/deployment';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { testCounts } from '../evaluation/evaluationResult';
 import { LimitReachedError, type Agent, type AgentOutcome } from '../agents/agent';
@@ -59,7 +59,7 @@ export interface RunOptions {
   attempt?: number;
   /** The image for tasks that say `default` (resolved once by a bench). */
   defaultImage?: string;
-  deployment?: DockerDeployment;
+  deployment?: Deployment;
   /** Take the environment from a warm pool of the task's image. */
   pool?: EnvPool;
   video?: boolean;

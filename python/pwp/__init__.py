@@ -10,14 +10,14 @@ from .bench import PwPBench
 from .client import Client
 from .env import Env, attach, make
 from .errors import (
-    ActionFailedError, InvalidParamsError, LimitExceededError, NotAvailableError, PwpError, TargetClosedError,
+    ActionFailedError, EnvironmentLostError, InvalidParamsError, LimitExceededError, NotAvailableError, PwpError, TargetClosedError,
     TimeoutError, UnauthorizedError,
 )
 from .server import connect
 
 __all__ = [
     'make', 'attach', 'connect', 'Env', 'Client', 'PwPBench', 'errors', 'PwpError', 'InvalidParamsError',
-    'NotAvailableError', 'ActionFailedError', 'LimitExceededError', 'TargetClosedError', 'TimeoutError',
+    'NotAvailableError', 'ActionFailedError', 'EnvironmentLostError', 'LimitExceededError', 'TargetClosedError', 'TimeoutError',
     'UnauthorizedError',
 ]
 __version__ = '0.1.0'

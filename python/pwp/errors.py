@@ -77,10 +77,15 @@ class LimitExceededError(PwpError):
     code = -32009
 
 
+class EnvironmentLostError(PwpError):
+    """The environment is gone (its node was lost, its container ended); data['node'] names the node. The episode is over."""
+    code = -32010
+
+
 BY_CODE = {c.code: c for c in (
     ParseError, InvalidRequestError, MethodNotFoundError, InvalidParamsError, InternalError, UnauthorizedError,
     TimeoutError, NotAvailableError, TargetClosedError, PayloadTooLargeError, ActionFailedError, BusyError, ForbiddenError,
-    LimitExceededError,
+    LimitExceededError, EnvironmentLostError,
 )}
 
 

@@ -1,5 +1,6 @@
 // The Env in a real container: the conformance check, checkpoints (same container, a new
 // container, after a process restart, CRIU refused clearly here), pause freezing everything.
+import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -19,7 +20,7 @@ const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function containerExists(env: Env, id: string): Promise<boolean> {
-  const found = await env.deployment.docker.listContainers({ all: true, filters: { label: [`pwp.environment=${id}`] } });
+  const found = await (env.deployment as DockerDeployment).docker.listContainers({ all: true, filters: { label: [`pwp.environment=${id}`] } });
   return found.length > 0;
 }
 

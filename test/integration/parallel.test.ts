@@ -1,4 +1,5 @@
 // Several environments in one process, and the warm pool, in real containers.
+import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { strict as assert } from 'node:assert';
 import { Env } from '../../host/env/env';
 import { EnvPool } from '../../host/env/pool';
@@ -30,7 +31,7 @@ describe('parallel environments and the warm pool', function () {
     } finally {
       const ids = envs.map((e) => e.id).filter(Boolean);
       await Promise.all(envs.map((e) => e.close()));
-      const left = await envs[0].deployment.docker.listContainers({ all: true, filters: { label: ids.map((id) => `pwp.environment=${id}`) } });
+      const left = await (envs[0].deployment as DockerDeployment).docker.listContainers({ all: true, filters: { label: ids.map((id) => `pwp.environment=${id}`) } });
       assert.deepEqual(left.filter((c) => ids.includes(c.Labels['pwp.environment'])), []);
     }
   });

@@ -9,13 +9,12 @@ import { COMMAND_AGENT_NAME } from '../../agents/commandAgent';
 import { isModelAgentName } from '../../agents/modelAgents';
 import { ModelConfigError, resolveModel } from '../../models/modelConfig';
 import { addAgentOptions, agentConfigOf, type AgentCliOptions } from '../agentOptions';
-import { ensureImage } from '../../image/buildImage';
 import { paths } from '../../paths';
 import { runBench, runFolderName } from '../../benchmark/bench';
 import { summaryTable } from '../../benchmark/benchReport';
 import { resolveTasks, taskName } from '../../tasks/loadTask';
 import { LITE_PER_FAMILY, liteSample } from '../../benchmark/families';
-import { docker, removeContainersOnInterrupt } from '../context';
+import { deployment, removeContainersOnInterrupt } from '../context';
 import { parseIntArg, printJson, progress, UsageError } from '../output';
 
 export function register(program: Command): void {
@@ -64,7 +63,7 @@ export function register(program: Command): void {
         writeFileSync(join(outDir, 'lite.json'), `${JSON.stringify({ seed, perFamily: LITE_PER_FAMILY, tasks: tasks.map(taskName) }, null, 1)}\n`);
         progress(`PwP-Bench-Lite: ${tasks.length} tasks, at most ${LITE_PER_FAMILY} per family, seed ${seed} (lite.json)`);
       }
-      const image = o.image ?? (tasks.some((t) => t.image === 'default') ? await ensureImage({ docker: docker().docker, progress }) : undefined);
+      const image = o.image ?? (tasks.some((t) => t.image === 'default') ? await deployment().ensureImage({ progress }) : undefined);
       progress(`${tasks.length} tasks, agent ${o.agent}${model ? ` (${model})` : ''}${o.baselines ? ' (+ null and oracle baselines)' : ''}, ${attempts} attempt(s), ${parallel} at a time; results in ${outDir}`);
 
       const tty = process.stderr.isTTY;
@@ -76,7 +75,7 @@ export function register(program: Command): void {
       let errors = 0;
       let started = false;
       const outcome = await runBench({
-        tasks, agent: o.agent, attempts, parallel, outDir, baselines: o.baselines, defaultImage: image, video: o.video, trajectory: o.trajectory, deployment: docker(),
+        tasks, agent: o.agent, attempts, parallel, outDir, baselines: o.baselines, defaultImage: image, video: o.video, trajectory: o.trajectory, deployment: deployment(),
         model, agentConfig, agentCommand: o.agentCmd, signal: interrupted, view: o.view,
         onEnvironment: o.view ? (job, e) => {
           const line = `${taskName(job.task)} (${runFolderName(job)}): watch and take part live at ${e.viewUrl ?? e.ideUrl}`;

@@ -5,12 +5,11 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { OracleAgent } from '../../agents/oracleAgent';
-import { ensureImage } from '../../image/buildImage';
 import { paths } from '../../paths';
 import { resolveTasks, taskName } from '../../tasks/loadTask';
 import { runTask } from '../../tasks/runTask';
 import { readTrajectory } from '../../trajectory/trajectoryFile';
-import { docker, removeContainersOnInterrupt } from '../context';
+import { deployment, removeContainersOnInterrupt } from '../context';
 import { progress, UsageError } from '../output';
 
 export const DEMO_TASK = 'vscode-config/rebind-shortcut';
@@ -41,11 +40,11 @@ export function register(program: Command): void {
       if (!o.keep) removeContainersOnInterrupt();
       const [task] = resolveTasks([o.task]);
       if (!task.oracle.inputOnly) throw new UsageError(`${taskName(task)}'s oracle does not act through keyboard and mouse only; pick a task with "inputOnly": true`);
-      const image = await ensureImage({ docker: docker().docker, progress });
+      const image = await deployment().ensureImage({ progress });
       const runDir = resolve(o.out ?? join(paths.state, 'demo', new Date().toISOString().replace(/[:.]/g, '-')));
       console.log(`task ${taskName(task)}: ${task.instruction}`);
       const r = await runTask(task, {
-        agent: new OracleAgent(), runDir, defaultImage: image, deployment: docker(), keep: o.keep, view: true, progress,
+        agent: new OracleAgent(), runDir, defaultImage: image, deployment: deployment(), keep: o.keep, view: true, progress,
         onEnvironment: (e) => console.log(`environment ${e.id} ready; watch it live at ${e.viewUrl ?? e.ideUrl}${e.viewUrl ? `\n  (or open the IDE itself: ${e.ideUrl})` : ''}`),
       });
       if (r.trajectory) {

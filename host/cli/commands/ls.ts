@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ownedByCaller, publicLabels } from '../../deployment/ownedContainers';
-import { docker } from '../context';
+import { deployment } from '../context';
 import { printJson } from '../output';
 
 export function register(program: Command): void {
@@ -9,7 +9,7 @@ export function register(program: Command): void {
     .option('--all-users', 'every pwp environment on this machine, whoever started it')
     .option('--json', 'one JSON array on stdout')
     .action(async (o: { json?: boolean; allUsers?: boolean }) => {
-      const all = await docker().list();
+      const all = await deployment().list();
       const envs = o.allUsers ? all : all.filter(ownedByCaller);
       // No token in the output: the bridge's token stays in the label, for `pwp` commands only.
       if (o.json) return printJson(envs.map(({ token: _t, labels, ...rest }) => ({ ...rest, labels: publicLabels(labels) })));

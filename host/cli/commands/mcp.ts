@@ -6,13 +6,12 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Env, type EnvLike } from '../../env/env';
-import { ensureImage } from '../../image/buildImage';
 import { paths } from '../../paths';
 import { PwpMcpServer } from '../../mcp/mcpServer';
 import { MCP_TOOL_GROUPS } from '../../mcp/mcpTools';
 import { RecordTrajectory } from '../../trajectory/recordTrajectory';
 import { TRAJECTORY_FILE } from '../../trajectory/trajectoryFile';
-import { docker } from '../context';
+import { deployment } from '../context';
 import { UsageError, parseIntArg, parseSize, progress } from '../output';
 
 interface McpOptions {
@@ -56,7 +55,7 @@ export function register(program: Command): void {
       const labels = parseLabels(o.label);
       const groups = parseGroups(o.tools);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const deployment = docker();
+      const d = deployment();
       let env: Env | undefined;
       let recorder: RecordTrajectory | undefined;
       let owned: string | undefined;
@@ -66,14 +65,14 @@ export function register(program: Command): void {
       const environment = (async (): Promise<EnvLike> => {
         let dir: string | undefined;
         if (o.env) {
-          env = await Env.attach(o.env, { deployment });
+          env = await Env.attach(o.env, { deployment: d });
           progress(`pwp mcp: attaching to environment ${env.info.id}`);
           dir = o.record === false ? undefined : resolve(o.record ?? join(paths.state, 'runs', `mcp-${stamp}-${env.info.id}`));
         } else {
-          const image = o.image ?? (await ensureImage({ docker: deployment.docker, progress }));
+          const image = o.image ?? (await d.ensureImage({ progress }));
           dir = o.record === false ? undefined : resolve(o.record ?? join(paths.state, 'runs', `mcp-${stamp}`));
           env = new Env({
-            deployment, image, display: parseSize(o.display), memoryMb: parseIntArg('--memory', o.memory), view: o.view,
+            deployment: d, image, display: parseSize(o.display), memoryMb: parseIntArg('--memory', o.memory), view: o.view,
             labels: { ...labels, 'pwp.mcp': '1', ...(dir ? { 'pwp.trajectory': join(dir, TRAJECTORY_FILE) } : {}) },
           });
           progress(`pwp mcp: starting an environment from ${image}`);

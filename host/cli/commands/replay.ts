@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { Env, type EnvLike } from '../../env/env';
 import { makeEnv } from '../../env/taskEnv';
-import { ensureImage } from '../../image/buildImage';
 import { resolveTasks } from '../../tasks/loadTask';
 import { RecordTrajectory } from '../../trajectory/recordTrajectory';
 import { replayTrajectory } from '../../trajectory/replay';
 import { readTrajectory } from '../../trajectory/trajectoryFile';
-import { docker, removeContainersOnInterrupt } from '../context';
+import { deployment, removeContainersOnInterrupt } from '../context';
 import { parseIntArg, printJson, progress } from '../output';
 
 export function register(program: Command): void {
@@ -24,12 +23,12 @@ export function register(program: Command): void {
       if (!o.keep) removeContainersOnInterrupt();
       const traj = readTrajectory(path);
       const recorded = traj.header?.meta.image;
-      const image = o.image ?? (typeof recorded === 'string' ? recorded : await ensureImage({ docker: docker().docker, progress }));
+      const image = o.image ?? (typeof recorded === 'string' ? recorded : await deployment().ensureImage({ progress }));
       // A task run's trajectory names its task: the replay starts from the task's set-up and is graded.
       const taskName = traj.header?.meta.task;
       const task = typeof taskName === 'string' ? resolveTasks([taskName])[0] : undefined;
-      const taskEnv = task ? makeEnv(task, { deployment: docker(), image, view: o.view, observe: [], limits: false, progress }) : undefined;
-      const base: EnvLike = taskEnv ?? new Env({ deployment: docker(), image, view: o.view, observe: [] });
+      const taskEnv = task ? makeEnv(task, { deployment: deployment(), image, view: o.view, observe: [], limits: false, progress }) : undefined;
+      const base: EnvLike = taskEnv ?? new Env({ deployment: deployment(), image, view: o.view, observe: [] });
       const env = o.record ? new RecordTrajectory(base, o.record, { meta: { replayOf: traj.dir, ...(task ? { task: taskName } : {}) } }) : base;
       try {
         progress(`replaying ${traj.dir} in a fresh environment from ${image}${task ? ` on ${String(taskName)}` : ''}`);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { startFromCheckpoint } from '../../checkpoint/restore';
 import { CheckpointStore } from '../../checkpoint/checkpointStore';
-import { docker, withEnv } from '../context';
+import { deployment, withEnv } from '../context';
 import { UsageError, printJson, progress } from '../output';
 
 export function register(program: Command): void {
@@ -22,7 +22,7 @@ export function register(program: Command): void {
         if (o.criu) throw new UsageError('--criu restores only into the container the checkpoint was taken from');
         if (o.reload) throw new UsageError('--reload restores into a running environment; a new one always opens its workbench');
         progress(`starting a new environment from checkpoint '${name}'`);
-        const env = await startFromCheckpoint(docker(), name, { view: o.view }, store);
+        const env = await startFromCheckpoint(deployment(), name, { view: o.view }, store);
         env.client.close();
         if (o.json) return printJson({ id: env.info.id, viewUrl: env.info.viewUrl, ...env.restore });
         console.log(`environment ${env.info.id} started from '${name}' in ${(env.restore.durationMs / 1000).toFixed(1)} s (${env.restore.editorsOpened} editor(s) reopened)`);

@@ -6,7 +6,7 @@ import { COMMAND_AGENT_NAME } from '../../agents/commandAgent';
 import { addAgentOptions, agentConfigOf, describeAgentStats, type AgentCliOptions } from '../agentOptions';
 import { resolveTasks, taskName } from '../../tasks/loadTask';
 import { runTask } from '../../tasks/runTask';
-import { docker, removeContainersOnInterrupt } from '../context';
+import { deployment, removeContainersOnInterrupt } from '../context';
 import { printJson, progress, UsageError } from '../output';
 
 export function register(program: Command): void {
@@ -31,7 +31,7 @@ export function register(program: Command): void {
       let agent;
       try { agent = makeAgent(o.agentCmd !== undefined ? COMMAND_AGENT_NAME : o.agent, { trajectory: o.trajectory, command: o.agentCmd, ...agentConfigOf(o, progress) }); } catch (err) { throw err instanceof UsageError ? err : new UsageError((err as Error).message); }
       const r = await runTask(task, {
-        agent, runDir: o.out, defaultImage: o.image, video: o.video, keep: o.keep, view: o.view, deployment: docker(), progress,
+        agent, runDir: o.out, defaultImage: o.image, video: o.video, keep: o.keep, view: o.view, deployment: deployment(), progress,
         onEnvironment: (e) => progress(`environment ${e.id}: ${e.viewUrl ? `watch and take part live at ${e.viewUrl}` : `watch the IDE at ${e.ideUrl}`}`),
       });
       if (o.json) { printJson(r); return; }

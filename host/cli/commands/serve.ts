@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { EnvServer, ENV_PATH } from '../../envServer/envServer';
 import { InspectorServer } from '../../inspector/inspectorServer';
 import { McpHttpRoute, MCP_PATH } from '../../mcp/mcpHttp';
-import { docker } from '../context';
+import { deployment } from '../context';
 import { UsageError, parseIntArg, printJson, progress } from '../output';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -30,7 +30,7 @@ export function register(program: Command): void {
       if (token !== undefined && !/^[A-Za-z0-9_-]{16,200}$/.test(token)) throw new UsageError('--token must be 16-200 letters, digits, _ or -');
       const maxEnvironments = parseIntArg('--max-envs', o.maxEnvs);
       if (maxEnvironments < 1) throw new UsageError('--max-envs must be at least 1');
-      const deployment = docker();
+      const d = deployment();
       let envServer: EnvServer | undefined;
       let mcp: McpHttpRoute | undefined;
       const routes = [{
@@ -40,7 +40,7 @@ export function register(program: Command): void {
       let server: InspectorServer;
       try {
         server = await InspectorServer.start({
-          deployment, port: parseIntArg('--port', o.port), token, host: o.host, routes,
+          deployment: d, port: parseIntArg('--port', o.port), token, host: o.host, routes,
           runsRoots: o.runs?.map((r) => resolve(r)), trajectories: o.trajectory, log: progress, allUsers: o.allUsers,
         });
       } catch (err) {
@@ -49,8 +49,8 @@ export function register(program: Command): void {
         if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`--host ${o.host} is not an interface of this machine`);
         throw err;
       }
-      envServer = new EnvServer({ token: server.token, deployment, maxEnvironments, defaultGraceMs: parseIntArg('--grace', o.grace) * 1000, log: progress });
-      mcp = new McpHttpRoute({ token: server.token, deployment, log: progress });
+      envServer = new EnvServer({ token: server.token, deployment: d, maxEnvironments, defaultGraceMs: parseIntArg('--grace', o.grace) * 1000, log: progress });
+      mcp = new McpHttpRoute({ token: server.token, deployment: d, log: progress });
       const shownHost = o.host === '0.0.0.0' || o.host === '::' ? '<this machine\'s address>' : o.host.includes(':') ? `[${o.host}]` : o.host;
       const envUrl = `ws://${LOOPBACK.has(o.host) ? '127.0.0.1' : shownHost}:${server.listeningPort}${ENV_PATH}`;
       const url = o.trajectory?.length === 1 ? server.trajectoryUrl(o.trajectory[0]) : o.env ? server.envUrl(o.env) : server.url;

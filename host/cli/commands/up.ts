@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { ensureImage } from '../../image/buildImage';
 import { startEnvironment } from '../../env/running/runningEnvironment';
-import { docker } from '../context';
+import { deployment } from '../context';
 import { parseIntArg, parseSize, printJson, progress } from '../output';
 
 export function register(program: Command): void {
@@ -15,9 +14,9 @@ export function register(program: Command): void {
     .option('--view', 'serve the live view (noVNC, token-protected) on 127.0.0.1 and print its URL')
     .option('--json', 'print one JSON object (with id) on stdout')
     .action(async (o: { image?: string; workspace?: string; display: string; cpus: string; memory: string; view?: boolean; json?: boolean }) => {
-      const image = o.image ?? (await ensureImage({ docker: docker().docker, progress }));
+      const image = o.image ?? (await deployment().ensureImage({ progress }));
       progress(`starting an environment from ${image}`);
-      const env = await startEnvironment(docker(), {
+      const env = await startEnvironment(deployment(), {
         image, workspaceDir: o.workspace, display: parseSize(o.display), cpus: Number(o.cpus), memoryMb: parseIntArg('--memory', o.memory),
         view: o.view,
       });

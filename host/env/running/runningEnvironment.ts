@@ -20,11 +20,22 @@ export async function startEnvironment(deployment: Deployment, spec: Environment
   const info = await deployment.create(spec);
   try {
     const { client, health } = await connectEnvironment(info, readyTimeoutMs);
+    watchForLoss(deployment, info, client);
     return { info, client, health, startMs: Date.now() - t0 };
   } catch (err) {
     await deployment.remove(info.id).catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * Where the backend can lose an environment apart from this host (a swarm node going down),
+ * the connection fails with the backend's EnvironmentLostError naming the node, instead of
+ * calls that hang until TCP gives up; watching stops when the connection closes.
+ */
+export function watchForLoss(deployment: Deployment, info: EnvironmentInfo, client: BridgeClient): void {
+  const stop = deployment.watch?.(info, (err) => client.fail(err));
+  if (stop) client.onClose(stop);
 }
 
 /** Connects to an existing environment and waits until it is ready. */
