@@ -1,6 +1,6 @@
 // The bridge's settings, all from the environment the container was started with.
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { readPasswd } from './runtime/users';
 
 /** The user the IDE, its terminals and the agent's shells run as, apart from the bridge's. */
@@ -67,12 +67,12 @@ function readToken(env: NodeJS.ProcessEnv): string {
   let token: string;
   try { token = readFileSync(file, 'utf8').trim(); } catch (err) { throw new Error(`PWP_TOKEN_FILE ${file} cannot be read: ${(err as Error).message}`); }
   try {
-    rmSync(file, { force: true });
+    unlinkSync(file);
   } catch (err) {
     // A file mounted in (a Swarm secret, a Kubernetes volume) cannot be deleted; it stays
     // root's and unreadable to the IDE user, which its mode decides (the deployment sets 0400).
     const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'EBUSY' && code !== 'EROFS') throw err;
+    if (code !== 'EBUSY' && code !== 'EROFS' && code !== 'ENOENT') throw err;
   }
   return token;
 }

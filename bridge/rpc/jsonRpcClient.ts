@@ -22,6 +22,8 @@ export class JsonRpcClient {
   }
 
   get closed(): boolean { return this.closedError !== undefined; }
+  /** Why the connection closed (the first reason), once it has. */
+  get closedReason(): Error | undefined { return this.closedError; }
 
   call(method: string, params: unknown, opts: CallOptions = {}): Promise<unknown> {
     if (this.closedError) return Promise.reject(this.closedError);

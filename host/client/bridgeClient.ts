@@ -62,6 +62,8 @@ export class BridgeClient {
   }
 
   get closed(): boolean { return this.rpc.closed; }
+  /** Why the connection closed, once it has (EnvironmentLostError when the backend lost the environment). */
+  get closedReason(): Error | undefined { return this.rpc.closedReason; }
   close(): void { this.rpc.close(); }
   onClose(fn: () => void): void { this.rpc.onClose(fn); }
   /** Ends the connection with `err` for every call in flight and after (the environment was lost, say). */

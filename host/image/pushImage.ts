@@ -26,7 +26,8 @@ export async function pushImage(docker: Docker, image: string, o: PushOptions): 
   const [repo, tag] = splitTag(pushed);
   await docker.getImage(image).tag({ repo, tag });
   progress(`pushing ${image} to ${o.pushTo} (layers the registry has are skipped)`);
-  const stream = await docker.getImage(pushed).push({});
+  // The engine wants an X-Registry-Auth header even for a registry without authentication.
+  const stream = await docker.getImage(pushed).push({ authconfig: { serveraddress: o.pushTo } } as Parameters<Docker.Image['push']>[0]);
   const layers = new Map<string, string>();
   let lastLine = 0;
   await new Promise<void>((resolve, reject) => {

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureImage } from '../image/buildImage';
+import { EnvironmentLostError } from '../../bridge/protocol';
 import { paths } from '../paths';
 import type { Deployment } from '../deployment/deployment';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
@@ -79,9 +80,10 @@ export function defaultRunDir(task: Task, agent: string, attempt: number): strin
   return join(paths.state, 'runs', stamp, task.suite, task.id, `${agent}-${attempt}`);
 }
 
-export async function resolveImage(task: Task, defaultImage?: string, progress?: (l: string) => void): Promise<string> {
+/** The task's image, else the given default, else the IDE image built from this tree (where the deployment runs it). */
+export async function resolveImage(task: Task, defaultImage?: string, progress?: (l: string) => void, deployment?: Deployment): Promise<string> {
   if (task.image !== 'default') return task.image;
-  return defaultImage ?? ensureImage({ progress });
+  return defaultImage ?? (deployment ? deployment.ensureImage({ progress }) : ensureImage({ progress }));
 }
 
 /** Image files the trajectory saved (one per observed step, plus the reset's). */
@@ -118,7 +120,7 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
   const startedAt = new Date().toISOString();
   const t0 = Date.now();
   const progress = o.progress ?? (() => undefined);
-  const image = await resolveImage(task, o.defaultImage, progress);
+  const image = await resolveImage(task, o.defaultImage, progress, o.deployment ?? o.pool?.deployment);
   const base = { task: taskName(task), suite: task.suite, id: task.id, agent: o.agent.name, ...(o.agent.model ? { model: o.agent.model } : {}), attempt, image, runDir, startedAt };
   const shots = o.screenshots !== false;
   const env = makeEnv(task, {
@@ -165,6 +167,12 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
     const ta = Date.now();
     const { outcome, error } = await runAgent(o.agent, env, task);
     const steps = taskEnv.stepCount;
+    // Nothing is left to grade or record when the environment itself is gone (its node lost).
+    const lost = taskEnv.client.closedReason;
+    if (lost instanceof EnvironmentLostError) {
+      timings.agentMs = Date.now() - ta;
+      return await finish({ score: 0, passed: false, status: 'error', error: `${lost.name}: ${lost.message}`, steps });
+    }
     // An agent that stops without done (the null agent, the oracle of an older trajectory) is done now.
     if (!error && !taskEnv.episodeOver) await env.step({ type: 'done' }).catch(() => undefined);
     timings.agentMs = Date.now() - ta;

@@ -69,7 +69,7 @@ export class SwarmDeployment implements Deployment {
     try {
       await this.manager.createService(environmentService({
         id, token, labels, secret, held,
-        image: spec.image ?? await this.ensureImage(),
+        image: spec.image ? await this.nodeImage(spec.image) : await this.ensureImage(),
         display: spec.display ?? { width: 1280, height: 800 },
         limits: this.limits(spec, 2048),
         constraints: this.o.constraints ?? [],
@@ -225,10 +225,29 @@ export class SwarmDeployment implements Deployment {
       const p = await this.placement(label, id);
       if (p?.state === 'running' && p.port && p.address) return p;
       if (p && ['failed', 'rejected', 'shutdown', 'complete', 'orphaned'].includes(p.state)) {
-        throw new NotAvailableError(`service ${label}=${id} ${p.state}${p.node ? ` on node ${p.node}` : ''}: ${p.error || 'no reason given'}`);
+        const logs = await this.lastLogLines(label, id);
+        throw new NotAvailableError(`service ${label}=${id} ${p.state}${p.node ? ` on node ${p.node}` : ''}: ${p.error || 'no reason given'}${logs ? `; its last output:\n${logs}` : ''}`);
       }
       if (Date.now() > deadline) throw new TimeoutError(`service ${label}=${id} not running within ${this.o.placeTimeoutMs ?? 600_000} ms (task state: ${p?.state ?? 'none'}${p?.error ? `, ${p.error}` : ''})`);
       await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+
+  /** The service's last lines of output (the bridge says why it stopped), or '' when the manager has none. */
+  private async lastLogLines(label: string, id: string): Promise<string> {
+    try {
+      const service = await this.service(label, id);
+      const raw = await this.manager.getService(service.ID).logs({ stdout: true, stderr: true, tail: 10, follow: false } as never) as unknown as Buffer;
+      // Multiplexed frames: an 8-byte header before each chunk.
+      const lines: string[] = [];
+      for (let i = 0; i + 8 <= raw.length;) {
+        const n = raw.readUInt32BE(i + 4);
+        lines.push(raw.subarray(i + 8, i + 8 + n).toString('utf8'));
+        i += 8 + n;
+      }
+      return lines.join('').trim();
+    } catch {
+      return '';
     }
   }
 

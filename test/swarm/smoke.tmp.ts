@@ -1,0 +1,22 @@
+import Docker from 'dockerode';
+import { swarmOptionsFromEnv } from '../../host/deployment/backends';
+import { SwarmDeployment } from '../../host/deployment/swarm/swarmDeployment';
+import { startEnvironment } from '../../host/env/running/runningEnvironment';
+const t0 = Date.now();
+const log = (l: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}] ${l}`);
+(async () => {
+  const d = new SwarmDeployment({ ...swarmOptionsFromEnv(), local: new Docker() });
+  const image = await d.ensureImage({ progress: (l) => { if (!/Pushed|exists|pushing/.test(l)) log(l); } });
+  log(`image ${image}`);
+  const env = await startEnvironment(d, { image, workspaceDir: '/work/main/tasks/vscode-config' }, 600_000);
+  log(`env ${env.info.id} on ${env.info.labels['pwp.node']} ${env.info.bridgeUrl} ready in ${env.startMs} ms`);
+  const rt = await d.runtime(env.info.id);
+  log(JSON.stringify(await rt.exec(['sh', '-c', 'id; ls /workspace | head -3; cat /run/secrets/pwp-token; ls -l /run/secrets; cat /proc/self/status | grep -i nonewpriv'])));
+  const shot = await env.client.screenshot();
+  log(`screenshot ${shot.length} bytes`);
+  log(JSON.stringify((await d.list()).map((e) => [e.id, e.state, e.labels['pwp.node']])));
+  env.client.close();
+  await d.remove(env.info.id);
+  log('removed');
+  d.closeRuntimes();
+})().catch((e) => { console.error(e); process.exit(1); });
