@@ -66,6 +66,7 @@ export class JsonRpcClient {
 
   /** Ends the connection now, failing the calls in flight and every later one with `err` (a reason known from elsewhere). */
   abort(err: Error): void {
+    this.closedError = err;
     this.failAll(err);
     this.ws.terminate();
   }

@@ -71,6 +71,8 @@ export interface Deployment {
    * whose environments cannot be lost apart from the host have none.
    */
   watch?(info: EnvironmentInfo, onLost: (err: Error) => void): () => void;
+  /** After its connection dropped: why environment `info` is gone, or undefined when it is still there. */
+  confirmLost?(info: EnvironmentInfo): Promise<Error | undefined>;
   /** Removes every environment and verifier this process started (Ctrl-C); returns how many. */
   removeOwned(): Promise<number>;
   /** Closes the bridge connections of runtimes handed out (the process can then exit). */

@@ -21,11 +21,11 @@ import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { createDeployment } from '../deployment/backends';
 import type { Deployment } from '../deployment/deployment';
-import { IDE_USER, ROOT, type ExecOptions, type ExecResult, type FileEntry, type Runtime } from '../deployment/runtime';
+import { ROOT, type ExecOptions, type ExecResult, type FileEntry, type Runtime } from '../deployment/runtime';
 import { packEntries, readTar, readTarEntries } from '../deployment/tarArchive';
 import type { VerifierContainer } from '../deployment/verifierContainer';
 import type { IdeState } from './ideState';
-import { runnerFiles } from './isolatedRunner';
+import { runnerFiles, SCRATCH_DIR } from './isolatedRunner';
 import { findTampering, type TamperFinding } from './tamperCheck';
 import { planRestore, type InfrastructureChange, type RestoreRules, type WorkspaceEntry } from './testInfrastructure';
 
@@ -99,8 +99,10 @@ export class Verifier implements Sandbox {
 
   /** Copies in everything the evaluators read; the task's test infrastructure, then the hidden workspace files, go last. */
   async load(inputs: VerifierInputs): Promise<void> {
-    await this.runtime.writeFiles('/', [{ path: 'pwp/out/.keep', content: '' }], { owner: IDE_USER, dirMode: 0o777 });
     await this.runtime.writeFiles('/', [...runnerFiles(), { path: 'pwp/report/.keep', content: '' }], { owner: ROOT });
+    // Made by root (a runtime through the bridge unpacks as the owner, and the IDE user cannot make folders in /pwp).
+    const scratch = await this.runtime.exec(['mkdir', '-m', '0777', SCRATCH_DIR], { user: 'root', cwd: '/' });
+    if (scratch.exitCode !== 0) throw new Error(`cannot make ${SCRATCH_DIR}: ${scratch.stderr.trim()}`);
     const hidden = inputs.hiddenDir ? listHostFiles(inputs.hiddenDir) : [];
     const overlay = hidden.filter((f) => f.path.startsWith('workspace/')).map((f) => ({ ...f, path: f.path.slice('workspace/'.length) }));
     const baseline = !inputs.rules ? undefined : inputs.initialTar ? await readTar(Readable.from([inputs.initialTar]), 1)

@@ -6,7 +6,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureImage } from '../image/buildImage';
-import { EnvironmentLostError } from '../../bridge/protocol';
 import { paths } from '../paths';
 import type { Deployment } from '../deployment/deployment';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
@@ -15,6 +14,7 @@ import { LimitReachedError, type Agent, type AgentOutcome } from '../agents/agen
 import type { AgentStats } from '../agents/runStatistics';
 import { EpisodeOverError, type EnvLike } from '../env/env';
 import type { EnvPool } from '../env/pool';
+import { whyLost } from '../env/running/runningEnvironment';
 import { makeEnv } from '../env/taskEnv';
 import type { RecordTrajectory } from '../trajectory/recordTrajectory';
 import { readTrajectory, TRAJECTORY_FILE } from '../trajectory/trajectoryFile';
@@ -168,8 +168,8 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
     const { outcome, error } = await runAgent(o.agent, env, task);
     const steps = taskEnv.stepCount;
     // Nothing is left to grade or record when the environment itself is gone (its node lost).
-    const lost = taskEnv.client.closedReason;
-    if (lost instanceof EnvironmentLostError) {
+    const lost = await whyLost(taskEnv.deployment, taskEnv.info, taskEnv.client);
+    if (lost) {
       timings.agentMs = Date.now() - ta;
       return await finish({ score: 0, passed: false, status: 'error', error: `${lost.name}: ${lost.message}`, steps });
     }

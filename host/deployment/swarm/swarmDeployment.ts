@@ -19,7 +19,7 @@ import { OWNER, OWNER_LABEL, ownerLabels } from '../ownedContainers';
 import type { Runtime } from '../runtime';
 import { tarOfFolder } from '../tarArchive';
 import type { VerifierContainer, VerifierContainerSpec } from '../verifierContainer';
-import { watchEnvironment, type WatchedPlacement } from './nodeWatch';
+import { confirmLoss, watchEnvironment, type WatchedPlacement } from './nodeWatch';
 import { BRIDGE_PORT, LABEL, TOKEN_LABEL, VERIFIER_LABEL, environmentService, verifierService, type ServiceLimits } from './serviceSpecs';
 
 const WORKSPACE = '/workspace';
@@ -200,10 +200,18 @@ export class SwarmDeployment implements Deployment {
   }
 
   watch(info: EnvironmentInfo, onLost: (err: Error) => void): () => void {
-    return watchEnvironment(info, onLost, {
+    return watchEnvironment(info, onLost, this.watchSources(info));
+  }
+
+  confirmLost(info: EnvironmentInfo): Promise<Error | undefined> {
+    return confirmLoss(info, this.watchSources(info));
+  }
+
+  private watchSources(info: EnvironmentInfo) {
+    return {
       placement: () => this.placement(LABEL, info.id),
-      nodeState: async (nodeId) => (await this.manager.getNode(nodeId).inspect()).Status?.State ?? 'unknown',
-    });
+      nodeState: async (nodeId: string) => (await this.manager.getNode(nodeId).inspect()).Status?.State ?? 'unknown',
+    };
   }
 
   /** Where the service's task runs; undefined while it has none (being scheduled, or gone). */

@@ -5,7 +5,7 @@
 // The readiness wait is event-driven on the bridge (proc.waitReady), not a fixed sleep.
 import { BridgeClient } from '../../client/bridgeClient';
 import type { Deployment, EnvironmentInfo, EnvironmentSpec } from '../../deployment/deployment';
-import type { Health } from '../../../bridge/protocol';
+import { EnvironmentLostError, type Health } from '../../../bridge/protocol';
 
 export interface RunningEnvironment {
   info: EnvironmentInfo;
@@ -36,6 +36,19 @@ export async function startEnvironment(deployment: Deployment, spec: Environment
 export function watchForLoss(deployment: Deployment, info: EnvironmentInfo, client: BridgeClient): void {
   const stop = deployment.watch?.(info, (err) => client.fail(err));
   if (stop) client.onClose(stop);
+}
+
+/**
+ * Why the environment behind `client` is gone (EnvironmentLostError naming its node), or
+ * undefined while it is there: asked after a failure, so that a lost node is reported as such
+ * and not as the connection error it caused. The client then fails with that reason too.
+ */
+export async function whyLost(deployment: Deployment, info: EnvironmentInfo, client: BridgeClient): Promise<Error | undefined> {
+  if (client.closedReason instanceof EnvironmentLostError) return client.closedReason;
+  if (!client.closed || !deployment.confirmLost) return undefined;
+  const lost = await deployment.confirmLost(info);
+  if (lost) client.fail(lost);
+  return lost;
 }
 
 /** Connects to an existing environment and waits until it is ready. */
