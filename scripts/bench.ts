@@ -6,6 +6,8 @@
 // count, `--episode-tasks N` the vscode-config tasks per level of the task-episodes part (default 8),
 // `--cold-runs N` how many cold starts of each kind are timed (default 5).
 // `--only a,b` runs only those parts (PARTS below), e.g. `--only task-episodes`.
+// `--backend swarm` adds the swarm part (scripts/benchSwarm.ts): the same latency and reset
+// figures on a Swarm cluster, beside the local ones.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
@@ -17,6 +19,7 @@ import { ensureImage } from '../host/image/buildImage';
 import { methods } from '../bridge/protocol';
 import { benchCapacity, benchCheckpoints, benchEpisodes, benchPool } from './benchEnv';
 import { benchPythonStep } from './benchPython';
+import { benchSwarm } from './benchSwarm';
 import { benchTaskEpisodes } from './benchTaskEpisodes';
 import { pct, ratio } from './benchStats';
 
@@ -33,10 +36,16 @@ function count(flag: string, fallback: number): number {
 const SAMPLES = count('--samples', 20);
 const COLD_RUNS = count('--cold-runs', 5);
 /** The bench's parts, in the order they run. */
-const PARTS = ['cold-start', 'latency', 'checkpoints', 'pool', 'episodes', 'task-episodes', 'python-step', 'capacity'] as const;
+const PARTS = ['cold-start', 'latency', 'checkpoints', 'pool', 'episodes', 'task-episodes', 'python-step', 'capacity', 'swarm'] as const;
+const swarm = (() => {
+  const i = process.argv.indexOf('--backend');
+  if (i < 0) return false;
+  if (!['docker', 'swarm'].includes(process.argv[i + 1])) throw new Error(`--backend takes docker or swarm, got '${process.argv[i + 1] ?? ''}'`);
+  return process.argv[i + 1] === 'swarm';
+})();
 const only = (() => {
   const i = process.argv.indexOf('--only');
-  if (i < 0) return new Set<string>(PARTS);
+  if (i < 0) return new Set<string>(PARTS.filter((p) => p !== 'swarm' || swarm));
   const names = (process.argv[i + 1] ?? '').split(',').filter(Boolean);
   const unknown = names.filter((n) => !(PARTS as readonly string[]).includes(n));
   if (!names.length || unknown.length) throw new Error(`--only takes parts from ${PARTS.join(', ')}, got '${process.argv[i + 1] ?? ''}'`);
@@ -153,6 +162,11 @@ async function main(): Promise<void> {
     rows.push(['memory of one environment', `${figures.env_memory_mib} MiB`, '', '']);
   }
   rows.push(...envRows);
+  if (runs('swarm')) {
+    const r = await benchSwarm(figures, say, SAMPLES);
+    Object.assign(figures, r.figures);
+    rows.push(...r.rows);
+  }
   const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 8));
   console.log(['measure', 'pwp', 'naive', 'ratio'].map((h, i) => h.padEnd(w[i])).join('  '));
   for (const r of rows) console.log(r.map((v, i) => v.padEnd(w[i])).join('  '));

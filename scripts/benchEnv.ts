@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointStore } from '../host/checkpoint/checkpointStore';
+import type { Deployment } from '../host/deployment/deployment';
 import type { DockerDeployment } from '../host/deployment/dockerDeployment';
 import { Env } from '../host/env/env';
 import { EnvPool } from '../host/env/pool';
@@ -87,7 +88,7 @@ export async function benchCheckpoints(deployment: DockerDeployment, image: stri
  * episode's files, settings and editors (stageNext: a loop resetting the same task), and an
  * untouched spare the reset copies them into.
  */
-export async function benchPool(deployment: DockerDeployment, image: string, say: (l: string) => void): Promise<{ figures: Figures; rows: Row[] }> {
+export async function benchPool(deployment: Deployment, image: string, say: (l: string) => void): Promise<{ figures: Figures; rows: Row[] }> {
   say('reset: from a warm pool (staged, and untouched) vs a cold start');
   const options = { files: FILES, settings: { 'editor.tabSize': 2 }, open: ['app.py'] };
   const cold = new Env({ deployment, image, observe: ['screenshot'] });

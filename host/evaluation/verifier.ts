@@ -111,7 +111,9 @@ export class Verifier implements Sandbox {
     await this.loadWorkspace(inputs.workspaceTar, baseline, new Set(overlay.map((f) => f.path)), inputs.rules);
     if (inputs.initialTar) {
       await this.runtime.writeFiles('/', [{ path: 'pwp/initial/.keep', content: '' }], { owner: ROOT });
-      await this.runtime.archiveIn('/pwp/initial', inputs.initialTar);
+      // Root's (only graders read it; a runtime through the bridge unpacks as the archive's one owner).
+      const initial = (await readTarEntries(inputs.initialTar)).map((e) => ({ header: { ...e.header, uid: ROOT.uid, gid: ROOT.gid }, content: e.content }));
+      await this.runtime.archiveIn('/pwp/initial', packEntries(initial));
     }
     const meta: FileEntry[] = [
       { path: 'pwp/ide/state.json', content: JSON.stringify(inputs.ideState ?? null, null, 1) },

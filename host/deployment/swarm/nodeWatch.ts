@@ -6,7 +6,7 @@ import { Socket } from 'node:net';
 import { EnvironmentLostError } from '../../../bridge/protocol';
 import type { EnvironmentInfo } from '../deployment';
 
-export interface WatchedPlacement { nodeId: string; node: string; address: string; port: number; state: string; error: string }
+export interface WatchedPlacement { nodeId: string; node: string; address: string; port: number; state: string; desiredState?: string; error: string }
 
 export interface WatchSources {
   placement(): Promise<WatchedPlacement | undefined>;

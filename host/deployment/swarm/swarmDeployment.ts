@@ -67,15 +67,16 @@ export class SwarmDeployment implements Deployment {
     const secret = await this.createSecret(`pwp-${id}-token`, token, { [LABEL]: id });
     const held = Boolean(spec.workspaceDir || spec.archives?.length);
     try {
-      await this.manager.createService(environmentService({
+      const service = environmentService({
         id, token, labels, secret, held,
         image: spec.image ? await this.nodeImage(spec.image) : await this.ensureImage(),
         display: spec.display ?? { width: 1280, height: 800 },
         limits: this.limits(spec, 2048),
         constraints: this.o.constraints ?? [],
         view: spec.view ?? false,
-      }));
-      const info = await this.describe(await this.service(LABEL, id), await this.placed(LABEL, id));
+      });
+      const placement = await this.createPlaced(LABEL, id, service);
+      const info = this.describe(await this.service(LABEL, id), placement);
       if (held) await this.fill(info, spec);
       return info;
     } catch (err) {
@@ -176,14 +177,13 @@ export class SwarmDeployment implements Deployment {
       await this.removeSecrets(VERIFIER_LABEL, id);
     };
     try {
-      await this.manager.createService(verifierService({
+      const p = await this.createPlaced(VERIFIER_LABEL, id, verifierService({
         id, secret,
         image: await this.nodeImage(spec.image),
         labels: { ...ownerLabels(), ...spec.labels },
         limits: this.limits({ cpus: spec.cpus ?? 1, memoryMb: spec.memoryMb ?? 1536 }, 512),
         constraints: this.o.constraints ?? [],
       }));
-      const p = await this.placed(VERIFIER_LABEL, id);
       const client = await BridgeClient.connect(bridgeUrl(p), token, { retryForMs: 60_000 });
       client.unref();
       return { id, runtime: new BridgeRuntime(client), remove: async () => { client.close(); await remove(); } };
@@ -210,7 +210,7 @@ export class SwarmDeployment implements Deployment {
   private watchSources(info: EnvironmentInfo) {
     return {
       placement: () => this.placement(LABEL, info.id),
-      nodeState: async (nodeId: string) => (await this.manager.getNode(nodeId).inspect()).Status?.State ?? 'unknown',
+      nodeState: (nodeId: string) => this.nodeState(nodeId),
     };
   }
 
@@ -223,7 +223,24 @@ export class SwarmDeployment implements Deployment {
     const nodeId: string = task.NodeID ?? '';
     const node = nodeId ? await this.node(nodeId) : { name: '', address: '' };
     const port = task.Status?.PortStatus?.Ports?.find((p: { TargetPort?: number }) => p.TargetPort === BRIDGE_PORT)?.PublishedPort ?? 0;
-    return { nodeId, node: node.name, address: node.address, port, state: task.Status?.State ?? 'unknown', error: task.Status?.Err ?? '' };
+    return { nodeId, node: node.name, address: node.address, port, state: task.Status?.State ?? 'unknown', desiredState: task.DesiredState ?? '', error: task.Status?.Err ?? '' };
+  }
+
+  /**
+   * Creates the service and waits until it runs. A node lost before the service started there
+   * (the manager had not yet noticed it was down when it placed it; restarts are off, so no
+   * other task would follow) costs a new service, which Swarm places on a live node.
+   */
+  private async createPlaced(label: string, id: string, spec: Docker.CreateServiceOptions, attempts = 3): Promise<Placement> {
+    for (let attempt = 1; ; attempt++) {
+      await this.manager.createService(spec);
+      try {
+        return await this.placed(label, id);
+      } catch (err) {
+        if (!(err instanceof PlacedOnLostNode) || attempt >= attempts) throw err;
+        await this.removeService(label, id);
+      }
+    }
   }
 
   /** Waits until the service's task runs on a node with its port published. */
@@ -232,6 +249,9 @@ export class SwarmDeployment implements Deployment {
     for (let wait = 100; ; wait = Math.min(wait * 2, 1000)) {
       const p = await this.placement(label, id);
       if (p?.state === 'running' && p.port && p.address) return p;
+      if (p?.nodeId && (p.desiredState === 'shutdown' || await this.nodeState(p.nodeId) === 'down')) {
+        throw new PlacedOnLostNode(`service ${label}=${id} was placed on node ${p.node}, which is down`);
+      }
       if (p && ['failed', 'rejected', 'shutdown', 'complete', 'orphaned'].includes(p.state)) {
         const logs = await this.lastLogLines(label, id);
         throw new NotAvailableError(`service ${label}=${id} ${p.state}${p.node ? ` on node ${p.node}` : ''}: ${p.error || 'no reason given'}${logs ? `; its last output:\n${logs}` : ''}`);
@@ -257,6 +277,10 @@ export class SwarmDeployment implements Deployment {
     } catch {
       return '';
     }
+  }
+
+  private async nodeState(nodeId: string): Promise<string> {
+    return (await this.manager.getNode(nodeId).inspect().catch(() => undefined))?.Status?.State ?? 'unknown';
   }
 
   private async node(nodeId: string): Promise<{ name: string; address: string }> {
@@ -323,6 +347,9 @@ export class SwarmDeployment implements Deployment {
     };
   }
 }
+
+/** The manager placed the service on a node that is down before it started (create tries again). */
+class PlacedOnLostNode extends NotAvailableError {}
 
 const hostPort = (p: Placement) => `${isIP(p.address) === 6 ? `[${p.address}]` : p.address}:${p.port}`;
 const bridgeUrl = (p: Placement) => `ws://${hostPort(p)}/rpc`;
