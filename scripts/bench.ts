@@ -21,7 +21,7 @@ import { benchCapacity, benchCheckpoints, benchEpisodes, benchPool } from './ben
 import { benchPythonStep } from './benchPython';
 import { benchSwarm } from './benchSwarm';
 import { benchTaskEpisodes } from './benchTaskEpisodes';
-import { pct, ratio } from './benchStats';
+import { pct, ratio, timeIt } from './benchStats';
 
 const run = promisify(execFile);
 const json = process.argv.includes('--json');
@@ -61,16 +61,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The DESIGN.md targets under the keys `--json` always has (each measured in this run). */
 const HEADLINE = ['cold_start_ms', 'pool_reset_ms', 'checkpoint_ms', 'restore_ms', 'action_settled_screenshot_p50_ms', 'screenshot_p50_ms',
   'marks_p50_ms', 'ide_roundtrip_p50_ms', 'envs_at_once', 'memory_per_env_mib', 'episodes_per_hour'] as const;
-
-async function timeIt(n: number, fn: () => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
 
 /** The naive screenshot: a `docker exec` of ImageMagick's import on the display (as the bridge's user, with its X cookie). */
 async function naiveScreenshot(containerName: string): Promise<Buffer> {

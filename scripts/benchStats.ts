@@ -8,3 +8,14 @@ export function pct(samples: number[], p: number): number {
 
 /** How many times faster ours is than the naive way, to 0.1. */
 export const ratio = (naive: number, ours: number): number => +(naive / ours).toFixed(1);
+
+/** ms of each of n runs of fn, one after another. */
+export async function timeIt(n: number, fn: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}

@@ -8,20 +8,10 @@ import { SwarmDeployment } from '../host/deployment/swarm/swarmDeployment';
 import { startEnvironment } from '../host/env/running/runningEnvironment';
 import { startSwarmCluster, type SwarmCluster } from '../test/swarm/swarmCluster';
 import { benchPool } from './benchEnv';
-import { pct } from './benchStats';
+import { pct, timeIt } from './benchStats';
 
 type Figures = Record<string, number | string | null>;
 type Row = [string, string, string, string];
-
-async function timeIt(n: number, fn: () => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
 
 export async function benchSwarm(local: Figures, say: (l: string) => void, samples: number): Promise<{ figures: Figures; rows: Row[] }> {
   let cluster: SwarmCluster | undefined;
