@@ -13,7 +13,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ErrorCode, LimitExceededError, NotAvailableError } from '../../bridge/protocol';
 import { createDeployment } from '../deployment/backends';
-import type { Deployment } from '../deployment/deployment';
+import type { Backend, Deployment } from '../deployment/deployment';
 import type { EnvLike } from '../env/env';
 import type { Task } from '../tasks/loadTask';
 import { EnvDispatcher, MAX_REQUEST_BYTES } from './envDispatcher';
@@ -27,6 +27,8 @@ const VERSION = '1';
 export interface EnvServerOptions {
   token: string;
   deployment?: Deployment;
+  /** Where its environments run when no deployment is given: 'docker' (default) or 'swarm' (`pwp serve --backend swarm`). */
+  backend?: Backend;
   /** Environments this server runs at most (episodes opened, attached ones included). */
   maxEnvironments?: number;
   /** How long a disconnected client's environments are kept by default (ms). */
@@ -65,7 +67,7 @@ export class EnvServer {
   private reserved = 0;
 
   constructor(private readonly o: EnvServerOptions) {
-    this.deployment = o.deployment ?? createDeployment();
+    this.deployment = o.deployment ?? createDeployment(o.backend);
     this.maxEnvironments = o.maxEnvironments ?? 8;
     this.registerMethods();
   }

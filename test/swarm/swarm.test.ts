@@ -74,6 +74,15 @@ describe('the swarm backend on a real swarm (a manager, two workers, a registry)
       assert.doesNotMatch(secret.stdout + secret.stderr, new RegExp(a.token));
       // The folder given at create time went in (before the IDE started, PWP_START=held).
       assert.equal((await ra.readFile('/workspace/task.json'))?.toString(), readFileSync(join(REPO_ROOT, 'tasks', 'vscode-config', 'auto-save-delay', 'task.json'), 'utf8'));
+      // Nothing else of the cluster is reachable from inside: not A's node (its swarm ports),
+      // not B's bridge, not the registry.
+      const nodeOf = (e: typeof a) => new URL(e.bridgeUrl.replace(/^ws/, 'http'));
+      const own = await ra.exec(['timeout', '5', 'bash', '-c', 'echo > /dev/tcp/127.0.0.1/7000']);
+      assert.equal(own.exitCode, 0, `the probe works: ${own.stderr}`);
+      for (const [host, port] of [[nodeOf(a).hostname, '7946'], [nodeOf(a).hostname, nodeOf(b).port], [nodeOf(b).hostname, nodeOf(b).port], ['registry', '5000']]) {
+        const probe = await ra.exec(['timeout', '5', 'bash', '-c', `echo > /dev/tcp/${host}/${port}`]);
+        assert.notEqual(probe.exitCode, 0, `${host}:${port} reachable from inside an environment`);
+      }
       // B's token does not open A's bridge.
       await assert.rejects(BridgeClient.connect(a.bridgeUrl, b.token), UnauthorizedError);
     } finally {

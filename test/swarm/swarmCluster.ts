@@ -1,12 +1,12 @@
 // A real Docker Swarm on this machine for tests and the bench: a manager and workers, each a
 // Docker engine in its own container on a network of their own, and a registry (Debian's
 // docker-registry) the nodes pull from. The manager is drained, so environments land on the
-// workers. Each node's engine runs with no inter-container traffic and no masquerading (what
-// docs/scale-out.md asks of a node), and the manager's API is a Unix socket in a host folder:
-// nothing listens for it on the network. remove() takes away everything start made.
+// workers. Each node is set up as docs/scale-out.md asks: its engine with no inter-container
+// traffic and no masquerading, and nothing accepted from its own containers; the manager's
+// API is a Unix socket in a host folder: nothing listens for it on the network. remove() takes away everything start made.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
@@ -18,6 +18,8 @@ const REGISTRY_PORT = 5000;
 /** How the nodes name the registry (a network alias), so every node pulls the same reference. */
 const REGISTRY_NAME = `registry:${REGISTRY_PORT}`;
 const LABEL = 'pwp.test-swarm';
+/** host:pid of the process that started a cluster: a leftover is one whose process is gone. */
+const STARTED_BY = 'pwp.test-swarm.started-by';
 
 export interface SwarmNode { name: string; role: 'manager' | 'worker'; container: Docker.Container; address: string }
 
@@ -76,7 +78,7 @@ export async function startSwarmCluster(o: StartOptions = {}): Promise<SwarmClus
   const progress = o.progress ?? (() => undefined);
   const id = randomBytes(3).toString('hex');
   const prefix = `pwp-swarm-${id}`;
-  const labels = { [LABEL]: id };
+  const labels = { [LABEL]: id, [STARTED_BY]: `${hostname()}:${process.pid}` };
   const socketDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   const made: { containers: Docker.Container[]; volumes: string[] } = { containers: [], volumes: [] };
   const network = await docker.createNetwork({ Name: prefix, Driver: 'bridge', Labels: labels });
@@ -137,6 +139,9 @@ export async function startSwarmCluster(o: StartOptions = {}): Promise<SwarmClus
       address: (await n.c.inspect()).NetworkSettings.Networks[prefix].IPAddress,
     })));
     for (const n of nodes) await waitForEngine(n.container);
+    // A node takes nothing from its own containers: an environment cannot reach its node's
+    // swarm ports, nor another environment's published bridge through the node's address.
+    for (const n of nodes) await exec(n.container, ['iptables', '-I', 'INPUT', '-i', 'docker0', '-j', 'DROP']);
     const [manager, ...workers] = nodes;
     await exec(manager.container, ['docker', 'swarm', 'init', '--advertise-addr', manager.address]);
     const token = await exec(manager.container, ['docker', 'swarm', 'join-token', '-q', 'worker']);
@@ -180,12 +185,20 @@ async function waitForWorkers(api: Docker, count: number): Promise<void> {
   }
 }
 
-/** Removes clusters left by test runs that died (by their label). */
+const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM'; } };
+
+/** Whether the process that started a cluster is gone (a cluster of another machine's process is never touched). */
+function leftover(labels: Record<string, string> | undefined): boolean {
+  const [host, pid] = (labels?.[STARTED_BY] ?? '').split(':');
+  return host === hostname() && Number(pid) > 0 && !alive(Number(pid));
+}
+
+/** Removes clusters left by test runs that died; those of live processes (a parallel run) stay. */
 export async function removeLeftoverClusters(docker = new Docker()): Promise<void> {
-  const containers = await docker.listContainers({ all: true, filters: { label: [LABEL] } });
+  const containers = (await docker.listContainers({ all: true, filters: { label: [LABEL] } })).filter((c) => leftover(c.Labels));
   await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
   const { Volumes } = await docker.listVolumes({ filters: { label: [LABEL] } });
-  await Promise.all((Volumes ?? []).map((v) => docker.getVolume(v.Name).remove({ force: true }).catch(() => undefined)));
-  const nets = await docker.listNetworks({ filters: { label: [LABEL] } });
+  await Promise.all((Volumes ?? []).filter((v) => leftover(v.Labels)).map((v) => docker.getVolume(v.Name).remove({ force: true }).catch(() => undefined)));
+  const nets = (await docker.listNetworks({ filters: { label: [LABEL] } })).filter((n) => leftover(n.Labels));
   await Promise.all(nets.map((n) => docker.getNetwork(n.Id).remove().catch(() => undefined)));
 }
