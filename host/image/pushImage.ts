@@ -45,6 +45,8 @@ export async function pushImage(docker: Docker, image: string, o: PushOptions): 
       }
     });
   });
+  // The registry's name for it is not kept here: the image stays under its own tag.
+  if (pushed !== image) await docker.getImage(pushed).remove({ noprune: true }).catch(() => undefined);
   return o.pullFrom ? registryName(image, o.pullFrom) : pushed;
 }
 
