@@ -175,7 +175,7 @@ describe('pwp bench (CLI, real containers): progress, results, summary, reports,
       assert.ok((await owned()).length > 0, 'its containers carry its owner label');
       child.kill('SIGINT');
       assert.equal(await exited, 130, stderr);
-      assert.match(stderr, /SIGINT: removing the containers this run started/);
+      assert.match(stderr, /SIGINT: removing the environments this run started/);
       assert.deepEqual(await owned(), [], 'no container of the bench is left');
       assert.deepEqual(resultLines(join(out2, 'results.jsonl')).map((l) => [l.agent, l.attempt, l.score]), [['oracle', 1, 1]], 'the finished run stays');
     } finally {
