@@ -21,7 +21,7 @@ export async function benchSwarm(local: Figures, say: (l: string) => void, sampl
   try {
     const image = await deployment.ensureImage({ progress: say });
     say('swarm: first environments (each worker pulls the image; not timed)');
-    const first = await Promise.all([0, 1].map(() => startEnvironment(deployment, { image }, 900_000)));
+    const first = await Promise.all([0, 1].map(() => startEnvironment(deployment, { image }, 600_000)));
     for (const e of first) { e.client.close(); await deployment.remove(e.info.id); }
 
     say('swarm: cold start (a new service to ready), 3 runs');
