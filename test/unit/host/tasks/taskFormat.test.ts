@@ -65,9 +65,23 @@ describe('task.json', () => {
 
   it('names the step and field of a bad step', () => {
     assert.match(problems({ ...VALID, oracle: { steps: [{ key: 'ctrl+s', type: 'x' }] } }), /oracle\.steps\[0\]: expected exactly one action key, found key and type/);
-    assert.match(problems({ ...VALID, oracle: { steps: [{ presss: 'enter' }] } }), /oracle\.steps\[0\]: expected exactly one action key, one of: key, type, waitForFocus, waitForMark, click.*\(found presss\)/);
+    assert.match(problems({ ...VALID, oracle: { steps: [{ presss: 'enter' }] } }), /oracle\.steps\[0\]: expected exactly one action key, one of: key, type, waitForFocus, waitForMark, waitForText, click.*\(found presss\)/);
     assert.match(problems({ ...VALID, setup: [{ exec: ['true'], timeout: 5 }] }), /setup\[0\]: unknown field "timeout"/);
     assert.match(problems({ ...VALID, setup: [{ exec: 'make test' }] }), /setup\[0\]\.exec: Invalid input: expected array, received string/);
+  });
+
+  it('checks the screen-watching steps: waitForText, a click\'s timeoutMs, and that their regular expressions compile', () => {
+    const oracle = (...steps: unknown[]) => ({ ...VALID, oracle: { steps } });
+    const t = loadTask(write(oracle({ waitForText: 'tests? passed' }, { click: { text: 'Run' }, timeoutMs: 5000 })));
+    assert.deepEqual(t.oracle.steps[0], { waitForText: 'tests? passed', timeoutMs: 60_000 });
+    assert.match(problems(oracle({ waitForText: '(unclosed' })), /task\.json: oracle\.steps\[0\]\.waitForText: not a valid regular expression: .*Unterminated group/);
+    assert.match(problems(oracle({ waitForText: '' })), /oracle\.steps\[0\]\.waitForText: Too small/);
+    assert.match(problems(oracle({ waitForText: 'x', timeout: 5 })), /oracle\.steps\[0\]: unknown field "timeout"/);
+    assert.match(problems(oracle({ waitForText: 'x', timeoutMs: -1 })), /oracle\.steps\[0\]\.timeoutMs: Too small/);
+    assert.match(problems(oracle({ click: { text: '[a-' } })), /oracle\.steps\[0\]\.click\.text: not a valid regular expression/);
+    assert.match(problems(oracle({ waitForMark: { text: '*' } })), /oracle\.steps\[0\]\.waitForMark\.text: not a valid regular expression/);
+    assert.match(problems(oracle({ click: { x: 1, y: 2 }, timeoutMs: 100 })), /oracle\.steps\[0\]\.timeoutMs: a click on a point does not wait/);
+    assert.doesNotThrow(() => loadTask(write({ ...VALID, oracle: { inputOnly: true, steps: [{ waitForText: 'ready' }, { key: 'enter' }] } })), 'waitForText only watches the screen: an input-only oracle may use it');
   });
 
   it('checks the params of an ide step against the wire protocol', () => {
