@@ -33,6 +33,15 @@ const samePlace = (a: Mark, b: Mark) => a.id === b.id && a.point.x === b.point.x
  * is still growing move, and a click has to land where the element is now, not where it was.
  */
 export async function waitForMark(env: EnvLike, q: MarkQuery, timeoutMs: number, stable = false): Promise<Mark> {
+  const t0 = Date.now();
+  const mark = await readMarksUntil(env, q, timeoutMs, stable);
+  // The same condition as a matcher (nth aside), so a replay waits for the element too.
+  const want = { ...(q.role ? { role: q.role } : {}), ...(q.part ? { part: q.part } : {}), ...(q.text !== undefined ? { text: { $regex: q.text, $flags: 'i' } } : {}) };
+  env.annotate({ type: 'sync', ide: 'dom.marks', params: {}, match: { marks: { $contains: [want] } }, ok: true, ms: Date.now() - t0 });
+  return mark;
+}
+
+async function readMarksUntil(env: EnvLike, q: MarkQuery, timeoutMs: number, stable: boolean): Promise<Mark> {
   const end = Date.now() + timeoutMs;
   let listing: string | undefined;
   let readError: string | undefined;

@@ -4,7 +4,8 @@
 import { strict as assert } from 'node:assert';
 import type { DomNode, Mark } from '../../../../bridge/protocol';
 import type { Action } from '../../../../host/env/actions';
-import type { EnvLike, StepResult } from '../../../../host/env/env';
+import { match } from '../../../../host/evaluation/matcher';
+import type { Annotation, EnvLike, StepResult } from '../../../../host/env/env';
 import { StepSchema } from '../../../../host/tasks/stepSchema';
 import { runSteps } from '../../../../host/tasks/steps';
 
@@ -15,12 +16,14 @@ const mark = (id: number, role: string, text: string, y: number): Mark =>
 class ScriptedScreen {
   reads = 0;
   clicks: { mark?: number; at: { x: number; y: number } }[] = [];
+  /** Clicks and the trajectory notes (sync points) in the order they came. */
+  events: string[] = [];
   private lastMarks: Mark[] = [];
   constructor(private readonly frame: (n: number) => Mark[] | DomNode | Error) {}
 
   get env(): EnvLike { return this as unknown as EnvLike; }
   get unwrapped() { return this; }
-  annotate(): void { /* not recorded here */ }
+  annotate(a: Annotation): void { this.events.push(`${a.type}: ${JSON.stringify('match' in a ? a.match : a)}`); }
 
   async query(method: string): Promise<unknown> {
     const f = this.frame(this.reads++);
@@ -39,6 +42,7 @@ class ScriptedScreen {
     const a = action as { mark?: number; x?: number; y?: number };
     const at = a.mark !== undefined ? this.lastMarks.find((m) => m.id === a.mark)!.point : { x: a.x!, y: a.y! };
     this.clicks.push({ mark: a.mark, at });
+    this.events.push(`click ${a.mark}`);
     return { observation: { timings: {} }, reward: 0, terminated: false, truncated: false, info: { step: this.clicks.length, action, durationMs: 0, actionMs: 0, observeMs: 0, settle: null, at } };
   }
 }
@@ -77,6 +81,11 @@ describe('screen-watching task steps', () => {
     await run(screen, { click: { role: 'treeitem', text: '^report\\.csv$' } });
     assert.deepEqual(screen.clicks, [{ mark: 2, at: { x: 100, y: 80 } }]);
     assert.equal(screen.reads, 6, 'it clicked after the first two reads that agreed, no sooner');
+    assert.deepEqual(screen.events, ['sync: {"marks":{"$contains":[{"role":"treeitem","text":{"$regex":"^report\\\\.csv$","$flags":"i"}}]}}', 'click 2'],
+      'the trajectory says to wait for the element before the click, so a replay waits too');
+    const sync = JSON.parse(screen.events[0].slice('sync: '.length)) as unknown;
+    assert.ok(match({ marks: frames[2] }, sync).ok, 'the sync point matches the screen the element is on');
+    assert.ok(!match({ marks: frames[0] }, sync).ok, 'and not one without it');
   });
 
   it('gives up on an element that never holds still, and says so', async () => {
