@@ -95,6 +95,19 @@ describe('task.json', () => {
     assert.match(problems({ ...VALID, evaluator: { kind: 'answer', expected: 3, match: 'fuzzy' } }), /evaluator\.match: expected one of "exact", "regex", "numeric", "contains"/);
   });
 
+  it('checks `any` checks: at least two alternatives, each a valid check, with mistakes named inside the alternative', () => {
+    const ide = (...checks: unknown[]) => ({ ...VALID, evaluator: { kind: 'ide', checks } });
+    const kb = (command: string) => ({ keybinding: { key: 'ctrl+alt+l', command } });
+    assert.doesNotThrow(() => loadTask(write(ide({ any: [kb('a'), kb('b')] }))));
+    assert.match(problems(ide({ any: [kb('a')] })), /task\.json: evaluator\.checks\[0\]\.any: Too small: expected array to have >=2 items/);
+    assert.match(problems(ide({ any: [kb('a'), { keybinding: { key: 'ctrl+alt+l', comand: 'b' } }] })), /evaluator\.checks\[0\]\.any\[1\]\.keybinding: unknown field "comand"/);
+    assert.match(problems(ide({ any: [kb('a'), kb('b')], scoring: 'all' })), /evaluator\.checks\[0\]: unknown field "scoring"/);
+    assert.match(problems(ide({ setting: 'a.b', valu: 1 })), /evaluator\.checks\[0\]: unknown field "valu"/, 'a plain check with a typo is still reported as that check');
+    assert.match(problems({ ...VALID, evaluator: { kind: 'files', checks: [{ any: [{ path: 'a', contain: ['x'] }, { path: 'b' }] }] } }), /evaluator\.checks\[0\]\.any\[0\]: unknown field "contain"/);
+    assert.match(problems({ ...VALID, evaluator: { kind: 'files', checks: [{ any: [{ path: 'a', exists: true }, { path: 'b', equalsHidden: 'b' }] }] } }),
+      /evaluator\.checks\[0\]\.any\[1\]\.equalsHidden: "b" needs a hidden folder, and the task has none/);
+  });
+
   it('requires the id and suite to match the folders', () => {
     assert.match(problems({ ...VALID, id: 'y' }), /id: "y" must equal the folder name "x"/);
     assert.match(problems({ ...VALID, suite: 'other' }), /suite: "other" must equal the suite folder name "demo-suite"/);
