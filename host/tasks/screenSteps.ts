@@ -64,7 +64,7 @@ async function readMarksUntil(env: EnvLike, q: MarkQuery, timeoutMs: number, sta
     if (Date.now() > end) {
       const { nth, ...rest } = q;
       const what = `an element matching ${JSON.stringify(nth ? q : rest)}`;
-      if (found) throw new Error(`${what} did not hold still within ${timeoutMs} ms (it moved ${moves} times, last to ${found.point.x},${found.point.y})`);
+      if (found) throw new Error(`${what} did not hold still within ${timeoutMs} ms (it moved ${moves} time${moves === 1 ? '' : 's'}, last to ${found.point.x},${found.point.y})`);
       const few = matches > 0 ? ` (${matches} matching, but nth is ${q.nth})` : '';
       const screen = listing === undefined ? `; the marks could not be read: ${readError}`
         : `${readError ? `; the last read of the marks failed (${readError}), the one before showed` : '; on screen:'}${shown(listing)}`;
