@@ -1,7 +1,8 @@
 // The oracle agent: performs the task's reference solution (task.json `oracle.steps`) in the
 // environment, through the same Env actions any agent has, and says done with its answer.
 import type { EnvLike } from '../env/env';
-import { act, runSteps } from '../tasks/steps';
+import { act } from '../tasks/act';
+import { runSteps } from '../tasks/steps';
 import type { Task } from '../tasks/loadTask';
 import type { Agent, AgentOutcome } from './agent';
 

@@ -37,6 +37,24 @@ export function fromChecks(kind: string, checks: CheckResult[], scoring: 'all' |
   };
 }
 
+/**
+ * An `any` check: alternatives, each a list of checks that must all pass, of which one
+ * passing is enough. A failure gives every alternative's reason, numbered as in the name.
+ */
+export function anyOf(alternatives: CheckResult[][]): CheckResult {
+  const alts = alternatives.map((checks) => ({
+    name: checks.map((c) => c.name).join(' and ') || 'nothing checked',
+    ok: checks.length > 0 && checks.every((c) => c.ok),
+    // An alternative of one check needs no name beside its reason; one of several names the failing ones.
+    why: checks.length === 1 ? checks[0].why : checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.why}`).join(', ') || 'nothing checked',
+    okWhy: checks.map((c) => c.why).join(', '),
+  }));
+  const name = `any of (1) ${alts.map((a, i) => (i ? `(${i + 1}) ${a.name}` : a.name)).join(' | ')}`;
+  const winner = alts.findIndex((a) => a.ok);
+  if (winner >= 0) return { name, ok: true, why: `(${winner + 1}) passes: ${alts[winner].okWhy}` };
+  return { name, ok: false, why: `none passes: ${alts.map((a, i) => `(${i + 1}) ${a.why}`).join('; ')}` };
+}
+
 /** Test counts of a result and its parts, summed (undefined when no tests ran). */
 export function testCounts(r: EvaluationResult): { passed: number; total: number } | undefined {
   const own = r.tests ? { passed: r.tests.passed, total: r.tests.total } : undefined;

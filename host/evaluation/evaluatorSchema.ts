@@ -52,9 +52,21 @@ const FileCheck = z.object({
   ignoreTrailingWhitespace: z.boolean().default(false),
 }).strict();
 
+/**
+ * Alternatives among a list of checks: it passes when one of them does. Equivalent answers
+ * (two command ids that do the same thing, bound to one key) then both pass.
+ */
+const AnyOf = <T extends z.ZodType>(check: T) => z.object({ any: z.array(check).min(2).max(20) }).strict();
+export type OrAny<T> = T | { any: T[] };
+
+/** The checks of a list, with the alternatives of its `any` checks in their place. */
+export function checkLeaves<T extends object>(checks: readonly OrAny<T>[]): T[] {
+  return checks.flatMap((c) => ('any' in c ? c.any : [c]));
+}
+
 const FilesEvaluator = z.object({
   kind: z.literal('files'),
-  checks: z.array(FileCheck).min(1).max(500),
+  checks: z.array(z.union([FileCheck, AnyOf(FileCheck)])).min(1).max(500),
   scoring: Scoring,
 }).strict();
 
@@ -69,7 +81,7 @@ const DiffEvaluator = z.object({
   ignoreTrailingWhitespace: z.boolean().default(false),
 }).strict();
 
-const IdeCheck = z.union([
+const ideChecks = [
   z.object({
     setting: z.string().min(1),
     languageId: z.string().optional(),
@@ -100,12 +112,14 @@ const IdeCheck = z.union([
   z.object({ launch: MatcherSchema }).strict(),
   /** A file's local history has at least this many entries. */
   z.object({ timeline: z.object({ file: RelPath, minEntries: z.int().min(0) }).strict() }).strict(),
-]);
+] as const;
+const IdeCheck = z.union(ideChecks);
 export type IdeCheck = z.infer<typeof IdeCheck>;
 
 const IdeEvaluator = z.object({
   kind: z.literal('ide'),
-  checks: z.array(IdeCheck).min(1).max(200),
+  // One flat union (not a union inside one), so a mistake is reported against the closest check.
+  checks: z.array(z.union([...ideChecks, AnyOf(IdeCheck)])).min(1).max(200),
   scoring: Scoring,
 }).strict();
 

@@ -1,7 +1,7 @@
 // `files` and `diff` evaluators: the final workspace as the verifier holds it.
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { DiffEvaluator, FileCheck, FilesEvaluator } from './evaluatorSchema';
-import { fromChecks, type CheckResult, type EvaluationResult } from './evaluationResult';
+import { anyOf, fromChecks, type CheckResult, type EvaluationResult } from './evaluationResult';
 import { matchesAny } from './glob';
 import { match } from './matcher';
 import type { Sandbox } from './verifier';
@@ -58,7 +58,7 @@ export function firstDifference(actual: string, expected: string): string {
 
 export async function gradeFiles(e: FilesEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
-  const checks = (await Promise.all(e.checks.map((c) => checkFile(c, sandbox)))).flat();
+  const checks = (await Promise.all(e.checks.map(async (c) => ('any' in c ? [anyOf(await Promise.all(c.any.map((a) => checkFile(a, sandbox))))] : checkFile(c, sandbox))))).flat();
   return fromChecks('files', checks, e.scoring, t0);
 }
 

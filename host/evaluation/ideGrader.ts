@@ -6,8 +6,8 @@
 // registered default when no file sets it, whether an installed extension is enabled,
 // breakpoints and local history (see the README's Security section for why those can be
 // trusted). A forged answer about anything else changes nothing.
-import type { IdeCheck, IdeEvaluator } from './evaluatorSchema';
-import { fromChecks, type CheckResult, type EvaluationResult } from './evaluationResult';
+import { checkLeaves, type IdeCheck, type IdeEvaluator } from './evaluatorSchema';
+import { anyOf, fromChecks, type CheckResult, type EvaluationResult } from './evaluationResult';
 import { parseJsonWithComments } from './fileGrader';
 import { settingKey, type IdeState } from './ideState';
 import { match } from './matcher';
@@ -150,13 +150,14 @@ export async function gradeIde(e: IdeEvaluator, sandbox: Sandbox): Promise<Evalu
   const t0 = Date.now();
   const raw = await sandbox.readFile('/pwp/ide/state.json');
   const state = raw ? (JSON.parse(raw.toString('utf8')) as IdeState | null) : null;
-  const launchJson = e.checks.some((c) => 'launch' in c) ? (await sandbox.readFile('/workspace/.vscode/launch.json'))?.toString('utf8') : undefined;
+  const launchJson = checkLeaves(e.checks).some((c) => 'launch' in c) ? (await sandbox.readFile('/workspace/.vscode/launch.json'))?.toString('utf8') : undefined;
   const wsText = (await sandbox.readFile('/workspace/.vscode/settings.json'))?.toString('utf8');
   const ws = wsText !== undefined ? parseJsonWithComments(wsText).value : undefined;
   const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? v as Json : undefined);
   const files: SettingFiles = { workspace: obj(ws), machine: state?.files?.machineSettings, user: state?.files?.userSettings };
   const launch = launchConfigurations(files, launchJson);
-  const result = fromChecks('ide', e.checks.map((c) => checkOne(c, state, launch, files)), e.scoring, t0);
+  const one = (c: IdeCheck) => checkOne(c, state, launch, files);
+  const result = fromChecks('ide', e.checks.map((c) => ('any' in c ? anyOf(c.any.map((a) => [one(a)])) : one(c))), e.scoring, t0);
   const shadow = state?.files?.shadowsPwpExtension;
   if (!shadow) return result;
   // The IDE's answers came from the agent's code: nothing read through the extension counts.

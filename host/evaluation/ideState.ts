@@ -8,7 +8,7 @@
 // that reason.
 import type { Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
-import { leaves, type Evaluator } from './evaluatorSchema';
+import { checkLeaves, leaves, type Evaluator } from './evaluatorSchema';
 import { parseJsonWithComments } from './fileGrader';
 
 export interface IdeState {
@@ -60,7 +60,7 @@ export function ideStateNeeds(evaluator: Evaluator): IdeStateNeeds {
   const needs: IdeStateNeeds = { settings: [], timeline: [] };
   for (const e of leaves(evaluator)) {
     if (e.kind !== 'ide') continue;
-    for (const c of e.checks) {
+    for (const c of checkLeaves(e.checks)) {
       if ('setting' in c) needs.settings.push({ key: c.setting, languageId: c.languageId });
       if ('timeline' in c) needs.timeline.push(c.timeline.file);
       // For their registered defaults, when no settings file names a theme.

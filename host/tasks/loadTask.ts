@@ -49,8 +49,11 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
     } else if (i.code === 'unrecognized_keys') {
       message = `unknown field${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}`;
     } else if (i.code === 'invalid_union') {
-      // Show the alternative that came closest: the one with the fewest problems.
-      const best = [...(i.errors ?? [])].sort((a, b) => a.length - b.length)[0];
+      // Show the alternative that came closest: the one that knows most of the fields given
+      // (`{"any": [...]}` with a mistake inside is an `any`, not a check missing its fields),
+      // then the one with the fewest problems.
+      const unknown = (errs: readonly z.core.$ZodIssue[]) => errs.reduce((n, e) => n + (e.code === 'unrecognized_keys' && e.path.length === 0 ? e.keys.length : 0), 0);
+      const best = [...(i.errors ?? [])].sort((a, b) => unknown(a) - unknown(b) || a.length - b.length)[0];
       if (best?.length) return formatIssues(best.map((b) => ({ ...b, path: [...i.path, ...b.path] }))).join('; ');
     }
     return `${fieldPath(i.path)}: ${message}`;
@@ -110,7 +113,10 @@ export function loadTask(path: string): Task {
   };
   leaves(t.evaluator).forEach((e) => {
     const at = t.evaluator.kind === 'all' || t.evaluator.kind === 'any' ? 'evaluator.evaluators[…]' : 'evaluator';
-    if (e.kind === 'files') e.checks.forEach((c, i) => { if (c.equalsHidden) needHidden(`${at}.checks[${i}].equalsHidden`, c.equalsHidden); });
+    if (e.kind === 'files') {
+      e.checks.forEach((c, i) => ('any' in c ? c.any.map((a, j) => [a, `${at}.checks[${i}].any[${j}]`] as const) : [[c, `${at}.checks[${i}]`] as const])
+        .forEach(([f, field]) => { if (f.equalsHidden) needHidden(`${field}.equalsHidden`, f.equalsHidden); }));
+    }
     if (e.kind === 'diff') needHidden(`${at}.expected`, e.expected);
     if (e.kind === 'image') needHidden(`${at}.reference`, e.reference);
     if (e.kind === 'sql') { needHidden(`${at}.database`, e.database); if (e.gold) needHidden(`${at}.gold`, e.gold); }

@@ -11,11 +11,20 @@ const TaskFile = z.string().min(1).max(1000);
 const Argv = z.array(z.string().max(100_000)).min(1).max(500);
 const Note = { note: z.string().max(2000).optional() };
 
+/** A regular expression, checked to compile when the task loads (flags are the step's own). */
+const Regex = (max: number, min = 0) => z.string().min(min).max(max).superRefine((src, ctx) => {
+  try { new RegExp(src); } catch (err) { ctx.addIssue({ code: 'custom', message: `not a valid regular expression: ${(err as Error).message}` }); }
+});
+
+/** How long a step waits for something to come on screen unless it says (a loaded machine can take tens of seconds to open a view). */
+export const SCREEN_WAIT_MS = 60_000;
+const ScreenWait = z.int().min(0).max(600_000).default(SCREEN_WAIT_MS);
+
 const IdeMethod = z.string().refine((m) => m.startsWith('ide.') && isMethodName(m), 'expected an ide.* method of bridge/protocol');
 
 /** Which element to click, found in dom.marks: text is a regular expression (case-insensitive). */
 export const MarkQuery = z.object({
-  text: z.string().max(500).optional(),
+  text: Regex(500).optional(),
   role: z.string().max(100).optional(),
   part: z.string().max(100).optional(),
   /** Which match to take when several do (0 = the first in screen order). */
@@ -36,9 +45,9 @@ const shapes = {
     waitForFocus: z.object({
       part: z.string().max(100).optional(),
       role: z.string().max(100).optional(),
-      text: z.string().max(500).optional(),
+      text: Regex(500).optional(),
       /** A regular expression on the element's place in the page (dom.focused `path`). */
-      path: z.string().max(500).optional(),
+      path: Regex(500).optional(),
     }).strict(),
     timeoutMs: z.int().min(0).max(600_000).default(10_000),
     /**
@@ -50,13 +59,17 @@ const shapes = {
     ...Note,
   }).strict(),
   /** Waits until a Set-of-Marks element like this is on screen (a list that grows, a view that opens). */
-  waitForMark: z.object({ waitForMark: MarkQuery, timeoutMs: z.int().min(0).max(600_000).default(30_000), ...Note }).strict(),
+  waitForMark: z.object({ waitForMark: MarkQuery, timeoutMs: ScreenWait, ...Note }).strict(),
+  /** Waits until the text the workbench shows has a match of this regular expression (case-insensitive): a message, an output line. */
+  waitForText: z.object({ waitForText: Regex(2000, 1), timeoutMs: ScreenWait, ...Note }).strict(),
   click: z.object({
     click: z.union([MarkQuery, z.object({ x: z.int().min(0), y: z.int().min(0) }).strict()]),
     button: z.enum(['left', 'middle', 'right']).default('left'),
     count: z.int().min(1).max(3).default(1),
+    /** For an element: how long to wait for it to be on screen and hold still (default SCREEN_WAIT_MS). */
+    timeoutMs: z.int().min(0).max(600_000).optional(),
     ...Note,
-  }).strict(),
+  }).strict().refine((s) => s.timeoutMs === undefined || !('x' in s.click), { message: 'a click on a point does not wait: timeoutMs is for a click on an element', path: ['timeoutMs'] }),
   /** The command palette: ctrl+shift+p, the label typed, enter. */
   palette: z.object({ palette: z.string().min(1).max(500), ...Note }).strict(),
   /** Quick open by keyboard (ctrl+p, the path, enter); waits until the file is the active editor. */
@@ -104,10 +117,10 @@ const shapes = {
   /** The final answer read from a command's output (the first capture group of regex, or all of stdout). */
   answerFrom: z.object({
     answerFrom: z.union([
-      z.object({ exec: Argv, regex: z.string().optional(), cwd: z.string().max(1000).optional(), timeoutSec: z.int().min(1).max(600).default(120) }).strict(),
-      z.object({ tool: z.string().min(1).max(200), args: z.record(z.string(), z.unknown()).default({}), regex: z.string().optional(), timeoutMs: z.int().min(100).max(3_600_000).optional() }).strict(),
+      z.object({ exec: Argv, regex: Regex(2000).optional(), cwd: z.string().max(1000).optional(), timeoutSec: z.int().min(1).max(600).default(120) }).strict(),
+      z.object({ tool: z.string().min(1).max(200), args: z.record(z.string(), z.unknown()).default({}), regex: Regex(2000).optional(), timeoutMs: z.int().min(100).max(3_600_000).optional() }).strict(),
       /** An ide.* read (debug variables, settings, diagnostics), as JSON text. */
-      z.object({ ide: IdeMethod, params: z.record(z.string(), z.unknown()).default({}), regex: z.string().optional() }).strict(),
+      z.object({ ide: IdeMethod, params: z.record(z.string(), z.unknown()).default({}), regex: Regex(2000).optional() }).strict(),
     ]),
     ...Note,
   }).strict(),
@@ -117,7 +130,7 @@ const shapes = {
    * Only what an agent could see, so an input-only oracle may use it.
    */
   answerFromScreen: z.object({
-    answerFromScreen: z.object({ regex: z.string().min(1).max(2000), timeoutMs: z.int().min(0).max(600_000).default(30_000) }).strict(),
+    answerFromScreen: z.object({ regex: Regex(2000, 1), timeoutMs: z.int().min(0).max(600_000).default(30_000) }).strict(),
     ...Note,
   }).strict(),
   wait: z.object({ wait: z.int().min(0).max(600_000), ...Note }).strict(),
@@ -137,7 +150,7 @@ export type StepOf<K extends StepKind> = z.output<Shapes[K]>;
 export const STEP_KINDS = Object.keys(shapes) as StepKind[];
 
 /** Steps that act only through the keyboard and mouse (and observe). */
-export const INPUT_ONLY_KINDS: ReadonlySet<StepKind> = new Set(['key', 'type', 'click', 'palette', 'openFile', 'wait', 'waitFor', 'waitForFocus', 'waitForMark', 'settle', 'answerFromScreen']);
+export const INPUT_ONLY_KINDS: ReadonlySet<StepKind> = new Set(['key', 'type', 'click', 'palette', 'openFile', 'wait', 'waitFor', 'waitForFocus', 'waitForMark', 'waitForText', 'settle', 'answerFromScreen']);
 
 export function stepKind(step: Step): StepKind {
   return STEP_KINDS.find((k) => k in step)!;

@@ -7,14 +7,14 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import type { DomNode, Mark } from '../../bridge/protocol';
 import { paths } from '../paths';
 import { match } from '../evaluation/matcher';
 import type { Action } from '../env/actions';
-import { EpisodeOverError, type EnvLike, type StepInfo } from '../env/env';
-import { stepKind, type MarkQuery, type Step, type StepOf } from './stepSchema';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { EpisodeOverError, type EnvLike } from '../env/env';
+import { act } from './act';
+import { eventually, sleep } from './eventually';
+import { clickMark, waitForMark, waitForScreenText } from './screenSteps';
+import { SCREEN_WAIT_MS, stepKind, type Step, type StepOf } from './stepSchema';
 
 export class StepError extends Error {
   constructor(readonly index: number, readonly step: Step, message: string) {
@@ -23,76 +23,10 @@ export class StepError extends Error {
   }
 }
 
-/**
- * Steps an action; a refused or failed action is an error here, as is the end of the episode
- * (a scripted step cannot go on without the one before it).
- */
-export async function act(env: EnvLike, action: Action): Promise<StepInfo> {
-  const r = await env.step(action);
-  if (r.info.error) throw new Error(`${action.type}: ${r.info.error.name}: ${r.info.error.message}`);
-  if (r.truncated) throw new EpisodeOverError(`truncated by the ${r.info.truncatedBy ?? 'a limit'}`);
-  return r.info;
-}
-
 /** What steps leave behind besides the environment: the answer, for question tasks. */
 export interface StepsOutcome { answer?: string }
 
 export const workspacePath = (p: string) => (p.startsWith('/') ? p : `/workspace/${p}`);
-
-/** Polls `read` until `ok`, returning the last value; throws with it when time runs out. */
-export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: T | undefined;
-  let lastError: Error | undefined;
-  for (;;) {
-    try {
-      last = await read();
-      if (ok(last)) return last;
-    } catch (err) { lastError = err as Error; }
-    if (Date.now() > end) {
-      // JSON.stringify(undefined) is undefined: a target that never appeared says so, not a TypeError.
-      throw new Error(`${what} not reached within ${timeoutMs} ms; last: ${lastError ? lastError.message : (JSON.stringify(last) ?? 'nothing').slice(0, 500)}`);
-    }
-    await sleep(100);
-  }
-}
-
-function findMark(marks: readonly Mark[], q: MarkQuery): Mark | undefined {
-  const re = q.text !== undefined ? new RegExp(q.text, 'i') : undefined;
-  const found = marks.filter((m) => (!q.role || m.role === q.role) && (!q.part || m.part === q.part) && (!re || re.test(m.text)));
-  return found[q.nth];
-}
-
-/** Waits until a mark matching `q` is on screen; the error lists what is. */
-async function findMarkOnScreen(env: EnvLike, q: MarkQuery, timeoutMs: number): Promise<Mark> {
-  let seen = '';
-  const mark = await eventually(async () => {
-    const r = await env.unwrapped.query('dom.marks', {});
-    seen = r.text;
-    return findMark(r.marks, q);
-  }, (m) => m !== undefined, timeoutMs, `an element matching ${JSON.stringify(q)}`).catch((err: Error) => {
-    throw new Error(`${err.message.replace(/; last:.*$/s, '')}; on screen:\n${seen.split('\n').slice(0, 80).join('\n')}`);
-  });
-  return mark!;
-}
-
-async function clickMark(env: EnvLike, q: MarkQuery, button: 'left' | 'middle' | 'right', count: number): Promise<void> {
-  const mark = await findMarkOnScreen(env, q, 30_000);
-  await act(env, { type: 'click', mark: mark.id, button, count });
-}
-
-/** The text a DOM tree shows, one line per element that has any (its text, else its name, and its value). */
-export function screenText(root: DomNode | null): string {
-  const lines: string[] = [];
-  const walk = (n: DomNode) => {
-    if (n.hidden) return;
-    const own = [n.text ?? n.name, n.value].filter((x): x is string => !!x && !!x.trim()).join(' ');
-    if (own) lines.push(own);
-    for (const c of n.children ?? []) walk(c);
-  };
-  if (root) walk(root);
-  return lines.join('\n');
-}
 
 async function activeEditorPath(env: EnvLike): Promise<string | null> {
   return (await env.unwrapped.query('ide.editors', { maxTextChars: 0 })).activeEditor?.path ?? null;
@@ -273,7 +207,7 @@ async function runStep(s: Step, env: EnvLike, taskDir: string, out: StepsOutcome
   }
   if ('click' in s) {
     if ('x' in s.click) await act(env, { type: 'click', x: s.click.x, y: s.click.y, button: s.button, count: s.count });
-    else await clickMark(env, s.click, s.button, s.count);
+    else await clickMark(env, s.click, { button: s.button, count: s.count, timeoutMs: s.timeoutMs ?? SCREEN_WAIT_MS });
     return;
   }
   if ('palette' in s) {
@@ -332,21 +266,12 @@ async function runStep(s: Step, env: EnvLike, taskDir: string, out: StepsOutcome
     return;
   }
   if ('answerFromScreen' in s) {
-    const re = new RegExp(s.answerFromScreen.regex, 'm');
-    let shown = '';
-    const m = await eventually(async () => {
-      shown = screenText((await env.unwrapped.query('dom.tree', { maxNodes: 20_000 })).root);
-      return re.exec(shown);
-    }, (x) => x !== null, s.answerFromScreen.timeoutMs, `/${s.answerFromScreen.regex}/ on screen`).catch((err: Error) => {
-      throw new Error(`${err.message.replace(/; last:.*$/s, '')}; on screen:\n${shown.split('\n').slice(0, 80).join('\n')}`);
-    });
-    out.answer = (m![1] ?? m![0]).trim();
+    const m = await waitForScreenText(env, new RegExp(s.answerFromScreen.regex, 'm'), s.answerFromScreen.timeoutMs);
+    out.answer = (m[1] ?? m[0]).trim();
     return;
   }
-  if ('waitForMark' in s) {
-    await findMarkOnScreen(env, s.waitForMark, s.timeoutMs);
-    return;
-  }
+  if ('waitForMark' in s) { await waitForMark(env, s.waitForMark, s.timeoutMs); return; }
+  if ('waitForText' in s) { await waitForScreenText(env, new RegExp(s.waitForText, 'im'), s.timeoutMs); return; }
   if ('wait' in s) { await sleep(s.wait); return; }
   if ('settle' in s) { await act(env, { type: 'wait', ms: 0, quietMs: s.settle }); return; }
   if ('waitFor' in s) {

@@ -18,7 +18,7 @@ import type { IdeSummary } from '../env/observation';
 import { ideSummary } from '../env/observation';
 import { waitForSettle } from '../env/running/settle';
 import { match } from '../evaluation/matcher';
-import { eventually } from '../tasks/steps';
+import { eventually } from '../tasks/eventually';
 import { readTrajectory, type Trajectory, type TrajectoryRecord } from './trajectoryFile';
 
 export interface ReplayOptions {

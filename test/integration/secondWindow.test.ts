@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { Env } from '../../host/env/env';
 import { StepSchema } from '../../host/tasks/stepSchema';
-import { eventually, runSteps } from '../../host/tasks/steps';
+import { eventually } from '../../host/tasks/eventually';
+import { runSteps } from '../../host/tasks/steps';
 import { testImage } from './environmentFixture';
 
 const bridgeLog = async (id: string) => {

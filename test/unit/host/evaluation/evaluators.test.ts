@@ -11,7 +11,7 @@ import { evaluate } from '../../../../host/evaluation/evaluate';
 import { matchesAny } from '../../../../host/evaluation/glob';
 import { normalizeKeys } from '../../../../host/evaluation/ideGrader';
 import { settingFromFiles } from '../../../../host/evaluation/ideGrader';
-import { EXTENSIONS_DIR, PWP_EXTENSION_ID, readIdeFiles, type IdeState } from '../../../../host/evaluation/ideState';
+import { EXTENSIONS_DIR, PWP_EXTENSION_ID, ideStateNeeds, readIdeFiles, type IdeState } from '../../../../host/evaluation/ideState';
 import { imageSimilarity } from '../../../../host/evaluation/imageSimilarity';
 import { match } from '../../../../host/evaluation/matcher';
 import { sameRows } from '../../../../host/evaluation/sqlGrader';
@@ -247,6 +247,48 @@ describe('file, diff and IDE graders', () => {
     const none = await either(8);
     assert.deepEqual([none.score, none.passed], [0, false]);
     assert.match(none.summary, /^any of: answer: .* \| files: /);
+  });
+
+  it('passes an `any` IDE check on one equivalent answer (two command ids for one key) and fails it with every alternative\'s reason', async () => {
+    const state = (keybindings: { key: string; command: string }[]): IdeState => ({ capturedAt: '', errors: [], timeline: {}, settings: {}, files: { errors: [], keybindings, extensions: [] } });
+    const check = { kind: 'ide', checks: [
+      { any: [
+        { keybinding: { key: 'ctrl+alt+l', command: 'editor.action.formatDocument' } },
+        { keybinding: { key: 'ctrl+alt+l', command: 'editor.action.formatDocument.none' } },
+      ] },
+      { setting: 'editor.tabSize', value: { $absent: true } },
+    ] };
+    sb.put('pwp/ide/state.json', JSON.stringify(state([{ key: 'Alt+Ctrl+L', command: 'editor.action.formatDocument.none' }])));
+    const one = await grade(check, sb);
+    assert.deepEqual([one.score, one.passed, one.checks!.map((c) => c.ok)], [1, true, [true, true]], JSON.stringify(one.checks, null, 1));
+    assert.equal(one.checks![0].why, '(2) passes: keybindings.json binds it');
+
+    sb.put('pwp/ide/state.json', JSON.stringify(state([{ key: 'ctrl+alt+k', command: 'editor.action.formatDocument' }])));
+    const none = await grade(check, sb);
+    assert.deepEqual([none.score, none.passed], [0, false]);
+    assert.equal(none.checks![0].name, 'any of (1) keybinding ctrl+alt+l → editor.action.formatDocument | (2) keybinding ctrl+alt+l → editor.action.formatDocument.none');
+    assert.equal(none.checks![0].why, 'none passes: (1) keybindings.json has no such entry (1 entries); (2) keybindings.json has no such entry (1 entries)');
+    assert.match(none.summary, /^1\/2 checks pass; any of \(1\) keybinding .* none passes: \(1\) .*; \(2\) /);
+  });
+
+  it('passes an `any` file check when every field of one alternative holds, and names each alternative\'s failing fields when none does', async () => {
+    sb.put('workspace/out.json', '{ "command": "workbench.action.files.save" }');
+    const check = (first: string) => ({ kind: 'files', scoring: 'fraction', checks: [{ any: [
+      { path: 'out.json', json: { command: first } },
+      { path: 'out.json', contains: ['files.save'], notContains: ['saveAll'] },
+    ] }] });
+    const one = await grade(check('workbench.action.files.saveAll'), sb);
+    assert.deepEqual([one.score, one.passed], [1, true], one.summary);
+    assert.match(one.checks![0].why, /^\(2\) passes: found, not found$/);
+    sb.put('workspace/out.json', '{ "command": "workbench.action.files.saveAll" }');
+    const none = await grade(check('editor.action.save'), sb);
+    assert.deepEqual([none.score, none.passed, none.checks!.length], [0, false, 1]);
+    assert.match(none.checks![0].why, /^none passes: \(1\) out\.json\.command: expected "editor\.action\.save", found "workbench\.action\.files\.saveAll".*; \(2\) out\.json: does not contain "saveAll": found$/);
+  });
+
+  it('asks the IDE for the settings and timelines that the alternatives of an `any` check read', () => {
+    const needs = ideStateNeeds(EvaluatorSchema.parse({ kind: 'ide', checks: [{ any: [{ setting: 'files.autoSave', value: 'afterDelay' }, { timeline: { file: 'a.txt', minEntries: 2 } }] }] }));
+    assert.deepEqual(needs, { settings: [{ key: 'files.autoSave', languageId: undefined }], timeline: ['a.txt'] });
   });
 });
 

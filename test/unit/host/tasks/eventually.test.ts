@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { eventually } from '../../../../host/tasks/steps';
+import { eventually } from '../../../../host/tasks/eventually';
 
 describe('eventually (what task steps wait with)', () => {
   it('returns the first value that passes', async () => {
@@ -20,7 +20,7 @@ describe('eventually (what task steps wait with)', () => {
 
 describe('screenText (what answerFromScreen reads)', () => {
   it('gives a line per shown element with its text or name and value, skipping hidden ones', async () => {
-    const { screenText } = await import('../../../../host/tasks/steps');
+    const { screenText } = await import('../../../../host/tasks/screenSteps');
     const root = {
       tag: 'div', children: [
         { tag: 'div', role: 'treeitem', text: 'total = 42' },

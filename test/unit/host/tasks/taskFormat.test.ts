@@ -65,9 +65,23 @@ describe('task.json', () => {
 
   it('names the step and field of a bad step', () => {
     assert.match(problems({ ...VALID, oracle: { steps: [{ key: 'ctrl+s', type: 'x' }] } }), /oracle\.steps\[0\]: expected exactly one action key, found key and type/);
-    assert.match(problems({ ...VALID, oracle: { steps: [{ presss: 'enter' }] } }), /oracle\.steps\[0\]: expected exactly one action key, one of: key, type, waitForFocus, waitForMark, click.*\(found presss\)/);
+    assert.match(problems({ ...VALID, oracle: { steps: [{ presss: 'enter' }] } }), /oracle\.steps\[0\]: expected exactly one action key, one of: key, type, waitForFocus, waitForMark, waitForText, click.*\(found presss\)/);
     assert.match(problems({ ...VALID, setup: [{ exec: ['true'], timeout: 5 }] }), /setup\[0\]: unknown field "timeout"/);
     assert.match(problems({ ...VALID, setup: [{ exec: 'make test' }] }), /setup\[0\]\.exec: Invalid input: expected array, received string/);
+  });
+
+  it('checks the screen-watching steps: waitForText, a click\'s timeoutMs, and that their regular expressions compile', () => {
+    const oracle = (...steps: unknown[]) => ({ ...VALID, oracle: { steps } });
+    const t = loadTask(write(oracle({ waitForText: 'tests? passed' }, { click: { text: 'Run' }, timeoutMs: 5000 })));
+    assert.deepEqual(t.oracle.steps[0], { waitForText: 'tests? passed', timeoutMs: 60_000 });
+    assert.match(problems(oracle({ waitForText: '(unclosed' })), /task\.json: oracle\.steps\[0\]\.waitForText: not a valid regular expression: .*Unterminated group/);
+    assert.match(problems(oracle({ waitForText: '' })), /oracle\.steps\[0\]\.waitForText: Too small/);
+    assert.match(problems(oracle({ waitForText: 'x', timeout: 5 })), /oracle\.steps\[0\]: unknown field "timeout"/);
+    assert.match(problems(oracle({ waitForText: 'x', timeoutMs: -1 })), /oracle\.steps\[0\]\.timeoutMs: Too small/);
+    assert.match(problems(oracle({ click: { text: '[a-' } })), /oracle\.steps\[0\]\.click\.text: not a valid regular expression/);
+    assert.match(problems(oracle({ waitForMark: { text: '*' } })), /oracle\.steps\[0\]\.waitForMark\.text: not a valid regular expression/);
+    assert.match(problems(oracle({ click: { x: 1, y: 2 }, timeoutMs: 100 })), /oracle\.steps\[0\]\.timeoutMs: a click on a point does not wait/);
+    assert.doesNotThrow(() => loadTask(write({ ...VALID, oracle: { inputOnly: true, steps: [{ waitForText: 'ready' }, { key: 'enter' }] } })), 'waitForText only watches the screen: an input-only oracle may use it');
   });
 
   it('checks the params of an ide step against the wire protocol', () => {
@@ -79,6 +93,19 @@ describe('task.json', () => {
   it('names a bad IDE check and a bad matcher operator', () => {
     assert.match(problems({ ...VALID, evaluator: { kind: 'ide', checks: [{ setting: 'a.b', value: { $regexp: 'x' } }] } }), /evaluator\.checks\[0\]\.value\.\$regexp: unknown matcher operator/);
     assert.match(problems({ ...VALID, evaluator: { kind: 'answer', expected: 3, match: 'fuzzy' } }), /evaluator\.match: expected one of "exact", "regex", "numeric", "contains"/);
+  });
+
+  it('checks `any` checks: at least two alternatives, each a valid check, with mistakes named inside the alternative', () => {
+    const ide = (...checks: unknown[]) => ({ ...VALID, evaluator: { kind: 'ide', checks } });
+    const kb = (command: string) => ({ keybinding: { key: 'ctrl+alt+l', command } });
+    assert.doesNotThrow(() => loadTask(write(ide({ any: [kb('a'), kb('b')] }))));
+    assert.match(problems(ide({ any: [kb('a')] })), /task\.json: evaluator\.checks\[0\]\.any: Too small: expected array to have >=2 items/);
+    assert.match(problems(ide({ any: [kb('a'), { keybinding: { key: 'ctrl+alt+l', comand: 'b' } }] })), /evaluator\.checks\[0\]\.any\[1\]\.keybinding: unknown field "comand"/);
+    assert.match(problems(ide({ any: [kb('a'), kb('b')], scoring: 'all' })), /evaluator\.checks\[0\]: unknown field "scoring"/);
+    assert.match(problems(ide({ setting: 'a.b', valu: 1 })), /evaluator\.checks\[0\]: unknown field "valu"/, 'a plain check with a typo is still reported as that check');
+    assert.match(problems({ ...VALID, evaluator: { kind: 'files', checks: [{ any: [{ path: 'a', contain: ['x'] }, { path: 'b' }] }] } }), /evaluator\.checks\[0\]\.any\[0\]: unknown field "contain"/);
+    assert.match(problems({ ...VALID, evaluator: { kind: 'files', checks: [{ any: [{ path: 'a', exists: true }, { path: 'b', equalsHidden: 'b' }] }] } }),
+      /evaluator\.checks\[0\]\.any\[1\]\.equalsHidden: "b" needs a hidden folder, and the task has none/);
   });
 
   it('requires the id and suite to match the folders', () => {
