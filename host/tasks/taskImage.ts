@@ -109,26 +109,37 @@ export async function resolveTaskImage(task: { imageSource: ImageSource }, o: Re
 }
 
 /**
- * The images of many tasks (a bench), each source resolved once and the IDE image at most once;
- * a source that cannot be built gives its tasks the error (their runs record it) rather than
- * stopping the others.
+ * The images of many tasks, each as a promise that settles when that task's image is ready:
+ * sources are resolved one after another (one build at a time: builds compete for the CPU and
+ * the package mirror), each once, the IDE image at most once, so a runner can start the tasks
+ * on the IDE image while the toolchain images build. A source that cannot be built gives its
+ * tasks the error (resolved, not rejected: their runs record it) rather than stopping the others.
  */
-export async function resolveTaskImages<T extends { imageSource: ImageSource }>(tasks: readonly T[], o: ResolveImageOptions): Promise<Map<T, string | Error>> {
+export function taskImagesAsBuilt<T extends { imageSource: ImageSource }>(tasks: readonly T[], o: ResolveImageOptions): Map<T, Promise<string | Error>> {
   let ide: Promise<string> | undefined;
   const ideImage = () => (ide ??= o.ideImage ? Promise.resolve(o.ideImage) : o.deployment.ensureImage({ progress: o.progress }));
-  const bySource = new Map<string, string | Error>();
-  const out = new Map<T, string | Error>();
+  const bySource = new Map<string, Promise<string | Error>>();
+  let queue: Promise<unknown> = Promise.resolve();
+  const out = new Map<T, Promise<string | Error>>();
   for (const t of tasks) {
     const key = imageSourceKey(t.imageSource);
-    if (!bySource.has(key)) {
-      const needsIde = t.imageSource.kind !== 'tag';
-      try {
-        bySource.set(key, await resolveTaskImage(t, { ...o, ideImage: needsIde ? await ideImage() : undefined }));
-      } catch (err) {
-        bySource.set(key, err as Error);
-      }
+    let image = bySource.get(key);
+    if (!image) {
+      const resolve = async () => resolveTaskImage(t, { ...o, ideImage: t.imageSource.kind === 'tag' ? undefined : await ideImage() });
+      // Only builds wait their turn: the IDE image and a given tag are ready at once.
+      if (t.imageSource.kind === 'build') queue = image = queue.then(resolve).catch((err: Error) => err);
+      else image = resolve().catch((err: Error) => err);
+      bySource.set(key, image);
     }
-    out.set(t, bySource.get(key)!);
+    out.set(t, image);
   }
+  return out;
+}
+
+/** The images of many tasks (a bench), all resolved (see taskImagesAsBuilt). */
+export async function resolveTaskImages<T extends { imageSource: ImageSource }>(tasks: readonly T[], o: ResolveImageOptions): Promise<Map<T, string | Error>> {
+  const pending = taskImagesAsBuilt(tasks, o);
+  const out = new Map<T, string | Error>();
+  for (const [t, image] of pending) out.set(t, await image);
   return out;
 }

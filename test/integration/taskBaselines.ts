@@ -26,13 +26,14 @@ export interface Baselines {
 
 /**
  * `image` is the IDE image; `o.taskImage` the task's own when resolved already, and `o.pool` a
- * warm pool of that image to take the environment from.
+ * warm pool of that image to take the environment from; `o.closing` collects the environment's
+ * removal instead of waiting for it.
  */
-export async function taskBaselines(task: Task, image: string, o: { taskImage?: string; pool?: EnvPool } = {}): Promise<Baselines> {
+export async function taskBaselines(task: Task, image: string, o: { taskImage?: string; pool?: EnvPool; closing?: Promise<void>[] } = {}): Promise<Baselines> {
   const t0 = Date.now();
   const runDir = join(paths.state, 'test-runs', task.suite, task.id);
   rmSync(runDir, { recursive: true, force: true });
-  const env = makeEnv(task, { image, ...o, labels: { 'pwp.test': '1' }, observe: [], record: { dir: runDir, humanPollMs: 0 } });
+  const env = makeEnv(task, { image, taskImage: o.taskImage, pool: o.pool, labels: { 'pwp.test': '1' }, observe: [], record: { dir: runDir, humanPollMs: 0 } });
   const taskEnv = env.unwrapped;
   try {
     await env.reset();
@@ -57,7 +58,10 @@ export async function taskBaselines(task: Task, image: string, o: { taskImage?: 
       ms: { start: t1 - t0, nullGrade: t2 - t1, oracle: t3 - t2, oracleGrade: t4 - t3, total: t4 - t0 },
     };
   } finally {
-    await env.close();
+    // With `closing`, the caller collects the removal and awaits it later: a removal is
+    // seconds of waiting on the engine that the next run need not spend idle.
+    const closed = env.close();
+    if (o.closing) o.closing.push(closed.catch(() => undefined)); else await closed;
   }
 }
 

@@ -155,8 +155,8 @@ describe('the swarm backend on a real swarm (a manager, two workers, a registry)
     assert.equal(result.status, 'error');
     assert.equal(result.score, 0);
     assert.match(result.error ?? '', new RegExp(`^${EnvironmentLostError.name}: .*${killed}`));
-    // A generous bound that only says nothing hung (the watch gives up after 12 s of silence; bench reports the figure).
-    assert.ok(lostAfterMs < 120_000, `ended ${lostAfterMs} ms after the kill`);
+    // No bound on the time: the agent presses keys until the run ends, so a loss never noticed
+    // ends it by the task's limit with another error, which the match above refuses.
     const records = readFileSync(join(runDir, TRAJECTORY_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; status?: string });
     assert.ok(records.filter((r) => r.type === 'step').length >= 3, 'the steps before the loss are recorded');
     assert.equal(records.at(-1)?.type, 'end');

@@ -1,24 +1,22 @@
 // Every bundled task: the oracle really performs it (score 1), the null agent fails it
 // (score 0), and no hidden file reaches the agent's environment. Runs PWP_TASK_PARALLEL tasks
-// at a time (default 3); task images are built once before the runs. PWP_TASK_POOL=1 takes the
-// environments from warm pools (one per image), as a bench does, so a run's IDE starts while
-// earlier runs work: not the default yet, because on a heavily loaded machine (load average
-// 40+ on 2 cores) the TypeScript tasks' oracles then overran write_file's 30 s on their first
-// save, where cold starts passed (at a normal load both pass); not understood yet.
-// `npm run test:tasks`; PWP_TASKS=suite,suite/id narrows it down.
+// at a time (default 3), each in an environment from its image's warm pool (as a bench does:
+// the next IDE starts while earlier runs work; PWP_TASK_POOL=0 starts each cold). Task images
+// build one at a time while the tasks on the IDE image run; a run's environment is removed in
+// the background. `npm run test:tasks`; PWP_TASKS=suite,suite/id narrows it down.
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { imagePools } from '../../host/env/imagePools';
 import { listSuites, resolveTasks, TASKS_ROOT, taskName, type Task } from '../../host/tasks/loadTask';
-import { MissingToolchainError, resolveTaskImages } from '../../host/tasks/taskImage';
+import { MissingToolchainError, taskImagesAsBuilt } from '../../host/tasks/taskImage';
 import { testImage } from '../integration/environmentFixture';
 import { describeBaselines, inParallel, taskBaselines, type Baselines } from '../integration/taskBaselines';
 
 const selectors = process.env.PWP_TASKS ? process.env.PWP_TASKS.split(',') : listSuites(TASKS_ROOT).map((s) => join(TASKS_ROOT, s));
 const tasks = resolveTasks(selectors);
 const parallel = Number(process.env.PWP_TASK_PARALLEL ?? 3);
-const pooled = process.env.PWP_TASK_POOL === '1';
+const pooled = process.env.PWP_TASK_POOL !== '0';
 
 describe(`bundled tasks: all ${tasks.length} (oracle 1, null 0), ${parallel} at a time`, function () {
   this.timeout(60 * 60_000);
@@ -28,18 +26,24 @@ describe(`bundled tasks: all ${tasks.length} (oracle 1, null 0), ${parallel} at 
     const image = await testImage();
     const t0 = Date.now();
     const deployment = new DockerDeployment();
-    const images = await resolveTaskImages(tasks, { deployment, ideImage: image, progress: (l) => console.log(`    ${l}`) });
-    const imageOf = (t: Task) => { const i = images.get(t); return typeof i === 'string' ? i : undefined; };
-    const pools = imagePools(tasks, { parallel, imageOf, labels: { 'pwp.test': '1' } }, deployment);
+    // The tasks that wait for an image build run last.
+    const images = taskImagesAsBuilt(tasks, { deployment, ideImage: image, progress: (l) => console.log(`    ${l}`) });
+    const built = new Map<Task, string | Error>();
+    for (const [t, i] of images) void i.then((got) => built.set(t, got));
+    const imageOf = (t: Task) => { const i = built.get(t); return typeof i === 'string' ? i : undefined; };
+    const pools = pooled ? imagePools(tasks, { parallel, imageOf, labels: { 'pwp.test': '1' } }, deployment) : undefined;
+    const order = [...tasks].sort((a, b) => Number(a.imageSource.kind === 'build') - Number(b.imageSource.kind === 'build'));
+    const closing: Promise<void>[] = [];
     try {
-      await inParallel(tasks, parallel, async (t) => {
-        const built = images.get(t);
-        const r = built instanceof Error ? built : await taskBaselines(t, image, { taskImage: built, pool: pooled ? pools.for(t) : undefined }).catch((err: Error) => err);
+      await inParallel(order, parallel, async (t) => {
+        const taskImage = await images.get(t)!;
+        const r = taskImage instanceof Error ? taskImage : await taskBaselines(t, image, { taskImage, pool: pools?.for(t), closing }).catch((err: Error) => err);
         results.set(taskName(t), r);
         if (process.env.PWP_TEST_VERBOSE) console.log(`    ${taskName(t)}: ${r instanceof Error ? r.message : `null ${r.nullResult.score} oracle ${r.oracleResult.score} in ${(r.ms.total / 1000).toFixed(0)} s`}`);
       });
     } finally {
-      await pools.close();
+      await Promise.all(closing);
+      await pools?.close();
     }
     console.log(`    all ${tasks.length} tasks took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   });

@@ -9,7 +9,7 @@ import type { Deployment } from '../../../../host/deployment/deployment';
 import { localName } from '../../../../host/deployment/swarm/swarmDeployment';
 import { checkDockerfile, dockerfileProblems, taskImageHash, taskImageRepository, TaskImageError, type TaskImageRecipe } from '../../../../host/image/taskImage';
 import { loadTask, TaskError } from '../../../../host/tasks/loadTask';
-import { listToolchains, resolveTaskImage, resolveTaskImages, TOOLCHAINS_DIR, type ImageSource } from '../../../../host/tasks/taskImage';
+import { listToolchains, resolveTaskImage, resolveTaskImages, taskImagesAsBuilt, TOOLCHAINS_DIR, type ImageSource } from '../../../../host/tasks/taskImage';
 import { MINIMAL_TASK_JSON } from '../../../support/minimalTaskJson';
 
 const VALID = MINIMAL_TASK_JSON;
@@ -169,6 +169,31 @@ describe('task images', () => {
       assert.match(String(images.get(tasks[3])), /build of broken failed/);
       assert.equal(images.get(tasks[4]), 't:1');
       assert.deepEqual(calls, ['ide', 'task java on pwp-ide:built', 'task broken on pwp-ide:built']);
+    });
+
+    it('hands out the IDE image and tags while a build is still running, and builds one at a time', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => { release = r; });
+      const building: string[] = [];
+      let atOnce = 0;
+      const d = {
+        ensureImage: async () => 'pwp-ide:built',
+        ensureTaskImage: async (r: TaskImageRecipe) => {
+          building.push(r.name);
+          atOnce = Math.max(atOnce, building.length);
+          if (r.name === 'java') await gate;
+          building.splice(building.indexOf(r.name), 1);
+          return `pwp-task-${r.name}:h`;
+        },
+      } as unknown as Deployment;
+      const tasks = [{ imageSource: build('java') }, { imageSource: build('rust') }, { imageSource: { kind: 'ide' } }, { imageSource: { kind: 'tag', tag: 't:1' } }] as { imageSource: ImageSource }[];
+      const images = taskImagesAsBuilt(tasks, { deployment: d });
+      assert.equal(await images.get(tasks[2]), 'pwp-ide:built');
+      assert.equal(await images.get(tasks[3]), 't:1');
+      assert.deepEqual(building, ['java'], 'the rust build waits for the java one');
+      release();
+      assert.deepEqual([await images.get(tasks[0]), await images.get(tasks[1])], ['pwp-task-java:h', 'pwp-task-rust:h']);
+      assert.equal(atOnce, 1);
     });
 
     it('on a swarm, builds on the local IDE image that the registry name stands for', () => {
