@@ -4,18 +4,58 @@
 # project's mocha reporter) to RESULTS/<script>.json; then sums the reports into one closing
 # line, `tests: N passed, N failed`, and exits non-zero if any test failed or any
 # script ended without a report (e.g. its pretest failed) or with an error mocha did not count.
-#   usage: scripts/runTestStages.sh RESULTS_DIR SCRIPT...   (run from the package's folder)
+#   usage: scripts/runTestStages.sh RESULTS_DIR STAGE...   (run from the package's folder)
+# A STAGE is a script, or scripts joined by `+` that run at the same time (`test:tasks+test:swarm`):
+# their pre-scripts (set-up, build) first, one after another, as two builds at once would write
+# the same files; then the scripts together. The first one's output is shown as it comes, the
+# others' when they end, each under its own header.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 results="$1"; shift
 mkdir -p "$results"
 results="$(cd "$results" && pwd)"
-for script in "$@"; do
-  file="$results/${script//[^A-Za-z0-9_.-]/_}"
-  rm -f "$file.json" "$file.exit"
-  printf '\n=== %s ===\n' "npm run $script" >&2
-  # No colour codes: the log is read by people in files and by CI line by line.
-  npm run "$script" -- --no-color --reporter-option "json=$file.json"
+
+base() { echo "$results/${1//[^A-Za-z0-9_.-]/_}"; }
+has_script() { node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$1"; }
+
+# run SCRIPT [npm option]: the script to its end, its exit status beside its report.
+run() {
+  local file; file="$(base "$1")"
+  npm run "$1" ${2:-} -- --no-color --reporter-option "json=$file.json"
   echo $? >"$file.exit"
+}
+
+all=()
+for stage in "$@"; do
+  IFS='+' read -ra scripts <<<"$stage"
+  for s in "${scripts[@]}"; do rm -f "$(base "$s").json" "$(base "$s").exit" "$(base "$s").log"; all+=("$s"); done
+  if [ "${#scripts[@]}" -eq 1 ]; then
+    printf '\n=== %s ===\n' "npm run ${scripts[0]}" >&2
+    run "${scripts[0]}"
+    continue
+  fi
+  together=()
+  for s in "${scripts[@]}"; do
+    if has_script "pre$s"; then
+      printf '\n=== %s ===\n' "npm run pre$s" >&2
+      # A failed pre-script leaves its script without a report, which fails the run below.
+      npm run "pre$s" || { echo $? >"$(base "$s").exit"; continue; }
+    fi
+    together+=("$s")
+  done
+  [ "${#together[@]}" -eq 0 ] && continue
+  pids=()
+  for s in "${together[@]:1}"; do
+    ( run "$s" --ignore-scripts >"$(base "$s").log" 2>&1 ) &
+    pids+=($!)
+  done
+  printf '\n=== %s ===\n' "npm run ${together[0]} (beside: ${together[*]:1})" >&2
+  run "${together[0]}" --ignore-scripts
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}"
+    s="${together[$((i + 1))]}"
+    printf '\n=== %s ===\n' "npm run $s (ran beside ${together[0]})" >&2
+    cat "$(base "$s").log"
+  done
 done
-exec node "$here/testSummary.cjs" "$results" "$@"
+exec node "$here/testSummary.cjs" "$results" "${all[@]}"

@@ -53,6 +53,29 @@ describe('CI test stages (scripts/runTestStages.sh)', function () {
     assert.deepEqual(plain, ['tests: 2 passed, 0 failed'], r.out);
   });
 
+  it('runs scripts joined by + at the same time, their pre-scripts first, and sums every report', () => {
+    const dir = project({
+      // `waits` passes only if `marks` has started meanwhile: they really run together.
+      waits: 'mocha waits.test.js', marks: 'touch marks.started && mocha bad.test.js',
+      premarks: 'touch premarks.ran', after: 'mocha good.test.js',
+    });
+    dirs.push(dir);
+    writeFileSync(join(dir, 'waits.test.js'), `const { existsSync } = require('node:fs');
+describe('waits', () => { it('sees the other script running', async function () {
+  this.timeout(30000);
+  while (!existsSync('marks.started')) await new Promise((r) => setTimeout(r, 50));
+  if (!existsSync('premarks.ran')) throw new Error('the pre-script did not run first');
+}); });\n`);
+    const r = runStages(dir, ['waits+marks', 'after']);
+    assert.equal(r.lastLine, 'tests: 4 passed, 1 failed', r.out);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /stage npm run waits -> 1 passing, 0 failing/);
+    // Its output is kept and shown, under a header of its own.
+    assert.match(r.out, /=== npm run marks \(ran beside waits\) ===/);
+    assert.match(r.out, /1\) breaks/);
+    assert.match(r.out, /stage npm run marks -> 1 passing, 1 failing/);
+  });
+
   it('fails the run and names the stage when it dies before mocha reports (a failing pretest)', () => {
     const dir = project({ prebroken: 'exit 3', broken: 'mocha good.test.js', fine: 'mocha good.test.js' });
     dirs.push(dir);
