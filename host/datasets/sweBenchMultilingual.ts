@@ -7,7 +7,7 @@
 //   JS       package.json     node --test --test-reporter=tap files     "ok 1 - name" (nested too)
 //   Java     pom.xml          mvn test                                  surefire's XML reports
 //   C/C++    CMakeLists.txt   cmake, build, ctest -V                    "1/3 Test #1: name ... Passed"
-// Go, Rust and the C/C++ build each run from the workspace; Java and C/C++ need a toolchain image
+// Go, Rust and the C/C++ build each run from the workspace; Java, Rust and C/C++ need a toolchain image
 // (docs/tasks.md, Task images), Go and Node are in the IDE image.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

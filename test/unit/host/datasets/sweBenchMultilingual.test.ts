@@ -155,10 +155,16 @@ describe('SWE-bench-Multilingual', () => {
     });
   });
 
-  it('converts the bundled instances: the grader and the test patch hidden, the tool command per language, no toolchain for Go and JavaScript', async () => {
+  it('converts the bundled instances: the grader and the test patch hidden, the tool command per language, a toolchain for Java, Rust and C only', async () => {
     const src = join(DATASETS_ROOT, 'swe-bench-multilingual');
     const tasks = await convertDataset('swe-bench-multilingual', join(src, 'instances.jsonl'), { outRoot: join(root, 'out'), repos: join(src, 'repos') });
-    assert.deepEqual(tasks.map((t) => t.id), ['pwp-samples__units-1', 'pwp-samples__units-2', 'pwp-samples__slugger-1']);
+    assert.deepEqual(tasks.map((t) => t.id), ['pwp-samples__units-1', 'pwp-samples__units-2', 'pwp-samples__slugger-1', 'pwp-samples__csvline-1', 'pwp-samples__vercmp-1', 'pwp-samples__cpath-1']);
+    const specOf = (i: number) => JSON.parse(readFileSync(join(tasks[i].dir, 'hidden/workspace/.swebench/spec.json'), 'utf8'));
+    const imageOf = (i: number) => JSON.parse(readFileSync(join(tasks[i].dir, 'task.json'), 'utf8')).image;
+    assert.deepEqual(tasks.map((_, i) => [specOf(i).log, imageOf(i)?.toolchain]), [
+      ['go', undefined], ['go', undefined], ['tap', undefined], ['surefire', 'java'], ['cargo', 'rust'], ['ctest', 'cpp'],
+    ]);
+    assert.deepEqual(specOf(3).tests.slice(0, 2), ['org.pwpsamples.csv.CsvLineTest#unescapesDoubledQuotes', 'org.pwpsamples.csv.CsvLineTest#readsBackWhatItJoins']);
     const t = loadTask(tasks[1].dir);
     assert.equal(t.suite, 'swe-bench-multilingual');
     assert.equal(JSON.parse(readFileSync(join(t.dir, 'task.json'), 'utf8')).image, undefined, 'the IDE image has Go');

@@ -1,0 +1,39 @@
+use vercmp::Version;
+
+fn v(s: &str) -> Version {
+    s.parse().unwrap()
+}
+
+#[test]
+fn parses_core() {
+    let x = v("1.22.333");
+    assert_eq!((x.major, x.minor, x.patch), (1, 22, 333));
+    assert!(x.pre.is_empty());
+}
+
+#[test]
+fn parses_prerelease_and_build() {
+    let x = v("2.0.0-rc.1+sha.5114f85");
+    assert_eq!(x.pre, vec!["rc", "1"]);
+    assert_eq!(x.build.as_deref(), Some("sha.5114f85"));
+    assert_eq!(x.to_string(), "2.0.0-rc.1+sha.5114f85");
+}
+
+#[test]
+fn rejects_malformed() {
+    for s in ["1.2", "1.2.3.4", "01.2.3", "1.2.x", "1.2.3-", "1.2.3-a..b", ""] {
+        assert!(s.parse::<Version>().is_err(), "{:?} parsed", s);
+    }
+}
+
+#[test]
+fn orders_by_core() {
+    assert!(v("1.2.3") < v("1.2.10"));
+    assert!(v("1.10.0") > v("1.9.9"));
+    assert!(v("2.0.0") > v("1.99.99"));
+}
+
+#[test]
+fn ignores_build_metadata() {
+    assert_eq!(v("1.0.0+a").cmp(&v("1.0.0+b")), std::cmp::Ordering::Equal);
+}
