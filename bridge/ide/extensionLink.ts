@@ -11,14 +11,19 @@ const { WRONG_TOKEN, SUPERSEDED, NOT_THE_EXTENSION_HOST, OTHER_WINDOW } = EXTENS
 /** How long ide.* calls wait for the extension host's first start before failing. */
 const FIRST_CONNECTION_WAIT_MS = 30_000;
 /**
- * A silent extension host is dropped after two to three of these. Its event loop can stall for
- * seconds while the IDE activates every extension at start-up on a loaded machine: a shorter
- * interval dropped hosts that were only stalled (their link came back seconds later).
+ * The extension host is pinged this often and dropped after SILENT_PINGS_ALLOWED pings in a row
+ * go unanswered (20–25 s of silence). Its event loop can stall for seconds while the IDE
+ * activates extensions on a loaded machine (at start-up, or the TypeScript extension when a
+ * pooled IDE first opens a .ts file): dropping after one silent ping (5–10 s) cut stalled but
+ * healthy hosts off in the middle of a call, at a load average of about 25 on 2 cores.
  */
 const PING_INTERVAL_MS = 5000;
+const SILENT_PINGS_ALLOWED = 4;
 
 export interface ExtensionLinkOptions {
   pingIntervalMs?: number;
+  /** Unanswered pings in a row after which the host is dropped (default SILENT_PINGS_ALLOWED). */
+  silentPingsAllowed?: number;
   firstConnectionWaitMs?: number;
   /** Checks the process that connected (by its port on 127.0.0.1): null admits it, a string says why not. */
   checkPeer?: (peerPort: number) => Promise<string | null>;
@@ -140,11 +145,11 @@ export class ExtensionLink extends EventEmitter {
     this.emit('change');
     // A hung or frozen extension host keeps its socket open: without pongs, drop it so ide.*
     // fails fast instead of timing out call by call.
-    let alive = true;
-    ws.on('pong', () => { alive = true; });
+    let silent = 0;
+    ws.on('pong', () => { silent = 0; });
     const heartbeat = setInterval(() => {
-      if (!alive) { this.log('extension host stopped answering pings; dropping its connection'); ws.terminate(); return; }
-      alive = false;
+      if (silent >= (this.opts.silentPingsAllowed ?? SILENT_PINGS_ALLOWED)) { this.log(`extension host left ${silent} pings unanswered; dropping its connection`); ws.terminate(); return; }
+      silent++;
       ws.ping();
     }, this.opts.pingIntervalMs ?? PING_INTERVAL_MS);
     ws.on('close', () => {

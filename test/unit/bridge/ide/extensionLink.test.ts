@@ -82,6 +82,17 @@ describe('the bridge\'s link to the extension host', () => {
     ext.close();
   });
 
+  it('keeps an extension host that stalls for fewer pings than allowed (it answers every other one)', async () => {
+    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 50, silentPingsAllowed: 2 });
+    const stalling = await connectExtension(link, { autoPong: false });
+    let pings = 0;
+    stalling.on('ping', () => { if (++pings % 2 === 0) stalling.pong(); });
+    await until(() => link.connected, 2000);
+    await until(() => pings >= 12, 30_000);
+    assert.equal(link.connected, true);
+    stalling.close();
+  });
+
   /** An extension host that answers every call with its own name. */
   const answering = (name: string) => (ws: WebSocket, d: string) => { const m = JSON.parse(d); ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { window: name } })); };
   const closeCode = (ws: WebSocket) => new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
