@@ -15,10 +15,13 @@ function readStage(results, script) {
   const exitText = existsSync(`${base}.exit`) ? readFileSync(`${base}.exit`, 'utf8').trim() : '';
   const exit = exitText === '' ? null : Number(exitText);
   let stats = null;
+  let failed = [];
   let problem = null;
   if (existsSync(`${base}.json`)) {
     try {
-      stats = JSON.parse(readFileSync(`${base}.json`, 'utf8')).stats;
+      const report = JSON.parse(readFileSync(`${base}.json`, 'utf8'));
+      stats = report.stats;
+      failed = Array.isArray(report.failures) ? report.failures : [];
       if (!stats || ![stats.passes, stats.failures, stats.pending].every(Number.isInteger)) throw new Error('no stats in it');
     } catch (e) {
       stats = null;
@@ -27,13 +30,21 @@ function readStage(results, script) {
   }
   if (!stats && !problem) problem = `ended (exit ${exit ?? 'unknown'}) before mocha reported: no test ran or none was counted (see its output above)`;
   else if (stats && exit !== 0 && stats.failures === 0) problem = `exited with ${exit ?? 'unknown'} although mocha reported no failure (see its output above)`;
-  return { script, exit, stats, problem };
+  return { script, exit, stats, failed, problem };
 }
 
 function summarise(results, scripts) {
   const stages = scripts.map((s) => readStage(results, s));
   const total = { passes: 0, failures: 0, pending: 0 };
   const lines = [];
+  // CI may keep only the tail of a long output: each failure is named again here, with the
+  // first lines of its error, so that the tail alone says what failed and why.
+  for (const st of stages) {
+    for (const f of st.failed) {
+      const why = String(f.err?.message ?? '').split('\n').filter((l) => l.trim()).slice(0, 4).map((l) => `      ${l.slice(0, 400)}`);
+      lines.push(`failed in npm run ${st.script}: ${f.fullTitle ?? f.title ?? '(untitled)'}`, ...why);
+    }
+  }
   for (const st of stages) {
     if (st.stats) for (const k of Object.keys(total)) total[k] += st.stats[k];
     // Worded unlike the closing line (mocha's own words), so that only one line of the whole

@@ -40,6 +40,10 @@ describe('CI test stages (scripts/runTestStages.sh)', function () {
     assert.equal(r.lastLine, 'tests: 3 passed, 1 failed', r.out);
     assert.equal(r.code, 1);
     assert.match(r.out, /stage npm run second -> 2 passing, 0 failing, 1 pending/);
+    // The failure is named again near the end, with its error, for a reader of the tail only.
+    const tail = r.out.slice(r.out.lastIndexOf('failed in npm run'));
+    assert.match(r.out, /failed in npm run first: bad breaks\n\s+no\n/);
+    assert.match(tail, /stage npm run first/);
   });
 
   it('exits 0 when every stage passes', () => {
