@@ -2,7 +2,7 @@
 // every change made through the IDE. undo_edit restores the content before the last edit.
 import { join } from 'node:path';
 import { z } from 'zod';
-import { defineTool } from '../toolRegistry';
+import { defineTool, IDE_EDIT_TIMEOUT_MS } from '../toolRegistry';
 import { ToolError } from '../toolError';
 import type { FileAccess, ToolServices } from '../toolServices';
 import { insertAfterLine, numbered, replaceUnique, snippet, splitLines } from '../textEdits';
@@ -52,7 +52,7 @@ export function fileEditTool(s: ToolServices) {
       new_str: z.string().optional().describe('str_replace: the replacement (default empty); insert: the text to insert'),
       insert_line: z.int().min(0).optional().describe('insert: the line after which to insert'),
     }).strict(),
-    timeoutMs: 30_000,
+    timeoutMs: IDE_EDIT_TIMEOUT_MS,
     run: async (a) => {
       const abs = s.paths.resolve(a.path, 'path');
       const shown = s.paths.display(abs);

@@ -1,7 +1,7 @@
 // edit_file: IDE-Bench's line edits (REPLACE, INSERT, DELETE). A Python file that would no
 // longer compile is left untouched and the error is returned.
 import { z } from 'zod';
-import { defineTool } from '../toolRegistry';
+import { defineTool, IDE_EDIT_TIMEOUT_MS } from '../toolRegistry';
 import type { ToolServices } from '../toolServices';
 import { editLines, snippet } from '../textEdits';
 import { checkPythonSyntax } from './pythonCheck';
@@ -21,7 +21,7 @@ export function editFileTool(s: ToolServices) {
       end_line: z.int().min(1).optional().describe('Last line for REPLACE and DELETE (default: start_line)'),
       content: z.string().optional().describe('The new lines for REPLACE and INSERT'),
     }).strict(),
-    timeoutMs: 30_000,
+    timeoutMs: IDE_EDIT_TIMEOUT_MS,
     run: async (a) => {
       const abs = s.paths.resolve(a.target_file, 'target_file');
       const before = await s.files.readText(abs);

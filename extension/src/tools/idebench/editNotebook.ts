@@ -1,7 +1,7 @@
 // edit_notebook: edit or add a cell of a Jupyter notebook (.ipynb), keeping outputs and
 // metadata of the other cells. Creates the notebook when its first cell is added.
 import { z } from 'zod';
-import { defineTool } from '../toolRegistry';
+import { defineTool, IDE_EDIT_TIMEOUT_MS } from '../toolRegistry';
 import { ToolError } from '../toolError';
 import type { ToolServices } from '../toolServices';
 import { replaceUnique } from '../textEdits';
@@ -35,7 +35,7 @@ export function editNotebookTool(s: ToolServices) {
       new_string: z.string().default(''),
       delete_cell: z.boolean().default(false),
     }).strict(),
-    timeoutMs: 30_000,
+    timeoutMs: IDE_EDIT_TIMEOUT_MS,
     run: async (a) => {
       const abs = s.paths.resolve(a.target_notebook, 'target_notebook');
       if (!abs.endsWith('.ipynb')) throw new ToolError('target_notebook must be a .ipynb file', 'InvalidPath');

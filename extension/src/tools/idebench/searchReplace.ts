@@ -1,6 +1,6 @@
 // search_replace: exact-text replacement, unique unless replace_all.
 import { z } from 'zod';
-import { defineTool } from '../toolRegistry';
+import { defineTool, IDE_EDIT_TIMEOUT_MS } from '../toolRegistry';
 import { ToolError } from '../toolError';
 import type { ToolServices } from '../toolServices';
 import { occurrences, replaceUnique, snippet } from '../textEdits';
@@ -19,7 +19,7 @@ export function searchReplaceTool(s: ToolServices) {
       new_string: z.string(),
       replace_all: z.boolean().default(false),
     }).strict(),
-    timeoutMs: 30_000,
+    timeoutMs: IDE_EDIT_TIMEOUT_MS,
     run: async (a) => {
       const abs = s.paths.resolve(a.file_path, 'file_path');
       const before = await s.files.readText(abs);
