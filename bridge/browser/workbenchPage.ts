@@ -19,6 +19,8 @@ export class WorkbenchPage {
   private connecting?: Promise<PageSession>;
   /** Stops routing the current session's events. */
   private detach?: () => void;
+  /** Scripts every document of the page runs first (addInitScript), given again to each new session. */
+  private readonly initScripts = new Set<string>();
 
   constructor(private readonly urlPrefix: string) {}
 
@@ -70,12 +72,21 @@ export class WorkbenchPage {
         return () => { set.delete(handler); };
       },
     };
+    for (const source of this.initScripts) await session.send('Page.addScriptToEvaluateOnNewDocument', { source });
     if (this.pipe === pipe) {
       this.disconnect();
       this.client = session;
       this.detach = () => { pipe.off('event', onEvent); void pipe.send('Target.detachFromTarget', { sessionId }).catch(() => undefined); };
     }
     return session;
+  }
+
+  /** Runs `source` in every document (every frame) the page loads from now on, before its own scripts. */
+  async addInitScript(source: string): Promise<void> {
+    if (this.initScripts.has(source)) return;
+    const client = await this.cdp();
+    await client.send('Page.addScriptToEvaluateOnNewDocument', { source });
+    this.initScripts.add(source);
   }
 
   /** Evaluates an expression in the page and returns its JSON value. */

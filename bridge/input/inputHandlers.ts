@@ -2,6 +2,7 @@
 import { NotAvailableError } from '../protocol';
 import type { Dispatcher, Session } from '../rpc/dispatcher';
 import { parseKeySequence } from './keys';
+import type { InputSync } from './inputSync';
 import type { Keymap } from './keymap';
 import { DEFAULT_TYPING_DELAY_MS, typingChunks } from './typing';
 import { checkXdotoolArgv, parseXdotoolChain } from './xdotoolCommand';
@@ -17,7 +18,7 @@ function timed<T extends object>(t0: number, extra: T): T & { durationMs: number
 /** Where a Set-of-Marks id is on screen (served by bridge/dom; input does not depend on it). */
 export type MarkResolver = (mark: number, session: Session) => Promise<{ x: number; y: number }>;
 
-export function registerInput(d: Dispatcher, xdo: Xdotool, keymap: Keymap, resolveMark?: MarkResolver): void {
+export function registerInput(d: Dispatcher, xdo: Xdotool, keymap: Keymap, resolveMark?: MarkResolver, sync?: InputSync): void {
   d.register('input.key', async (p) => {
     const t0 = performance.now();
     const chords = parseKeySequence(p.keys);
@@ -87,6 +88,12 @@ export function registerInput(d: Dispatcher, xdo: Xdotool, keymap: Keymap, resol
     argv.push('click', '--repeat', String(p.amount), '--delay', '20', WHEEL[p.direction]);
     await xdo.run(argv);
     return timed(t0, {});
+  });
+
+  d.register('input.sync', async (p) => {
+    const t0 = performance.now();
+    const r = sync ? await sync.sync(p.timeoutMs) : { handled: false, reason: 'this bridge runs no IDE window' };
+    return timed(t0, r);
   });
 
   d.register('input.xdotool', async (p) => {

@@ -1,10 +1,12 @@
 // Gives non-ASCII characters keycodes of their own before they are typed, and keeps them
 // (least recently used first out), so that the IDE's keymap already knows them when the
-// key events arrive. Spare keycodes are the empty ones and the rarely used XF86 media keys.
+// key events arrive. Spare keycodes are the empty ones and the rarely used XF86 media keys,
+// but for the one input.sync presses.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ActionFailedError } from '../protocol';
 import { inputChildren } from './childSlots';
+import { SYNC_KEYSYM } from './inputSync';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -43,7 +45,8 @@ export class Keymap {
     this.spare ??= this.xmodmap(['-pke']).then((table) => {
       const spare = table.split('\n').flatMap((line) => {
         const m = /^keycode\s+(\d+)\s*=\s*(\S*)/.exec(line);
-        return m && (m[2] === '' || m[2].startsWith('XF86')) ? [Number(m[1])] : [];
+        // The key input.sync presses keeps its keysym.
+        return m && (m[2] === '' || (m[2].startsWith('XF86') && m[2] !== SYNC_KEYSYM)) ? [Number(m[1])] : [];
       });
       if (spare.length === 0) throw new ActionFailedError('no spare keycodes to type non-ASCII characters with');
       return spare;

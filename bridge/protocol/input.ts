@@ -56,6 +56,14 @@ export const inputMethods = {
     }).strict(),
     InputDone,
   ),
+  'input.sync': method(
+    'Wait until the IDE window has handled every key and click sent before this call (a key the bridge alone ' +
+      'listens for, XF86Launch9, is pressed after them and awaited in the page, which never passes it on). handled is ' +
+      'false, with the reason, when that cannot be known: the window has no keyboard focus, a frame it cannot see has ' +
+      'it, or timeoutMs passed.',
+    z.object({ timeoutMs: z.int().min(0).max(60_000).default(5000) }).strict(),
+    InputDone.extend({ handled: z.boolean(), reason: z.string().optional() }),
+  ),
   'input.xdotool': method(
     'Run an xdotool command given as a PwP-style string ("xdotool mousemove 10 20 click 1") or an argv array. ' +
       'Commands chained with && run one after another. Only input subcommands are allowed; it never runs through a shell.',

@@ -11,6 +11,7 @@ import { registerDom } from '../dom/domHandlers';
 import { notAnExtensionHost } from '../ide/extensionHostCheck';
 import { ExtensionLink } from '../ide/extensionLink';
 import { registerInput } from '../input/inputHandlers';
+import { InputSync } from '../input/inputSync';
 import { Keymap } from '../input/keymap';
 import { Xdotool } from '../input/xdotool';
 import { registerProc } from '../supervisor/procHandlers';
@@ -52,7 +53,8 @@ async function main(): Promise<void> {
   const dom = registerDom(dispatcher, { page: stack.page, framebuffer, screen: () => framebuffer.size ?? { width: cfg.width, height: cfg.height } });
   const keymap = new Keymap(cfg.display);
   stack.display.on('restarted', () => keymap.displayRestarted());
-  registerInput(dispatcher, new Xdotool(cfg.display), keymap, (mark, session) => dom.resolveMark(mark, session));
+  const xdo = new Xdotool(cfg.display);
+  registerInput(dispatcher, xdo, keymap, (mark, session) => dom.resolveMark(mark, session), new InputSync(xdo, stack.page));
   const recorder = registerCapture(dispatcher, { framebuffer, display: cfg.display, recordingsDir: cfg.recordingsDir });
   let started = false;
   const start = (): void => {

@@ -26,7 +26,7 @@ import { paths } from '../paths';
 import { seededRandom } from '../seededRandom';
 import type { AgentEvent } from '../agents/agentEvents';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
-import { performAction } from './actionTable';
+import { isBridgeInput, performAction } from './actionTable';
 import { actionSpace, parseAction, type Action } from './actions';
 import { observe, observationSpace, type Observation, type ObserveKind, type ObserveOptions } from './observation';
 import type { EnvPool } from './pool';
@@ -377,7 +377,8 @@ export class Env implements EnvLike {
     this.lastAction = info.action;
     if (settleAfter) {
       const quietMs = info.action.type === 'wait' ? info.action.quietMs : undefined;
-      info.settle = await waitForSettle(client, quietMs === undefined ? this.opts.settle : { ...this.opts.settle, quietMs, capMs: Math.max(this.opts.settle?.capMs ?? 3000, quietMs + 3000) });
+      const opts = quietMs === undefined ? this.opts.settle : { ...this.opts.settle, quietMs, capMs: Math.max(this.opts.settle?.capMs ?? 3000, quietMs + 3000) };
+      info.settle = await waitForSettle(client, opts, isBridgeInput(info.action));
     }
     const terminated = info.action.type === 'done' && !info.error;
     if (terminated) { this.over = true; this.overHow = 'done'; this.answer = info.answer ?? null; }

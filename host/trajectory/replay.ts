@@ -152,7 +152,7 @@ export async function replayRecords(records: readonly TrajectoryRecord[], env: E
     o.onRecord?.(r, i, records.length);
   }
   // Human input is not followed by a settle wait as agent steps are: let the last of it land.
-  if (!result.terminated && result.humanEvents) await waitForSettle(env.unwrapped.client);
+  if (!result.terminated && result.humanEvents) await waitForSettle(env.unwrapped.client, {}, true);
   result.durationMs = Date.now() - t0;
   return result;
 }

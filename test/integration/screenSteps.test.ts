@@ -42,6 +42,31 @@ describe('screen-watching task steps (real IDE)', function () {
     assert.match(f?.text ?? '', /search settings/i, JSON.stringify(f));
   });
 
+  it('ends a typing step only once the IDE has taken the keys in, though its window takes them in seconds later', async () => {
+    await env.step({ type: 'ide', method: 'ide.editors.open', params: { editors: [{ file: 'notes.txt', cursor: { line: 2, column: 1 } }] } });
+    // The page processes stop while the keys are sent: they wait in the browser and the screen
+    // stays still, so a quiet screen alone would end the step before the IDE had them.
+    const rt = await env.deployment.runtime(env.info.id);
+    const renderers = (signal: string) => rt.exec(['pkill', `-${signal}`, '-f', '--', '--type=renderer'], { user: 'root' });
+    await renderers('STOP');
+    let typing: ReturnType<typeof env.step>;
+    try {
+      typing = env.step({ type: 'type', text: 'pwp-sync-mark' });
+      await new Promise((r) => setTimeout(r, 3000));
+    } finally {
+      await renderers('CONT');
+    }
+    const typed = await typing;
+    const { activeEditor } = await env.query('ide.editors', {});
+    assert.equal(activeEditor?.path, '/workspace/notes.txt');
+    assert.deepEqual(activeEditor?.cursor, { line: 2, column: 14 }, 'the cursor is past the typed text');
+    assert.equal(typed.info.settle?.inputHandled, true, JSON.stringify(typed.info.settle));
+    // The key the bridge marks the end of input with never reaches the IDE, even pressed by an agent.
+    const marked = await env.step({ type: 'xdotool', command: 'key XF86Launch9' });
+    assert.equal(marked.info.settle?.inputHandled, true);
+    assert.deepEqual((await env.query('ide.editors', {})).activeEditor?.cursor, { line: 2, column: 14 });
+  });
+
   it('says what is on screen when the element never comes', async () => {
     await assert.rejects(runSteps(steps({ waitForMark: { text: '^no such element anywhere$' }, timeoutMs: 2000 }), env, '/nonexistent'),
       (e: Error) => /step 1 \(waitForMark\): an element matching .* not reached within 2000 ms; on screen:\n\[\d+\]/.test(e.message));

@@ -1,14 +1,31 @@
 // Waits until the screen stops changing (no change for a quiet window, with a cap)
-// instead of sleeping a fixed time after an action.
+// instead of sleeping a fixed time after an action. After input, it first waits until the IDE
+// window has taken the input in (input.sync): a screen that has not changed yet only proves
+// that, on a loaded machine, the browser has not got to the keys.
 import type { BridgeClient } from '../../client/bridgeClient';
 
-export interface SettleOptions { quietMs?: number; capMs?: number; pollMs?: number }
-export interface Settled { settled: boolean; waitedMs: number }
+export interface SettleOptions { quietMs?: number; capMs?: number; pollMs?: number; syncMs?: number }
+export interface Settled {
+  settled: boolean;
+  waitedMs: number;
+  /** After input: whether the IDE window was seen to take it in (input.sync), and why not. */
+  inputHandled?: boolean;
+  inputNotHandled?: string;
+}
 
-export async function waitForSettle(client: BridgeClient, opts: SettleOptions = {}): Promise<Settled> {
+export async function waitForSettle(client: BridgeClient, opts: SettleOptions = {}, afterInput = false): Promise<Settled> {
   const quietMs = opts.quietMs ?? 150;
   const capMs = opts.capMs ?? 3000;
   const pollMs = opts.pollMs ?? 30;
+  const t0 = Date.now();
+  const input = afterInput ? await client.call('input.sync', { timeoutMs: opts.syncMs ?? 10_000 }) : undefined;
+  const synced = input ? { inputHandled: input.handled, ...(input.reason ? { inputNotHandled: input.reason } : {}) } : {};
+  const t1 = Date.now();
+  const result = await quiet(client, quietMs, capMs, pollMs);
+  return { ...result, waitedMs: result.waitedMs + (t1 - t0), ...synced };
+}
+
+async function quiet(client: BridgeClient, quietMs: number, capMs: number, pollMs: number): Promise<Settled> {
   const t0 = Date.now();
   await client.call('capture.delta', { includeImage: false, baseline: 'settle' });
   let lastChange = Date.now();
