@@ -224,7 +224,7 @@ async function latency(deployment: DockerDeployment, image: string, figures: Fig
     await waitForSettle(c);
     const settled = await timeIt(few, async () => {
       await c.call('input.type', { text: 'x' });
-      await waitForSettle(c, { quietMs: 60, pollMs: 15 });
+      await waitForSettle(c, { quietMs: 60, pollMs: 15 }, true); // as a step does: input.sync, then the quiet screen
       await c.screenshot();
     });
     // The naive way, timed the same way: the same action, a fixed 2 s wait, a docker exec import.
