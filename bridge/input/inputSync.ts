@@ -71,7 +71,7 @@ export class InputSync {
 
   async sync(timeoutMs: number): Promise<SyncResult> {
     const end = performance.now() + timeoutMs;
-    const page = this.page;
+    const { page } = this;
     let before: number | null;
     try {
       // Documents loaded later run the listener first; the one open now gets it just below.

@@ -39,12 +39,12 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   run(args: z.output<P>, ctx: ToolContext): Promise<ToolOutput>;
 }
 
-/** Typed helper so each tool module infers its args from its schema. */
 /** The limit of a tool that edits files through the IDE. Such an edit crosses the extension
  * host and the IDE's window, which a loaded machine (a language server starting, other IDEs
  * beside it) slows many times over; the limit is there only to stop a call that hangs. */
 export const IDE_EDIT_TIMEOUT_MS = 120_000;
 
+/** Typed helper so each tool module infers its args from its schema. */
 export function defineTool<P extends z.ZodType>(def: ToolDefinition<P>): ToolDefinition<P> { return def; }
 
 export const text = (t: string): ToolContent => ({ type: 'text', text: t });

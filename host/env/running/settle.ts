@@ -4,7 +4,10 @@
 // that, on a loaded machine, the browser has not got to the keys.
 import type { BridgeClient } from '../../client/bridgeClient';
 
-export interface SettleOptions { quietMs?: number; capMs?: number; pollMs?: number; syncMs?: number }
+export interface SettleOptions { quietMs?: number; capMs?: number; pollMs?: number }
+
+/** How long a step waits for the IDE window to take its input in before relying on the screen alone. */
+const INPUT_SYNC_MS = 10_000;
 export interface Settled {
   settled: boolean;
   waitedMs: number;
@@ -18,7 +21,7 @@ export async function waitForSettle(client: BridgeClient, opts: SettleOptions = 
   const capMs = opts.capMs ?? 3000;
   const pollMs = opts.pollMs ?? 30;
   const t0 = Date.now();
-  const input = afterInput ? await client.call('input.sync', { timeoutMs: opts.syncMs ?? 10_000 }) : undefined;
+  const input = afterInput ? await client.call('input.sync', { timeoutMs: INPUT_SYNC_MS }) : undefined;
   const synced = input ? { inputHandled: input.handled, ...(input.reason ? { inputNotHandled: input.reason } : {}) } : {};
   const t1 = Date.now();
   const result = await quiet(client, quietMs, capMs, pollMs);
