@@ -2,7 +2,28 @@
 // since the terminals' processes live in this container).
 import * as vscode from 'vscode';
 import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
-import { descendants, readCwd, readProcess, readProcesses } from '../../../bridge/common/procfs';
+import { descendants, readCwd, readProcess, readProcesses, type ProcessEntry } from '../../../bridge/common/procfs';
+
+/** How long a shell just forked by the terminal's host is given to become itself (exec). */
+const EXEC_WAIT_MS = 2000;
+
+/**
+ * The shell process, once it runs the shell: a terminal's pid is known from the fork, and until
+ * the child's exec /proc shows a copy of the terminal host (node), not the shell.
+ */
+async function shellProcess(pid: number, all: readonly ProcessEntry[]): Promise<ProcessEntry | undefined> {
+  const sameAsParent = async (p: ProcessEntry) => {
+    const parent = all.find((q) => q.pid === p.ppid) ?? await readProcess(p.ppid);
+    return !!parent && parent.commandLine.join('\0') === p.commandLine.join('\0');
+  };
+  let p = all.find((q) => q.pid === pid) ?? await readProcess(pid);
+  const end = Date.now() + EXEC_WAIT_MS;
+  while (p && Date.now() < end && await sameAsParent(p)) {
+    await new Promise((r) => setTimeout(r, 20));
+    p = await readProcess(pid);
+  }
+  return p;
+}
 
 export function registerTerminals(d: Dispatcher): void {
   d.register('ide.terminals', async () => {
@@ -13,7 +34,7 @@ export function registerTerminals(d: Dispatcher): void {
     return {
       terminals: await Promise.all(terminals.map(async (t, index) => {
         const pid = pids[index] ?? null;
-        const shell = pid !== null ? all.find((p) => p.pid === pid) ?? await readProcess(pid) : undefined;
+        const shell = pid !== null ? await shellProcess(pid, all) : undefined;
         return {
           index,
           name: t.name,
