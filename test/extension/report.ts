@@ -48,7 +48,12 @@ export function formatReport(report: ExtensionTestReport): string {
 /** Why a run is not a pass, or undefined when it is one. */
 export function failureReason(report: ExtensionTestReport | undefined, exitCode: number | null): string | undefined {
   if (!report) return `no results file was written (exit code ${exitCode ?? 'none'})`;
-  if (report.stats.failures > 0) return `${report.stats.failures} extension test(s) failed`;
+  if (report.stats.failures > 0) {
+    // The failed tests first, so a reader of the first lines of a CI error sees which and why.
+    const failed = report.results.filter((r) => r.state === 'failed')
+      .map((r) => `FAIL ${r.fullTitle} (${r.file}): ${r.error?.message.split('\n')[0] ?? 'no error message'}`);
+    return [`${report.stats.failures} extension test(s) failed`, ...failed].join('\n');
+  }
   if (report.stats.tests === 0) return 'no extension tests ran';
   if (exitCode !== 0) return `the extension host exited with code ${exitCode ?? 'none'} although every test passed`;
   return undefined;
