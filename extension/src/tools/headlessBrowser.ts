@@ -11,6 +11,8 @@ import { ToolError } from './toolError';
 
 /** Closed this long after its last use; a restart costs about a second. */
 const IDLE_CLOSE_MS = 30_000;
+/** How long a closed connection's error waits to learn how the process ended. */
+const EXIT_REPORT_WAIT_MS = 2000;
 
 interface Pending { resolve: (v: any) => void; reject: (e: Error) => void; method: string }
 
@@ -20,7 +22,8 @@ class Cdp {
   private readonly listeners = new Set<(method: string, params: any, sessionId?: string) => void>();
   closed = false;
 
-  constructor(private readonly ws: WebSocket, private readonly why: () => string = () => '') {
+  /** why: what became of the browser process, asked when the connection closes. */
+  constructor(private readonly ws: WebSocket, private readonly why: () => Promise<string> = async () => '') {
     ws.on('message', (data) => {
       const msg = JSON.parse(data.toString());
       if (typeof msg.id === 'number') {
@@ -33,9 +36,10 @@ class Cdp {
     });
     ws.on('close', () => {
       this.closed = true;
-      const why = this.why();
-      for (const p of this.pending.values()) p.reject(new Error(`the headless browser closed${why ? ` (${why})` : ''}`));
-      this.pending.clear();
+      void this.why().then((why) => {
+        for (const p of this.pending.values()) p.reject(new Error(`the headless browser closed${why ? ` (${why})` : ''}`));
+        this.pending.clear();
+      });
     });
   }
 
@@ -166,7 +170,8 @@ export class HeadlessBrowser {
   private profile?: string;
   private idleTimer?: NodeJS.Timeout;
   private open = 0;
-  private lastExit = '';
+  /** How each browser process ended, for the error of calls that were under way. */
+  private readonly exits = new WeakMap<ChildProcess, string>();
 
   constructor(private readonly env: NodeJS.ProcessEnv, private readonly log: (line: string) => void, private readonly executable = 'chromium') {}
 
@@ -189,10 +194,10 @@ export class HeadlessBrowser {
       const t = setTimeout(() => { proc.kill('SIGKILL'); fail(`no DevTools endpoint after 20 s; stderr: ${err.slice(-500)}`); }, 20_000);
       proc.on('error', (e) => { clearTimeout(t); fail(e.message); });
       proc.on('exit', (code, signal) => {
+        this.exits.set(proc, `exited with ${signal ?? `code ${code}`}; stderr: ${err.trim().split('\n').slice(-3).join(' | ').slice(0, 600)}`);
         // A browser closed for idling exits after a new one may have started: leave that one be.
         if (this.proc !== proc) return;
-        this.lastExit = `exited with ${signal ?? `code ${code}`}; stderr: ${err.trim().split('\n').slice(-3).join(' | ').slice(0, 600)}`;
-        this.log(`headless browser ${this.lastExit}`);
+        this.log(`headless browser ${this.exits.get(proc)}`);
         this.cdp?.close();
         this.cdp = undefined;
         this.proc = undefined;
@@ -203,7 +208,7 @@ export class HeadlessBrowser {
         if (!m || this.cdp) return;
         clearTimeout(t);
         const ws = new WebSocket(m[1], { maxPayload: 256 * 1024 * 1024 });
-        ws.once('open', () => { this.cdp = new Cdp(ws, () => this.lastExit); this.starting = undefined; this.log('headless browser started'); resolve(this.cdp); });
+        ws.once('open', () => { this.cdp = new Cdp(ws, () => this.exitOf(proc)); this.starting = undefined; this.log('headless browser started'); resolve(this.cdp); });
         ws.once('error', (e) => fail(e.message));
       });
     });
@@ -211,15 +216,29 @@ export class HeadlessBrowser {
   }
 
   /**
+   * How a browser process ended. Its DevTools connection usually closes before the exit is
+   * reported, so this waits for the exit a little; a browser still running was closed by us.
+   */
+  private async exitOf(proc: ChildProcess): Promise<string> {
+    const end = Date.now() + EXIT_REPORT_WAIT_MS;
+    while (!this.exits.has(proc) && proc.exitCode === null && proc.signalCode === null && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return this.exits.get(proc) ?? (proc.exitCode === null && proc.signalCode === null ? 'its process was still running' : `exited with ${proc.signalCode ?? `code ${proc.exitCode}`}`);
+  }
+
+  /**
    * Runs fn with a fresh tab, closed afterwards. A render without side effects may pass
    * retryIfBrowserDies: a browser that dies under it (killed for memory, crashed) is restarted
-   * and fn runs once more.
+   * and fn runs once more. A function instead of true is asked after the death: true if what
+   * fn had done so far may be done again.
    */
-  async withPage<T>(viewport: Viewport, fn: (page: HeadlessPage) => Promise<T>, opts: { retryIfBrowserDies?: boolean } = {}): Promise<T> {
+  async withPage<T>(viewport: Viewport, fn: (page: HeadlessPage) => Promise<T>, opts: { retryIfBrowserDies?: boolean | (() => boolean) } = {}): Promise<T> {
     try {
       return await this.onePage(viewport, fn);
     } catch (err) {
-      if (!opts.retryIfBrowserDies || !/the headless browser closed/.test((err as Error).message)) throw err;
+      const retry = typeof opts.retryIfBrowserDies === 'function' ? opts.retryIfBrowserDies() : !!opts.retryIfBrowserDies;
+      if (!retry || !/the headless browser closed/.test((err as Error).message)) throw err;
       this.log(`retrying after: ${(err as Error).message}`);
       return this.onePage(viewport, fn);
     }

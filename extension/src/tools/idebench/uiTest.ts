@@ -39,30 +39,36 @@ export function uiTestTool(s: ToolServices) {
     }).strict(),
     timeoutMs: 120_000,
     maxTimeoutMs: 600_000,
-    run: async (a) => s.browser.withPage({ width: a.viewport_width, height: a.viewport_height }, async (page) => {
-      const log: string[] = [];
-      const images: ToolContent[] = [];
-      let failed = false;
-      await page.navigate(target(a.url));
-      log.push(`opened ${a.url}`);
-      for (const [i, st] of a.steps.entries()) {
-        const n = `step ${i + 1} (${st.action}${st.selector ? ` ${st.selector}` : ''})`;
-        try {
-          const detail = await runStep(page, st, target);
-          log.push(`PASS ${n}${detail ? `: ${detail}` : ''}`);
-          if (st.action === 'screenshot') images.push(image(await page.screenshot()));
-        } catch (err) {
-          log.push(`FAIL ${n}: ${(err as Error).message}`);
-          failed = true;
-          break;
+    run: (a) => {
+      // Opening the page is done again if the browser dies before the first step; a step may
+      // have changed something (a form posted to the agent's server), so none is.
+      let stepsBegan = false;
+      return s.browser.withPage({ width: a.viewport_width, height: a.viewport_height }, async (page) => {
+        const log: string[] = [];
+        const images: ToolContent[] = [];
+        let failed = false;
+        await page.navigate(target(a.url));
+        log.push(`opened ${a.url}`);
+        stepsBegan = true;
+        for (const [i, st] of a.steps.entries()) {
+          const n = `step ${i + 1} (${st.action}${st.selector ? ` ${st.selector}` : ''})`;
+          try {
+            const detail = await runStep(page, st, target);
+            log.push(`PASS ${n}${detail ? `: ${detail}` : ''}`);
+            if (st.action === 'screenshot') images.push(image(await page.screenshot()));
+          } catch (err) {
+            log.push(`FAIL ${n}: ${(err as Error).message}`);
+            failed = true;
+            break;
+          }
         }
-      }
-      if (a.final_screenshot || failed) images.push(image(await page.screenshot()));
-      const title = await page.evaluate<string>('document.title').catch(() => '');
-      const summary = `${failed ? 'ui_test FAILED' : 'ui_test passed'}: ${a.steps.length} step(s); page title ${JSON.stringify(title)}`;
-      const consoleLines = [...page.errors.map((e) => `uncaught: ${e}`), ...page.console.filter((c) => c.startsWith('error') || c.startsWith('warn'))];
-      return { isError: failed, content: [text(`${summary}\n${log.join('\n')}${consoleLines.length ? `\nconsole:\n${consoleLines.join('\n')}` : ''}`), ...images] };
-    }),
+        if (a.final_screenshot || failed) images.push(image(await page.screenshot()));
+        const title = await page.evaluate<string>('document.title').catch(() => '');
+        const summary = `${failed ? 'ui_test FAILED' : 'ui_test passed'}: ${a.steps.length} step(s); page title ${JSON.stringify(title)}`;
+        const consoleLines = [...page.errors.map((e) => `uncaught: ${e}`), ...page.console.filter((c) => c.startsWith('error') || c.startsWith('warn'))];
+        return { isError: failed, content: [text(`${summary}\n${log.join('\n')}${consoleLines.length ? `\nconsole:\n${consoleLines.join('\n')}` : ''}`), ...images] };
+      }, { retryIfBrowserDies: () => !stepsBegan });
+    },
   });
 }
 
