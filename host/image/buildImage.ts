@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import Docker from 'dockerode';
 import { join } from 'node:path';
 import { assembleContext, removeContext, type BuildContext } from './buildContext';
+import { engineId, withBuildLock } from './buildLock';
 import { paths } from '../paths';
 import { BASE_IMAGE, IMAGE_REPOSITORY } from './imageInputs';
 import { keepCount, pruneOldImages } from './pruneImages';
@@ -105,7 +106,19 @@ async function buildFromContext(docker: Docker, ctx: BuildContext, force: boolea
     progress(`image ${tag} is up to date`);
     return tag;
   }
-  if (!(await imageExists(docker, BASE_IMAGE))) await bootstrapBase(progress);
+  // Another process on this engine may be building it too (another CI run): one build, the other waits.
+  const engine = await engineId(docker);
+  return withBuildLock(engine, tag, progress, async () => {
+    if (!force && (await imageExists(docker, tag))) {
+      progress(`image ${tag} was built by another pwp process`);
+      return tag;
+    }
+    if (!(await imageExists(docker, BASE_IMAGE))) await withBuildLock(engine, BASE_IMAGE, progress, () => bootstrapBase(progress));
+    return build(docker, ctx, tag, keep, progress);
+  });
+}
+
+async function build(docker: Docker, ctx: BuildContext, tag: string, keep: number, progress: BuildProgress): Promise<string> {
   progress(`building ${tag} (first build takes several minutes; later ones reuse cached layers)`);
   const started = Date.now();
   await buildTagged(docker, { context: ctx.dir, src: ctx.files, tag, buildargs: ctx.buildArgs, labels: { 'pwp.inputs-hash': ctx.hash } }, progress);

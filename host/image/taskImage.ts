@@ -10,6 +10,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type Docker from 'dockerode';
 import { listFiles } from './buildContext';
 import { buildTagged, imageExists, type BuildProgress } from './buildImage';
+import { engineId, withBuildLock } from './buildLock';
 import { keepCount, pruneOldImages } from './pruneImages';
 
 /** The build argument that carries the IDE image's tag into a task image's Dockerfile. */
@@ -148,7 +149,14 @@ export async function ensureTaskImage(docker: Docker, r: TaskImageRecipe, o: Ens
     progress(`task image ${tag} is being built; waiting for it`);
     return pending;
   }
-  const build = buildTaskImage(docker, r, { tag, hash, ide: o.ide, progress }).finally(() => building.delete(tag));
+  // Another process may be building it too (another CI run on this engine): one build, the other waits.
+  const build = (async () => withBuildLock(await engineId(docker), tag, progress, async () => {
+    if (!o.force && (await imageExists(docker, tag))) {
+      progress(`task image ${tag} was built by another pwp process`);
+      return tag;
+    }
+    return buildTaskImage(docker, r, { tag, hash, ide: o.ide, progress });
+  }))().finally(() => building.delete(tag));
   building.set(tag, build);
   return build;
 }

@@ -1,14 +1,19 @@
 // A task with its own image (a Dockerfile FROM the IDE image), for real: pwp builds it with a
 // line per build step, a second resolve finds it built (no step runs), the agent's environment
 // runs it and has what it adds, the verifier runs it too (a check that needs the added file
-// passes there, and fails on the plain IDE image), and the image is removed afterwards.
+// passes there, and fails on the plain IDE image), two processes that want one new image build
+// it once, and the images are removed afterwards.
 import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Docker from 'dockerode';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
+import { engineId, withBuildLock } from '../../host/image/buildLock';
+import { taskImageHash, taskImageRepository } from '../../host/image/taskImage';
+import { REPO_ROOT } from '../../host/paths';
 import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
 import { makeEnv } from '../../host/env/taskEnv';
 import { gradeState } from '../../host/tasks/gradeState';
@@ -25,6 +30,7 @@ describe('task images (real build, environment and verifier)', function () {
   let task: Task;
   let ide: string;
   let built: string | undefined;
+  let builtTwice: string | undefined;
 
   before(async function () {
     this.timeout(30 * 60_000);
@@ -54,7 +60,7 @@ describe('task images (real build, environment and verifier)', function () {
   });
 
   after(async () => {
-    if (built) await new Docker().getImage(built).remove().catch(() => undefined);
+    for (const image of [built, builtTwice]) if (image) await new Docker().getImage(image).remove().catch(() => undefined);
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
@@ -93,5 +99,42 @@ describe('task images (real build, environment and verifier)', function () {
     // The same check in a verifier of the plain IDE image fails: it is the task image that passes it.
     const plain = await gradeState(task, { image: ide, deployment, workspaceTar: await bufferOf(tarOf([])) });
     assert.equal(plain.score, 0, JSON.stringify(plain, null, 1));
+  });
+
+  it('is built once when two processes want it at the same time: one builds, the other waits and takes it', async () => {
+    // A new image (its own marker), and both processes started while this test holds its build
+    // lock, so that both are waiting when it is let go, whatever the load.
+    const dockerfile = join(root, 'twice', 'Dockerfile');
+    mkdirSync(dirname(dockerfile), { recursive: true });
+    writeFileSync(dockerfile, 'ARG PWP_IDE_IMAGE\nFROM ${PWP_IDE_IMAGE}\nCOPY marker.txt /tmp/marker.txt\n');
+    writeFileSync(join(root, 'twice', 'marker.txt'), `${marker}-twice\n`);
+    const recipe = { name: 'demo-twice', dockerfile };
+    const docker = new Docker();
+    const tag = `${taskImageRepository(recipe.name)}:${taskImageHash(recipe, { tag: ide, id: (await docker.getImage(ide).inspect()).Id })}`;
+    builtTwice = tag;
+    const run = () => {
+      const child = spawn(process.execPath, ['--import', join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs'), join(REPO_ROOT, 'test/support/ensureTaskImageProcess.ts'), recipe.name, dockerfile, ide], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const p = { out: '', exit: new Promise<number | null>((r) => child.once('exit', r)) };
+      child.stdout.on('data', (d: Buffer) => { p.out += d; });
+      child.stderr.on('data', (d: Buffer) => { p.out += d; });
+      return p;
+    };
+    const waiting = `another pwp process is building ${tag}; waiting for it`;
+    const [a, b] = await withBuildLock(await engineId(docker), tag, () => undefined, async () => {
+      const both = [run(), run()];
+      for (const p of both) {
+        while (!p.out.includes(waiting)) {
+          assert.equal(await Promise.race([p.exit, new Promise((r) => setTimeout(r, 100, 'running'))]), 'running', `the process ended before waiting:\n${p.out}`);
+        }
+      }
+      return both;
+    });
+    assert.deepEqual(await Promise.all([a.exit, b.exit]), [0, 0], `${a.out}\n---\n${b.out}`);
+    for (const p of [a, b]) assert.match(p.out, new RegExp(`^tag: ${tag}$`, 'm'), p.out);
+    const builders = [a, b].filter((p) => p.out.includes(`building task image ${tag}`));
+    assert.equal(builders.length, 1, `exactly one process builds:\n${a.out}\n---\n${b.out}`);
+    const other = builders[0] === a ? b : a;
+    assert.match(other.out, new RegExp(`^task image ${tag} was built by another pwp process$`, 'm'), other.out);
+    assert.doesNotMatch(other.out, /^\[\d+\/\d+\] /m, 'the waiting process ran no build step');
   });
 });
