@@ -50,22 +50,31 @@ export interface RestoreResult {
 // The installed extensions' fingerprint, computed the same way as extensionsFingerprint().
 const FINGERPRINT = `cd ${EXTENSIONS} && { ls -A | LC_ALL=C sort; stat -c %s extensions.json 2>/dev/null || echo -; } | sha256sum | cut -c1-64`;
 
+/**
+ * A shell function: `again CMD…` runs CMD until it succeeds, at most 5 times. The IDE is live
+ * while a restore empties its folders: its local history, a language server or a terminal may
+ * add a file to a folder being removed ("Directory not empty"); a second pass removes that too.
+ */
+export const AGAIN = 'again() { n=1; until "$@"; do [ $n -lt 5 ] || return 1; n=$((n+1)); sleep 0.2; done; }';
+
 // Before a reload restore's archives go in: empty the workspace, drop the user data a
 // checkpoint holds (keeping logs and the IDE server's socket), and the extensions when they
 // differ ($1 = 'replace'). A constant script.
 const RELOAD_SCRIPT = `set -e
-find ${WORKSPACE} -mindepth 1 -delete
-cd ${USER_DATA} && find . -mindepth 1 -maxdepth 1 ! -name logs ! -name '*.sock' -exec rm -rf {} +
-if [ "$1" = replace ]; then find ${EXTENSIONS} -mindepth 1 -delete; fi`;
+${AGAIN}
+again find ${WORKSPACE} -mindepth 1 -delete
+cd ${USER_DATA} && again find . -mindepth 1 -maxdepth 1 ! -name logs ! -name '*.sock' -exec rm -rf {} +
+if [ "$1" = replace ]; then again find ${EXTENSIONS} -mindepth 1 -delete; fi`;
 
 /** The user files the running IDE reads live; the storage folders beside them belong to running processes. */
 const LIVE_USER_ENTRY = /^user-data\/User\/(?!(globalStorage|workspaceStorage|caches)(\/|$))./;
 
 // Before an in-place restore's archives go in: empty the workspace and those user files.
 const IN_PLACE_SCRIPT = `set -e
-find ${WORKSPACE} -mindepth 1 -delete
+${AGAIN}
+again find ${WORKSPACE} -mindepth 1 -delete
 mkdir -p ${USER_DATA}/User && cd ${USER_DATA}/User
-find . -mindepth 1 -maxdepth 1 ! -name globalStorage ! -name workspaceStorage ! -name caches -exec rm -rf {} +`;
+again find . -mindepth 1 -maxdepth 1 ! -name globalStorage ! -name workspaceStorage ! -name caches -exec rm -rf {} +`;
 
 /** Opens the checkpoint's editors in their groups, in tab order, each group's active tab on top. */
 async function reopenEditors(client: BridgeClient, manifest: CheckpointManifest): Promise<number> {
