@@ -90,7 +90,7 @@ export async function runBench(o: BenchOptions): Promise<BenchOutcome> {
   const ideImage = o.defaultImage ?? (needIde ? await deployment.ensureImage({ progress: o.progress }) : undefined);
   const images = await resolveTaskImages(todoTasks, { deployment, ideImage, progress: o.progress });
   const imageOf: ImageOf = (task) => { const i = images.get(task); return typeof i === 'string' ? i : undefined; };
-  const pools = imagePools(todo.map((j) => j.task), { parallel: o.parallel, imageOf, view: o.view, labels: { 'pwp.bench': o.outDir } }, deployment);
+  const pools = imagePools(todo.map((j) => j.task), { parallel: o.parallel, imageOf, view: o.view, labels: { 'pwp.bench': o.outDir }, log: o.progress }, deployment);
   let next = 0;
   let done = 0;
   const worker = async () => {

@@ -16,6 +16,8 @@ export interface ImagePoolOptions {
   view?: boolean;
   /** Labels of the pooled containers (who owns them: `pwp.bench`, `pwp.test`). */
   labels?: Record<string, string>;
+  /** Where a pool says what went wrong (a start that failed and was tried again). */
+  log?: (line: string) => void;
 }
 
 export interface ImagePools { for(task: Task): EnvPool | undefined; close(): Promise<void> }
@@ -38,7 +40,7 @@ export function imagePools(runs: readonly Task[], o: ImagePoolOptions, deploymen
       let pool = pools.get(image);
       if (!pool) {
         const total = runsOn(image);
-        pool = new EnvPool({ size: Math.min(o.parallel, total), total, deployment, spec: { image, ...(o.view ? { view: true } : {}), ...(o.labels ? { labels: o.labels } : {}) } });
+        pool = new EnvPool({ size: Math.min(o.parallel, total), total, deployment, log: o.log, spec: { image, ...(o.view ? { view: true } : {}), ...(o.labels ? { labels: o.labels } : {}) } });
         pools.set(image, pool);
       }
       return pool;

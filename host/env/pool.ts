@@ -27,6 +27,12 @@ export interface EnvPoolOptions {
    * knows how many episodes it has (a bench) gets no replacement that nobody will take.
    */
   total?: number;
+  /**
+   * Starts that fail in a row before a waiting caller gets the error (default 3). A start that
+   * times out on a machine under heavy load is usually fine on the next try; one that fails
+   * for a reason (a missing image) fails each time and is reported after these tries.
+   */
+  startAttempts?: number;
   log?: (line: string) => void;
   /** How an environment is started (the tests' seam); startEnvironment on the deployment unless given. */
   start?: (spec: EnvironmentSpec) => Promise<RunningEnvironment>;
@@ -48,6 +54,8 @@ export class EnvPool {
   private started = 0;
   private closed = false;
   private lastError: Error | null = null;
+  /** Starts failed in a row since the last one that succeeded (or the last error reported). */
+  private failedInARow = 0;
 
   /** What the pool's environments are started with. */
   get spec(): EnvironmentSpec | undefined { return this.opts.spec; }
@@ -154,11 +162,19 @@ export class EnvPool {
         .then((env) => {
           if (this.closed) return this.discard(env);
           this.lastError = null;
+          this.failedInARow = 0;
           this.prepare(env);
         }, (err: Error) => {
-          this.lastError = err;
           this.started--;
-          this.opts.log?.(`pool: an environment failed to start: ${err.message}`);
+          const attempts = this.opts.startAttempts ?? 3;
+          this.failedInARow++;
+          if (this.failedInARow < attempts && !this.closed) {
+            this.opts.log?.(`pool: an environment failed to start (${this.failedInARow} of ${attempts} tries): ${err.message}; starting another`);
+            return;
+          }
+          this.opts.log?.(`pool: an environment failed to start (${this.failedInARow} of ${attempts} tries): ${err.message}`);
+          this.failedInARow = 0;
+          this.lastError = err;
           // Someone waiting gets the failure instead of waiting forever; the pool retries on the next acquire.
           this.waiters.shift()?.reject(err);
         })

@@ -31,7 +31,7 @@ describe(`bundled tasks: all ${tasks.length} (oracle 1, null 0), ${parallel} at 
     const built = new Map<Task, string | Error>();
     for (const [t, i] of images) void i.then((got) => built.set(t, got));
     const imageOf = (t: Task) => { const i = built.get(t); return typeof i === 'string' ? i : undefined; };
-    const pools = pooled ? imagePools(tasks, { parallel, imageOf, labels: { 'pwp.test': '1' } }, deployment) : undefined;
+    const pools = pooled ? imagePools(tasks, { parallel, imageOf, labels: { 'pwp.test': '1' }, log: (l) => console.log(`    ${l}`) }, deployment) : undefined;
     const order = [...tasks].sort((a, b) => Number(a.imageSource.kind === 'build') - Number(b.imageSource.kind === 'build'));
     const closing: Promise<void>[] = [];
     try {

@@ -125,3 +125,37 @@ describe('EnvPool staging (faked environments)', () => {
     await closeAll(pool);
   });
 });
+
+describe('EnvPool start failures (faked environments)', () => {
+  /** Starts that fail with `errors` in turn, then succeed. */
+  function failing(errors: string[]) {
+    let n = 0;
+    const deployment = { remove: async () => undefined } as unknown as DockerDeployment;
+    const start = async () => {
+      const err = errors[n++];
+      if (err) throw new Error(err);
+      return { info: { id: `e${n}` }, client: { close() {} } } as unknown as RunningEnvironment;
+    };
+    return { deployment, start, starts: () => n };
+  }
+
+  it('starts another when a start fails (a timeout under load), and the caller gets that one', async () => {
+    const f = failing(['IDE not ready after 113027 ms; waiting for extension: starting']);
+    const lines: string[] = [];
+    const pool = new EnvPool({ size: 1, startConcurrency: 1, deployment: f.deployment, start: f.start, log: (l) => lines.push(l) });
+    const got = await pool.acquire();
+    assert.equal(got.env.info.id, 'e2');
+    assert.match(lines.join('\n'), /failed to start \(1 of 3 tries\): IDE not ready .*; starting another/);
+    await closeAll(pool);
+  });
+
+  it('tells a waiting caller the error after three starts failed in a row, and tries again on the next acquire', async () => {
+    const f = failing(['no such image: pwp-task-x', 'no such image: pwp-task-x', 'no such image: pwp-task-x']);
+    const pool = new EnvPool({ size: 1, startConcurrency: 1, deployment: f.deployment, start: f.start });
+    await assert.rejects(pool.acquire(), /no such image: pwp-task-x/);
+    assert.equal(f.starts(), 3);
+    const got = await pool.acquire();
+    assert.equal(got.env.info.id, 'e4');
+    await closeAll(pool);
+  });
+});
