@@ -63,6 +63,7 @@ export class EnvPool {
   constructor(private readonly opts: EnvPoolOptions) {
     if (!Number.isInteger(opts.size) || opts.size < 1) throw new Error(`pool size must be a positive integer, got ${opts.size}`);
     if (opts.total !== undefined && (!Number.isInteger(opts.total) || opts.total < 1)) throw new Error(`pool total must be a positive integer, got ${opts.total}`);
+    if (opts.startAttempts !== undefined && (!Number.isInteger(opts.startAttempts) || opts.startAttempts < 1)) throw new Error(`pool startAttempts must be a positive integer, got ${opts.startAttempts}`);
     this.deployment = opts.deployment ?? createDeployment();
   }
 
@@ -158,6 +159,7 @@ export class EnvPool {
       this.starting++;
       this.started++;
       const spec = { ...this.opts.spec, labels: { ...this.opts.spec?.labels, 'pwp.pool': '1' } };
+      let tryAgain = false;
       (this.opts.start ? this.opts.start(spec) : startEnvironment(this.deployment, spec, this.opts.readyTimeoutMs))
         .then((env) => {
           if (this.closed) return this.discard(env);
@@ -167,18 +169,16 @@ export class EnvPool {
         }, (err: Error) => {
           this.started--;
           const attempts = this.opts.startAttempts ?? 3;
-          this.failedInARow++;
-          if (this.failedInARow < attempts && !this.closed) {
-            this.opts.log?.(`pool: an environment failed to start (${this.failedInARow} of ${attempts} tries): ${err.message}; starting another`);
-            return;
-          }
-          this.opts.log?.(`pool: an environment failed to start (${this.failedInARow} of ${attempts} tries): ${err.message}`);
+          tryAgain = ++this.failedInARow < attempts && !this.closed;
+          this.opts.log?.(`pool: an environment failed to start (${this.failedInARow} of ${attempts} tries): ${err.message}${tryAgain ? '; starting another' : ''}`);
+          if (tryAgain) return;
           this.failedInARow = 0;
           this.lastError = err;
           // Someone waiting gets the failure instead of waiting forever; the pool retries on the next acquire.
           this.waiters.shift()?.reject(err);
         })
-        .finally(() => { this.starting--; if (!this.lastError) this.topUp(); });
+        // After an error is reported the pool waits for the next acquire, unless this start's tries go on.
+        .finally(() => { this.starting--; if (!this.lastError || tryAgain) this.topUp(); });
     }
   }
 

@@ -6,12 +6,17 @@ import type { DockerDeployment } from '../../../../host/deployment/dockerDeploym
 import { EnvPool, type Staging } from '../../../../host/env/pool';
 import type { RunningEnvironment } from '../../../../host/env/running/runningEnvironment';
 
-function fakes() {
+/** A deployment that records removals, and starts that fail with `errors` in turn, then succeed. */
+function fakes(errors: string[] = []) {
   let n = 0;
   const removed: string[] = [];
   const deployment = { remove: async (id: string) => { removed.push(id); } } as unknown as DockerDeployment;
-  const start = async () => ({ info: { id: `e${++n}` }, client: { close() {} } }) as unknown as RunningEnvironment;
-  return { deployment, start, removed };
+  const start = async () => {
+    const err = errors[n++];
+    if (err) throw new Error(err);
+    return { info: { id: `e${n}` }, client: { close() {} } } as unknown as RunningEnvironment;
+  };
+  return { deployment, start, removed, starts: () => n };
 }
 
 type Pending = { id: string; done: boolean; finish: (err?: Error) => void };
@@ -127,20 +132,8 @@ describe('EnvPool staging (faked environments)', () => {
 });
 
 describe('EnvPool start failures (faked environments)', () => {
-  /** Starts that fail with `errors` in turn, then succeed. */
-  function failing(errors: string[]) {
-    let n = 0;
-    const deployment = { remove: async () => undefined } as unknown as DockerDeployment;
-    const start = async () => {
-      const err = errors[n++];
-      if (err) throw new Error(err);
-      return { info: { id: `e${n}` }, client: { close() {} } } as unknown as RunningEnvironment;
-    };
-    return { deployment, start, starts: () => n };
-  }
-
   it('starts another when a start fails (a timeout under load), and the caller gets that one', async () => {
-    const f = failing(['IDE not ready after 113027 ms; waiting for extension: starting']);
+    const f = fakes(['IDE not ready after 113027 ms; waiting for extension: starting']);
     const lines: string[] = [];
     const pool = new EnvPool({ size: 1, startConcurrency: 1, deployment: f.deployment, start: f.start, log: (l) => lines.push(l) });
     const got = await pool.acquire();
@@ -150,12 +143,22 @@ describe('EnvPool start failures (faked environments)', () => {
   });
 
   it('tells a waiting caller the error after three starts failed in a row, and tries again on the next acquire', async () => {
-    const f = failing(['no such image: pwp-task-x', 'no such image: pwp-task-x', 'no such image: pwp-task-x']);
+    const f = fakes(['no such image: pwp-task-x', 'no such image: pwp-task-x', 'no such image: pwp-task-x']);
     const pool = new EnvPool({ size: 1, startConcurrency: 1, deployment: f.deployment, start: f.start });
     await assert.rejects(pool.acquire(), /no such image: pwp-task-x/);
     assert.equal(f.starts(), 3);
     const got = await pool.acquire();
     assert.equal(got.env.info.id, 'e4');
+    await closeAll(pool);
+  });
+
+  it('tells every waiting caller the error when starts keep failing, two at a time', async () => {
+    const f = fakes(Array(12).fill('no such image: pwp-task-x'));
+    const pool = new EnvPool({ size: 1, startConcurrency: 2, deployment: f.deployment, start: f.start });
+    const settled: PromiseSettledResult<unknown>[] = [];
+    for (const p of [pool.acquire(), pool.acquire()]) p.then((v) => settled.push({ status: 'fulfilled', value: v }), (reason) => settled.push({ status: 'rejected', reason }));
+    await until(() => settled.length === 2);
+    assert.deepEqual(settled.map((s) => s.status), ['rejected', 'rejected']);
     await closeAll(pool);
   });
 });
