@@ -39,6 +39,8 @@ export class TaskEnv extends Env {
   private lastEvaluation: EvaluationResult | null = null;
   /** ms the last reset spent on the task's set-up steps */
   setupMs = 0;
+  /** ms the last grading took (in the done step, or reward()/grade()) */
+  gradeMs = 0;
   /** Set-up steps are not observed: nobody looks at them. */
   private preparing = false;
 
@@ -105,6 +107,7 @@ export class TaskEnv extends Env {
 
   /** Grades the environment's state now in a fresh verifier container. */
   async grade(): Promise<EvaluationResult> {
+    const t0 = Date.now();
     const runtime = await this.deployment.runtime(this.info.id);
     // Listed as root: the agent may have made its own folders unreadable to the IDE user.
     const listExtensionFolders = async () => (await this.exec(['/usr/bin/find', EXTENSIONS_DIR, '-mindepth', '1', '-maxdepth', '1', '-type', 'd', '-printf', '%f\n'], { user: 'root', cwd: '/' }))
@@ -123,6 +126,7 @@ export class TaskEnv extends Env {
     this.lastEvaluation = await gradeState(this.task, {
       image: this.resolvedImage!, deployment: this.deployment, workspaceTar, initialTar: this.initialTar, ideState, answer: this.answerGiven ?? undefined,
     });
+    this.gradeMs = Date.now() - t0;
     return this.lastEvaluation;
   }
 }

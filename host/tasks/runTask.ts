@@ -188,9 +188,11 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
       }
     }
     progress(`${taskName(task)}: grading in a verifier container`);
-    const tg = Date.now();
-    const evaluation = taskEnv.episodeOver === 'done' && taskEnv.evaluation ? taskEnv.evaluation : await taskEnv.grade();
-    timings.gradeMs = Date.now() - tg;
+    // The done step graded already (its reward); its grading time is then not the agent's.
+    const graded = taskEnv.episodeOver === 'done' ? taskEnv.evaluation : null;
+    if (graded) timings.agentMs -= taskEnv.gradeMs;
+    const evaluation = graded ?? await taskEnv.grade();
+    timings.gradeMs = taskEnv.gradeMs;
     writeFileSync(join(runDir, 'evaluation.json'), `${JSON.stringify(evaluation, null, 1)}\n`);
     const truncatedBy = taskEnv.episodeOver?.startsWith('truncated') ? taskEnv.episodeOver : undefined;
     const status = error || outcome.error ? 'error' : truncatedBy || outcome.status === 'truncated' ? 'truncated' : 'finished';
