@@ -22,3 +22,8 @@ export function parseIntArg(name: string, s: string): number {
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a non-negative integer, got '${s}'`);
   return n;
 }
+
+/** A run's phase timings as one line: `start 8.1 s, agent 12.0 s, grade 3.3 s, total 24.0 s`. */
+export function formatTimings(timings: Record<string, number>): string {
+  return Object.entries(timings).map(([k, v]) => `${k.replace(/Ms$/, '')} ${(v / 1000).toFixed(1)} s`).join(', ');
+}

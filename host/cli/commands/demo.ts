@@ -10,7 +10,7 @@ import { resolveTasks, taskName } from '../../tasks/loadTask';
 import { runTask } from '../../tasks/runTask';
 import { readTrajectory } from '../../trajectory/trajectoryFile';
 import { deployment, removeContainersOnInterrupt } from '../context';
-import { progress, UsageError } from '../output';
+import { formatTimings, progress, UsageError } from '../output';
 
 export const DEMO_TASK = 'vscode-config/rebind-shortcut';
 
@@ -58,7 +58,7 @@ export function register(program: Command): void {
       console.log(`screenshots: ${join(runDir, 'episode-1')}/ (${r.screenshots}, one after each step)`);
       console.log(`video:       ${r.video ?? '(none recorded)'}`);
       console.log(`result:      ${join(runDir, 'result.json')}`);
-      console.log(`timings:     ${Object.entries(r.timings).map(([k, v]) => `${k.replace(/Ms$/, '')} ${(v / 1000).toFixed(1)} s`).join(', ')}`);
+      console.log(`timings:     ${formatTimings(r.timings)}`);
       if (!r.passed || r.status === 'error') process.exitCode = 1;
     });
 }

@@ -7,7 +7,7 @@ import { addAgentOptions, agentConfigOf, describeAgentStats, type AgentCliOption
 import { resolveTasks, taskName } from '../../tasks/loadTask';
 import { runTask } from '../../tasks/runTask';
 import { deployment, removeContainersOnInterrupt } from '../context';
-import { printJson, progress, UsageError } from '../output';
+import { formatTimings, printJson, progress, UsageError } from '../output';
 
 export function register(program: Command): void {
   const cmd = program.command('run')
@@ -42,7 +42,7 @@ export function register(program: Command): void {
       console.log(`  run folder:  ${r.runDir}`);
       if (r.trajectory) console.log(`  trajectory:  ${r.trajectory} (${r.screenshots} screenshots beside it, in episode-1/)`);
       if (r.video) console.log(`  video:       ${r.video}`);
-      console.log(`  timings:     ${Object.entries(r.timings).map(([k, v]) => `${k.replace(/Ms$/, '')} ${(v / 1000).toFixed(1)} s`).join(', ')}`);
+      console.log(`  timings:     ${formatTimings(r.timings)}`);
       if (r.status === 'error') process.exitCode = 1;
     });
 }
