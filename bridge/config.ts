@@ -31,6 +31,11 @@ export interface BridgeConfig {
   extensionToken: string;
   runDir: string;
   recordingsDir: string;
+  /**
+   * How long each process of the IDE stack (display, IDE server, browser) may take to come up.
+   * Generous: two CIs on 2 cores took the IDE server past a minute, and a start that misses it
+   * is not tried again (only a crash is).
+   */
   startTimeoutMs: number;
   /** Serve the live view (noVNC at /view/) on the bridge port; off unless the environment asked for it. */
   view: boolean;
@@ -124,7 +129,7 @@ export function configFromEnv(env = process.env): BridgeConfig {
     extensionToken: randomBytes(24).toString('hex'),
     runDir,
     recordingsDir: env.PWP_RECORDINGS_DIR ?? `${runDir}/recordings`,
-    startTimeoutMs: int('PWP_START_TIMEOUT_MS', 90_000),
+    startTimeoutMs: int('PWP_START_TIMEOUT_MS', 240_000),
     view: env.PWP_VIEW === '1',
     vncPort: int('PWP_VNC_PORT', 5900),
     mode: bridgeMode(env.PWP_BRIDGE_MODE),

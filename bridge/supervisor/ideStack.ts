@@ -59,7 +59,7 @@ export class IdeStack extends EventEmitter {
         writeXauthority(cfg.xauthority);
       },
       probe: async () => existsSync(`/tmp/.X11-unix/X${displayNum}`) && existsSync(framebufferPath(cfg)),
-      startTimeoutMs: 10_000,
+      startTimeoutMs: cfg.startTimeoutMs,
     }, log);
 
     const ideEnv = ideEnvironment(cfg);
@@ -96,7 +96,7 @@ export class IdeStack extends EventEmitter {
       onSpawn: (child) => this.page.attachBrowser(new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable)),
       prepare: () => rmSync(profile, { recursive: true, force: true }),
       probe: () => this.page.browserAnswers(),
-      startTimeoutMs: 30_000,
+      startTimeoutMs: cfg.startTimeoutMs,
     }, log);
 
     // A restarted IDE server drops the page's connection for good: reload the page.

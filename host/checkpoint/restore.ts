@@ -21,7 +21,7 @@ import type { Deployment } from '../deployment/deployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
 import type { Runtime } from '../deployment/runtime';
 import { packEntries, readTarEntries } from '../deployment/tarArchive';
-import { startEnvironment, type RunningEnvironment } from '../env/running/runningEnvironment';
+import { READY_TIMEOUT_MS, startEnvironment, type RunningEnvironment } from '../env/running/runningEnvironment';
 import { waitForSettle } from '../env/running/settle';
 import { EXTENSIONS, IDE_HOME, USER_DATA, WORKSPACE, type CheckpointOptions } from './checkpoint';
 import { CheckpointStore, type CheckpointManifest } from './checkpointStore';
@@ -247,7 +247,7 @@ async function restoreWithReload(
 
 /** Starts a new environment from checkpoint `name`: its files go in before the IDE starts. */
 export async function startFromCheckpoint(
-  deployment: Deployment, name: string, spec: EnvironmentSpec = {}, store = new CheckpointStore(), readyTimeoutMs = 120_000,
+  deployment: Deployment, name: string, spec: EnvironmentSpec = {}, store = new CheckpointStore(), readyTimeoutMs = READY_TIMEOUT_MS,
 ): Promise<RunningEnvironment & { restore: RestoreResult }> {
   const t0 = Date.now();
   const { manifest, dir } = store.read(name);

@@ -149,6 +149,7 @@ export interface EnvOptions {
   observe?: readonly ObserveKind[];
   observeOptions?: ObserveOptions;
   settle?: SettleOptions;
+  /** How long a started or attached environment may take to be ready (default READY_TIMEOUT_MS, 5 min). */
   readyTimeoutMs?: number;
   checkpoints?: CheckpointStore;
 }
@@ -213,7 +214,7 @@ export class Env implements EnvLike {
     const info = await deployment.get(id);
     // Its spec is the running environment's (what a restore into a new container starts, what a recording names).
     const env = new Env({ ...opts, deployment, image: opts.image ?? info.image, display: opts.display ?? info.display });
-    const { client, health } = await connectEnvironment(info, opts.readyTimeoutMs ?? 60_000);
+    const { client, health } = await connectEnvironment(info, opts.readyTimeoutMs);
     watchForLoss(deployment, info, client);
     env.env = { info, client, health, startMs: 0 };
     env.attached = true;

@@ -15,7 +15,14 @@ export interface RunningEnvironment {
   startMs: number;
 }
 
-export async function startEnvironment(deployment: Deployment, spec: EnvironmentSpec, readyTimeoutMs = 120_000): Promise<RunningEnvironment> {
+/**
+ * How long a new environment may take to be ready. Only a failure waits this long; a loaded
+ * machine (two CIs on 2 cores) has taken past two minutes, and the bridge gives each process
+ * of the IDE stack 4 minutes (PWP_START_TIMEOUT_MS).
+ */
+export const READY_TIMEOUT_MS = 300_000;
+
+export async function startEnvironment(deployment: Deployment, spec: EnvironmentSpec, readyTimeoutMs = READY_TIMEOUT_MS): Promise<RunningEnvironment> {
   const t0 = Date.now();
   const info = await deployment.create(spec);
   try {
@@ -52,7 +59,7 @@ export async function whyLost(deployment: Deployment, info: EnvironmentInfo, cli
 }
 
 /** Connects to an existing environment and waits until it is ready. */
-export async function connectEnvironment(info: EnvironmentInfo, readyTimeoutMs = 120_000): Promise<{ client: BridgeClient; health: Health }> {
+export async function connectEnvironment(info: EnvironmentInfo, readyTimeoutMs = READY_TIMEOUT_MS): Promise<{ client: BridgeClient; health: Health }> {
   const deadline = Date.now() + readyTimeoutMs;
   const client = await BridgeClient.connect(info.bridgeUrl, info.token, { retryForMs: readyTimeoutMs });
   const health = await client.call('proc.waitReady', { timeoutMs: Math.max(1000, deadline - Date.now()) }, { timeoutMs: readyTimeoutMs + 5000 });
