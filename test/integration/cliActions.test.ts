@@ -39,7 +39,7 @@ async function eventually<T>(read: () => Promise<T>, good: (v: T) => boolean, wh
 }
 
 describe('pwp CLI actions on a running environment (through an attached Env)', function () {
-  this.timeout(300_000);
+  this.timeout(600_000); // its before() starts an environment, which may take 5 min on a loaded machine
   let id = '';
   /** What `cat` prints of a workspace file, through the IDE's bash tool. */
   const readFile = async (path: string) => {
@@ -89,7 +89,7 @@ describe('pwp CLI actions on a running environment (through an attached Env)', f
 });
 
 describe('Env.attach: an Env on an environment it did not start', function () {
-  this.timeout(300_000);
+  this.timeout(600_000);
   let id = '';
   before(async () => {
     const image = await testImage();
