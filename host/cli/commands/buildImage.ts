@@ -10,13 +10,15 @@ import { printJson, progress, UsageError } from '../output';
 export function register(program: Command): void {
   program.command('build-image')
     .description('build the IDE image (only when its inputs changed); with --toolchain, toolchain images on it; with --push, push them to a registry a cluster pulls from')
-    .option('--toolchain <names>', `also build these toolchain images on it, comma-separated or "all" (${listToolchains().join(', ')})`)
+    .option('--toolchain <names>', `also build these toolchain images on it, comma-separated or "all", repeatable (${listToolchains().join(', ')})`, (v: string, prev: string[] = []) => [...prev, v])
     .option('--force', 'rebuild even when an image for this content hash exists')
     .option('--push <registry>', 'also push it to this registry (host:port), e.g. for the swarm backend')
     .option('--json', 'print {"image": tag} on stdout (with --push, {"image", "pushed"}; with --toolchain, "toolchains": {name: tag})')
-    .action(async (o: { toolchain?: string; force?: boolean; push?: string; json?: boolean }) => {
+    .action(async (o: { toolchain?: string[]; force?: boolean; push?: string; json?: boolean }) => {
       const known = listToolchains();
-      const names = o.toolchain === undefined ? [] : o.toolchain.trim() === 'all' ? known : o.toolchain.split(',').map((n) => n.trim()).filter(Boolean);
+      // Repeated flags add up (`--toolchain cpp --toolchain java`), as a comma-separated list does.
+      const asked = (o.toolchain ?? []).flatMap((v) => v.split(',')).map((n) => n.trim()).filter(Boolean);
+      const names = asked.includes('all') ? known : [...new Set(asked)];
       const unknown = names.filter((n) => !known.includes(n));
       if (unknown.length) throw new UsageError(`no toolchain ${unknown.map((n) => `'${n}'`).join(', ')} (toolchains: ${known.join(', ')})`);
       // Built on this host's engine whichever backend runs environments.
