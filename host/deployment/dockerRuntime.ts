@@ -25,6 +25,7 @@ const notFound = (err: unknown) => (err as { statusCode?: number }).statusCode =
 
 export class DockerRuntime implements Runtime {
   readonly worksWhilePaused = true;
+  readonly ownerPerEntry = true;
   constructor(private readonly docker: Docker, readonly container: Docker.Container) {}
 
   async exec(argv: string[], o: ExecOptions = {}): Promise<ExecResult> {

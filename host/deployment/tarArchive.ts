@@ -7,25 +7,32 @@ import { IDE_USER, type FileEntry, type Owner } from './runtime';
 
 export type { Header };
 
+/** An entry of a tar archive to write: its header (name required), and its content for a regular file. */
+export interface TarEntry { header: Partial<Header> & Pick<Header, 'name'>; content: Buffer }
+
 /**
- * A tar of files (paths relative to the extraction point) owned by `owner`, with entries for
- * their folders unless `withDirs` is false (then existing folders keep their owner and
- * missing ones are created by the engine).
+ * Tar entries of files (paths relative to the extraction point, after `prefix`) owned by
+ * `owner`, with entries for their folders unless `withDirs` is false (then existing folders
+ * keep their owner and missing ones are created by the engine).
  */
-export function tarOf(files: readonly FileEntry[], owner: Owner = IDE_USER, dirMode = 0o755, withDirs = true): Readable {
-  const tar = pack();
+export function fileEntries(files: readonly FileEntry[], owner: Owner = IDE_USER, o: { dirMode?: number; withDirs?: boolean; prefix?: string } = {}): TarEntry[] {
+  const out: TarEntry[] = [];
   const dirs = new Set<string>();
   for (const f of files) {
-    const parts = f.path.split('/').filter(Boolean);
-    for (let i = 1; withDirs && i < parts.length; i++) {
+    const parts = [...(o.prefix ?? '').split('/'), ...f.path.split('/')].filter(Boolean);
+    for (let i = 1; (o.withDirs ?? true) && i < parts.length; i++) {
       const d = parts.slice(0, i).join('/');
-      if (!dirs.has(d)) { dirs.add(d); tar.entry({ name: `${d}/`, type: 'directory', mode: dirMode, ...owner }); }
+      if (!dirs.has(d)) { dirs.add(d); out.push({ header: { name: `${d}/`, type: 'directory', mode: o.dirMode ?? 0o755, ...owner }, content: Buffer.alloc(0) }); }
     }
     const content = typeof f.content === 'string' ? Buffer.from(f.content) : f.content;
-    tar.entry({ name: parts.join('/'), mode: f.mode ?? 0o644, ...owner }, content);
+    out.push({ header: { name: parts.join('/'), mode: f.mode ?? 0o644, ...owner }, content });
   }
-  tar.finalize();
-  return tar as unknown as Readable;
+  return out;
+}
+
+/** A tar of files: fileEntries packed. */
+export function tarOf(files: readonly FileEntry[], owner: Owner = IDE_USER, dirMode = 0o755, withDirs = true): Readable {
+  return packEntries(fileEntries(files, owner, { dirMode, withDirs }));
 }
 
 /** A whole tar stream in memory. */
@@ -81,7 +88,7 @@ export function readTarEntries(tar: Buffer | NodeJS.ReadableStream): Promise<{ h
 }
 
 /** A tar of entries as readTarEntries gives them. */
-export function packEntries(entries: readonly { header: Header; content: Buffer }[]): Readable {
+export function packEntries(entries: readonly TarEntry[]): Readable {
   const tar = pack();
   for (const e of entries) {
     if (e.header.type === 'file' || e.header.type === undefined) tar.entry(e.header, e.content);

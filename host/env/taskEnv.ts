@@ -7,10 +7,10 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { archiveBuffer } from '../deployment/runtime';
+import { archiveBuffer, readRegularFiles } from '../deployment/runtime';
 import { agentDiff } from '../evaluation/agentDiff';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
-import { captureIdeState, EXTENSIONS_DIR, ideStateNeeds } from '../evaluation/ideState';
+import { captureIdeState, EXTENSIONS_DIR, IDE_FILES, ideStateNeeds } from '../evaluation/ideState';
 import { gradeState } from '../tasks/gradeState';
 import { resolveTaskImage } from '../tasks/taskImage';
 import { resolveTasks, taskName, type Task } from '../tasks/loadTask';
@@ -112,7 +112,10 @@ export class TaskEnv extends Env {
     // Listed as root: the agent may have made its own folders unreadable to the IDE user.
     const listExtensionFolders = async () => (await this.exec(['/usr/bin/find', EXTENSIONS_DIR, '-mindepth', '1', '-maxdepth', '1', '-type', 'd', '-printf', '%f\n'], { user: 'root', cwd: '/' }))
       .stdout.split('\n').filter(Boolean);
-    const ideState = await captureIdeState(this.client, ideStateNeeds(this.task.evaluator), (p) => this.readFile(p), listExtensionFolders);
+    // The IDE's own files in one read (one by one, each is an archive the engine packs).
+    const ideFiles = await readRegularFiles(runtime, IDE_FILES);
+    const readFile = (p: string) => (ideFiles.has(p) ? Promise.resolve(ideFiles.get(p)) : this.readFile(p));
+    const ideState = await captureIdeState(this.client, ideStateNeeds(this.task.evaluator), readFile, listExtensionFolders);
     const workspaceTar = await archiveBuffer(runtime, '/workspace');
     const dir = this.taskOpts.saveGradeInputsTo;
     if (dir) {

@@ -57,12 +57,13 @@ export async function runIsolated(sandbox: Sandbox, spec: Omit<RunSpec, 'uid' | 
   try { meta = JSON.parse(line); } catch {
     throw new Error(`the test runner failed (exit code ${r.exitCode}): ${tail(`${r.stdout}${r.stderr}`.trim(), 500)}`);
   }
-  const dir = `${RESULTS_DIR}/${spec.id}`;
-  const text = async (f: string) => (await sandbox.readFile(`${dir}/${f}`))?.toString('utf8') ?? '';
+  // The run's folder in one read (each read out of a container is an archive the engine packs).
+  const kept = (await sandbox.readTree(`${RESULTS_DIR}/${spec.id}`)) ?? new Map<string, Buffer>();
+  const text = (f: string) => kept.get(f)?.toString('utf8') ?? '';
   return {
     exitCode: meta.exitCode, timedOut: meta.timedOut, survivors: meta.survivors, problem: meta.problem,
-    stdout: await text('stdout'), stderr: await text('stderr'),
-    report: meta.hasReport ? await sandbox.readFile(`${dir}/report`) : undefined,
+    stdout: text('stdout'), stderr: text('stderr'),
+    report: meta.hasReport ? kept.get('report') : undefined,
   };
 }
 

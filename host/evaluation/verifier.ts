@@ -21,8 +21,8 @@ import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { createDeployment } from '../deployment/backends';
 import type { Deployment } from '../deployment/deployment';
-import { ROOT, type ExecOptions, type ExecResult, type FileEntry, type Runtime } from '../deployment/runtime';
-import { packEntries, readTar, readTarEntries } from '../deployment/tarArchive';
+import { archiveEntriesIn, ROOT, type ExecOptions, type ExecResult, type FileEntry, type Runtime } from '../deployment/runtime';
+import { fileEntries, readTar, readTarEntries, type TarEntry } from '../deployment/tarArchive';
 import type { VerifierContainer } from '../deployment/verifierContainer';
 import type { IdeState } from './ideState';
 import { runnerFiles, SCRATCH_DIR } from './isolatedRunner';
@@ -97,34 +97,47 @@ export class Verifier implements Sandbox {
 
   grading?: GradingContext;
 
-  /** Copies in everything the evaluators read; the task's test infrastructure, then the hidden workspace files, go last. */
+  /**
+   * Copies in everything the evaluators read, as one archive: the runner, the agent's workspace
+   * without its versions of the test infrastructure, the task's copies, the initial workspace,
+   * the IDE state and answer, then the hidden files, the hidden workspace files last.
+   */
   async load(inputs: VerifierInputs): Promise<void> {
-    await this.runtime.writeFiles('/', [...runnerFiles(), { path: 'pwp/report/.keep', content: '' }], { owner: ROOT });
-    // Made by root (a runtime through the bridge unpacks as the owner, and the IDE user cannot make folders in /pwp).
-    const scratch = await this.runtime.exec(['mkdir', '-m', '0777', SCRATCH_DIR], { user: 'root', cwd: '/' });
-    if (scratch.exitCode !== 0) throw new Error(`cannot make ${SCRATCH_DIR}: ${scratch.stderr.trim()}`);
     const hidden = inputs.hiddenDir ? listHostFiles(inputs.hiddenDir) : [];
     const overlay = hidden.filter((f) => f.path.startsWith('workspace/')).map((f) => ({ ...f, path: f.path.slice('workspace/'.length) }));
     const baseline = !inputs.rules ? undefined : inputs.initialTar ? await readTar(Readable.from([inputs.initialTar]), 1)
       : inputs.baselineDir ? new Map(listHostFiles(inputs.baselineDir).map((f) => [f.path, Buffer.from(f.content)]))
         : new Map<string, Buffer>();
-    await this.loadWorkspace(inputs.workspaceTar, baseline, new Set(overlay.map((f) => f.path)), inputs.rules);
+    const workspace = await this.workspaceEntries(inputs.workspaceTar, baseline, new Set(overlay.map((f) => f.path)), inputs.rules);
+    const entries: TarEntry[] = [
+      ...fileEntries([...runnerFiles(), { path: 'pwp/report/.keep', content: '' }], ROOT),
+      // Scratch space the IDE user can write in; root's like the rest of /pwp.
+      { header: { name: `${SCRATCH_DIR.slice(1)}/`, type: 'directory', mode: 0o777, ...ROOT }, content: Buffer.alloc(0) },
+      ...workspace.entries,
+    ];
     if (inputs.initialTar) {
-      await this.runtime.writeFiles('/', [{ path: 'pwp/initial/.keep', content: '' }], { owner: ROOT });
-      // Root's (only graders read it; a runtime through the bridge unpacks as the archive's one owner).
-      const initial = (await readTarEntries(inputs.initialTar)).map((e) => ({ header: { ...e.header, uid: ROOT.uid, gid: ROOT.gid }, content: e.content }));
-      await this.runtime.archiveIn('/pwp/initial', packEntries(initial));
+      // Root's (only graders read it).
+      entries.push(...fileEntries([{ path: 'pwp/initial/.keep', content: '' }], ROOT));
+      for (const e of await readTarEntries(inputs.initialTar)) {
+        const linkname = e.header.type === 'link' && e.header.linkname ? `pwp/initial/${e.header.linkname}` : e.header.linkname;
+        entries.push({ header: { ...e.header, name: `pwp/initial/${e.header.name}`, linkname, ...ROOT }, content: e.content });
+      }
     }
-    const meta: FileEntry[] = [
+    entries.push(...fileEntries([
       { path: 'pwp/ide/state.json', content: JSON.stringify(inputs.ideState ?? null, null, 1) },
       { path: 'pwp/answer.txt', content: inputs.answer ?? '' },
-    ];
-    await this.runtime.writeFiles('/', meta, { owner: ROOT });
+    ], ROOT));
     if (hidden.length) {
-      await this.runtime.writeFiles('/', hidden.map((f) => ({ ...f, path: `pwp/hidden/${f.path}` })), { owner: ROOT });
+      entries.push(...fileEntries(hidden.map((f) => ({ ...f, path: `pwp/hidden/${f.path}` })), ROOT));
       // No folder entries: folders the agent made keep their owner; missing ones are created.
-      if (overlay.length) await this.runtime.writeFiles('/workspace', overlay, { owner: ROOT, withDirs: false });
+      entries.push(...fileEntries(overlay, ROOT, { withDirs: false, prefix: 'workspace' }));
     }
+    await archiveEntriesIn(this.runtime, entries);
+    const python = [...workspace.deliverable.keys()].some((p) => p.endsWith('.py'));
+    const findings = workspace.baseline
+      ? findTampering(workspace.deliverable, workspace.baseline, { agentFiles: inputs.rules?.agentFiles, pythonModules: python ? await this.pythonModules() : undefined })
+      : [];
+    this.grading = { infrastructure: workspace.changes, findings };
   }
 
   /**
@@ -132,7 +145,7 @@ export class Verifier implements Sandbox {
    * copies (root-owned). Hard links become plain files: nothing in the verifier shares an
    * inode with a file of the task.
    */
-  private async loadWorkspace(tar: Buffer, baseline: Map<string, Buffer> | undefined, hidden: Set<string>, rules: RestoreRules | undefined): Promise<void> {
+  private async workspaceEntries(tar: Buffer, baseline: Map<string, Buffer> | undefined, hidden: Set<string>, rules: RestoreRules | undefined) {
     // Files, folders and symlinks only: no devices or FIFOs of the agent's making.
     const entries = (await readTarEntries(tar)).filter((e) => ['file', 'link', 'symlink', 'directory'].includes(e.header.type));
     const byName = new Map(entries.filter((e) => e.header.type === 'file').map((e) => [e.header.name, e.content]));
@@ -142,21 +155,15 @@ export class Verifier implements Sandbox {
       e.header = { ...e.header, type: 'file', linkname: '', size: content.length };
       e.content = content;
     }
+    if (!baseline) return { entries, baseline, deliverable: new Map<string, Buffer>(), changes: [] as InfrastructureChange[] };
     const rel = (name: string) => name.replace(/^workspace\/?/, '').replace(/\/$/, '');
-    if (!baseline) {
-      this.grading = { infrastructure: [], findings: [] };
-      await this.runtime.archiveIn('/', packEntries(entries));
-      return;
-    }
     const final: WorkspaceEntry[] = entries.filter((e) => rel(e.header.name)).map((e) => ({ path: rel(e.header.name), type: e.header.type, content: e.content }));
     const plan = planRestore(final, baseline, hidden, rules ?? { restore: [], agentFiles: [], commandFiles: [] });
-    const kept = entries.filter((e) => !plan.drop.has(rel(e.header.name)));
-    await this.runtime.archiveIn('/', packEntries(kept));
     const restore = [...plan.restore].map(([path, content]) => ({ path, content, mode: content.subarray(0, 2).toString() === '#!' ? 0o755 : 0o644 }));
-    if (restore.length) await this.runtime.writeFiles('/workspace', restore, { owner: ROOT, withDirs: false });
-    const python = [...plan.deliverable.keys()].some((p) => p.endsWith('.py'));
-    const findings = findTampering(plan.deliverable, baseline, { agentFiles: rules?.agentFiles, pythonModules: python ? await this.pythonModules() : undefined });
-    this.grading = { infrastructure: plan.changes, findings };
+    return {
+      entries: [...entries.filter((e) => !plan.drop.has(rel(e.header.name))), ...fileEntries(restore, ROOT, { withDirs: false, prefix: 'workspace' })],
+      baseline, deliverable: plan.deliverable, changes: plan.changes,
+    };
   }
 
   /**

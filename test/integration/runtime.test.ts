@@ -2,8 +2,8 @@
 // no IDE and starts at once. What checkpoints, tasks, the verifier and the Env build on.
 import { strict as assert } from 'node:assert';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
-import { archiveBuffer, ROOT, type Runtime } from '../../host/deployment/runtime';
-import { readTar, readTarEntries, tarOf } from '../../host/deployment/tarArchive';
+import { archiveBuffer, archiveEntriesIn, IDE_USER, readRegularFiles, ROOT, type Runtime } from '../../host/deployment/runtime';
+import { fileEntries, readTar, readTarEntries, tarOf } from '../../host/deployment/tarArchive';
 import type { VerifierContainer } from '../../host/deployment/verifierContainer';
 import { testImage } from './environmentFixture';
 import { checkExecUsers, checkTimeoutAndCap } from './runtimeChecks';
@@ -57,5 +57,33 @@ describe('Runtime (Docker): exec, files and archives in a container', function (
     assert.deepEqual([...copy.get('z.bin')!], [0, 1, 2, 255]);
     await rt.archiveIn('/tmp', tarOf([{ path: 'streamed.txt', content: 'from a stream' }]));
     assert.equal((await rt.readFile('/tmp/streamed.txt'))?.toString(), 'from a stream');
+  });
+
+  it('unpacks entries of several owners as one archive, in order: a later entry replaces an earlier one', async () => {
+    await rt.exec(['mkdir', '/tmp/mixed'], { cwd: '/' });
+    await archiveEntriesIn(rt, [
+      ...fileEntries([{ path: 'mine.txt', content: 'first' }], IDE_USER, { withDirs: false, prefix: 'tmp/mixed' }),
+      { header: { name: 'tmp/mixed/open/', type: 'directory', mode: 0o777, ...ROOT }, content: Buffer.alloc(0) },
+      ...fileEntries([{ path: 'root.txt', content: 'r' }, { path: 'mine.txt', content: 'second' }], ROOT, { withDirs: false, prefix: 'tmp/mixed' }),
+    ]);
+    const st = await rt.exec(['stat', '-c', '%U %a %n', '/tmp/mixed', '/tmp/mixed/open', '/tmp/mixed/root.txt', '/tmp/mixed/mine.txt'], { cwd: '/' });
+    assert.deepEqual(st.stdout.trim().split('\n'), ['pwp 755 /tmp/mixed', 'root 777 /tmp/mixed/open', 'root 644 /tmp/mixed/root.txt', 'root 644 /tmp/mixed/mine.txt']);
+    assert.equal((await rt.readFile('/tmp/mixed/mine.txt'))?.toString(), 'second');
+  });
+
+  it('reads several regular files in one command, bytes intact; a missing path, a folder or a symlink is undefined, as with readFile', async () => {
+    await rt.exec(['mkdir', '/tmp/r'], { cwd: '/' });
+    await rt.writeFiles('/tmp/r', [{ path: 'a.json', content: '{"x": 1}' }, { path: 'b.bin', content: Buffer.from([0, 10, 255, 0]) }, { path: 'sub/c.txt', content: 'c' }]);
+    await rt.exec(['ln', '-s', '/tmp/r/a.json', '/tmp/r/link.json'], { cwd: '/' });
+    const paths = ['/tmp/r/a.json', '/tmp/r/b.bin', '/tmp/r/missing', '/tmp/r/sub', '/tmp/r/link.json', '/tmp/r/sub/c.txt', "/tmp/r/it's; $(x)"];
+    const got = await readRegularFiles(rt, paths);
+    assert.deepEqual([...got.keys()], paths);
+    assert.equal(got.get('/tmp/r/a.json')?.toString(), '{"x": 1}');
+    assert.deepEqual([...got.get('/tmp/r/b.bin')!], [0, 10, 255, 0]);
+    assert.equal(got.get('/tmp/r/sub/c.txt')?.toString(), 'c');
+    for (const p of ['/tmp/r/missing', '/tmp/r/sub', '/tmp/r/link.json', "/tmp/r/it's; $(x)"]) {
+      assert.equal(got.get(p), undefined, p);
+      assert.equal(await rt.readFile(p), undefined, p);
+    }
   });
 });
