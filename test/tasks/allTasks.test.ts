@@ -39,7 +39,7 @@ describe(`bundled tasks: all ${tasks.length} (oracle 1, null 0), ${parallel} at 
         const taskImage = await images.get(t)!;
         const r = taskImage instanceof Error ? taskImage : await taskBaselines(t, image, { taskImage, pool: pools?.for(t), closing }).catch((err: Error) => err);
         results.set(taskName(t), r);
-        if (process.env.PWP_TEST_VERBOSE) console.log(`    ${taskName(t)}: ${r instanceof Error ? r.message : `null ${r.nullResult.score} oracle ${r.oracleResult.score} in ${(r.ms.total / 1000).toFixed(0)} s`}`);
+        if (process.env.PWP_TEST_VERBOSE) console.log(`    ${taskName(t)}: ${r instanceof Error ? r.message : `null ${r.nullResult.score} oracle ${r.oracleResult.score} in ${(r.ms.total / 1000).toFixed(0)} s ${JSON.stringify(r.ms)}`}`);
       });
     } finally {
       await Promise.all(closing);
