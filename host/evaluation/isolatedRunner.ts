@@ -146,7 +146,12 @@ async function finish(code, signal, started) {
   finished = true;
   clearTimeout(timer);
   const survivors = killAll();
-  await Promise.race([Promise.all([out.done, err.done]), new Promise((r) => setTimeout(r, 5000))]);
+  // A background process of the tests may hold the output pipes open; 5 s for them to close.
+  // The timer is cleared when they close: a pending one keeps this process alive, so every
+  // grading waited the full 5 s after its tests had ended.
+  let grace;
+  await Promise.race([Promise.all([out.done, err.done]), new Promise((r) => { grace = setTimeout(r, 5000); })]);
+  clearTimeout(grace);
   const report = spec.report ? readReport(spec.report) : {};
   if (report.data) fs.writeFileSync(results + '/report', report.data, { mode: 0o644 });
   fs.writeFileSync(results + '/stdout', out.text(), { mode: 0o644 });
