@@ -9,7 +9,7 @@ import { NotAvailableError, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
 import type { Deployment } from '../deployment/deployment';
 import type { EnvironmentInfo } from '../deployment/deployment';
-import { tarHeader } from '../deployment/tarArchive';
+import { tarEntry } from '../deployment/tarArchive';
 import { CheckpointStore, type CheckpointManifest, type EditorTab } from './checkpointStore';
 import { saveArchive } from './containerFiles';
 
@@ -110,5 +110,5 @@ export async function takeCheckpoint(
 }
 
 async function extensionsJsonSize(tarFile: string): Promise<number | null> {
-  return (await tarHeader(createReadStream(tarFile), 'extensions/extensions.json'))?.size ?? null;
+  return (await tarEntry(createReadStream(tarFile), 'extensions/extensions.json'))?.header.size ?? null;
 }

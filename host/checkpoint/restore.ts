@@ -3,8 +3,8 @@
 // - in place (the default): the workbench is cleared through the IDE (unsaved changes
 //   reverted, editors, terminals and debug sessions closed), the workspace and the user
 //   files the IDE reads live (settings, keybindings, snippets, tasks, local history) are
-//   swapped under it, the restore waits until the IDE has taken up the restored settings, and
-//   the checkpoint's editors are reopened. No reload: a reload costs seconds of workbench and
+//   swapped under it, the restore waits until the IDE has taken up the restored settings (the
+//   user's and the workspace's), and the checkpoint's editors are reopened. No reload: a reload costs seconds of workbench and
 //   extension-host start-up, the time this path exists to save.
 // - with a reload: the workbench is closed, all of the user data (and the extensions when
 //   they differ) swapped, and the workbench opened again. Taken when the installed extensions
@@ -20,7 +20,7 @@ import type { BridgeClient } from '../client/bridgeClient';
 import type { Deployment } from '../deployment/deployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
 import type { Runtime } from '../deployment/runtime';
-import { packEntries, readTarEntries } from '../deployment/tarArchive';
+import { packEntries, readTarEntries, tarEntry } from '../deployment/tarArchive';
 import { READY_TIMEOUT_MS, startEnvironment, type RunningEnvironment } from '../env/running/runningEnvironment';
 import { waitForSettle } from '../env/running/settle';
 import { EXTENSIONS, IDE_HOME, USER_DATA, WORKSPACE, type CheckpointOptions } from './checkpoint';
@@ -106,8 +106,8 @@ async function run(runtime: Runtime, script: string, ...args: string[]): Promise
   return r.stdout.trim();
 }
 
-/** User settings as a flat object (JSONC, as VS Code writes it); {} for none. */
-function userSettings(text: string | undefined): Record<string, unknown> {
+/** Settings as a flat object (JSONC, as VS Code writes it); {} for none. */
+function settingsObject(text: string | undefined): Record<string, unknown> {
   const v: unknown = text ? parseJsonc(text, [], { allowTrailingComma: true }) : {};
   return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : {};
 }
@@ -127,6 +127,17 @@ async function workbenchUserFiles(runtime: Runtime): Promise<Map<string, string>
   return files;
 }
 
+const WORKSPACE_SETTINGS = '.vscode/settings.json';
+
+/** The workspace's settings file now and in the checkpoint's workspace archive. */
+async function workspaceSettingsFiles(runtime: Runtime, workspaceTar: string): Promise<{ before?: string; after?: string }> {
+  const [before, after] = await Promise.all([
+    runtime.readFile(`${WORKSPACE}/${WORKSPACE_SETTINGS}`),
+    tarEntry(createReadStream(workspaceTar), `workspace/${WORKSPACE_SETTINGS}`, true),
+  ]);
+  return { before: before?.toString('utf8'), after: after?.content?.toString('utf8') };
+}
+
 /**
  * Has the IDE take up the restored user files: the workbench does not notice files swapped
  * under it, so each one it reads that changed is written again through it
@@ -143,15 +154,23 @@ async function takeUpUserFiles(
   for (const [path, text] of after) if (before.get(path) !== text) files.push({ path, text });
   for (const path of before.keys()) if (!after.has(path)) files.push({ path, text: null });
   if (files.length) await client.call('ide.userData.write', { files });
-  const was = userSettings(before.get('settings.json'));
-  const now = userSettings(after.get('settings.json'));
+  await settingsTakenUp(client, 'userValue', before.get('settings.json'), after.get('settings.json'), timeoutMs);
+}
+
+/**
+ * Waits until the IDE's settings of one scope (user, or the workspace's .vscode/settings.json)
+ * are the restored file's, for every key that differs between the file before and after.
+ */
+async function settingsTakenUp(client: BridgeClient, scope: 'userValue' | 'workspaceValue', beforeText: string | undefined, afterText: string | undefined, timeoutMs: number): Promise<void> {
+  const was = settingsObject(beforeText);
+  const now = settingsObject(afterText);
   // Language blocks ("[python]") are not keys the IDE's inspect() answers for.
   const keys = [...new Set([...Object.keys(was), ...Object.keys(now)])].filter((k) => !k.startsWith('[') && !isDeepStrictEqual(was[k], now[k]));
   const deadline = Date.now() + timeoutMs;
   for (let pending = keys; pending.length;) {
     const values = await Promise.all(pending.map((key) => client.call('ide.settings.get', { key })));
-    pending = pending.filter((key, i) => !isDeepStrictEqual(values[i].userValue, now[key]));
-    if (pending.length && Date.now() > deadline) throw new TimeoutError(`the IDE did not take up the restored user settings within ${timeoutMs} ms (still different: ${pending.join(', ')})`);
+    pending = pending.filter((key, i) => !isDeepStrictEqual(values[i][scope], now[key]));
+    if (pending.length && Date.now() > deadline) throw new TimeoutError(`the IDE did not take up the restored ${scope === 'userValue' ? 'user' : 'workspace'} settings within ${timeoutMs} ms (still different: ${pending.join(', ')})`);
     if (pending.length) await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -197,10 +216,11 @@ async function restoreInPlace(
   const lap = (phase: string) => { phases[phase] = Date.now() - t; t = Date.now(); };
   // All at once: the extensions compared, the checkpoint's live user files and the settings
   // they replace read, and the workbench cleared (harmless where a reload follows).
-  const [same, entries, userFilesBefore, cleared] = await Promise.all([
+  const [same, entries, userFilesBefore, workspaceSettings, cleared] = await Promise.all([
     sameExtensions,
     readTarEntries(readFileSync(join(dir, manifest.files.userData))).then((all) => all.filter((e) => LIVE_USER_ENTRY.test(e.header.name))),
     workbenchUserFiles(runtime),
+    workspaceSettingsFiles(runtime, join(dir, manifest.files.workspace)),
     client.call('ide.workbench.clear', { revert: true }).then(() => null, (err: Error) => err.message),
   ]);
   if (!same) return { fallBack: 'the installed extensions differ from the checkpoint\'s' };
@@ -214,7 +234,11 @@ async function restoreInPlace(
   lap('swapFiles');
   const since = t;
   const [, editorsOpened] = await Promise.all([
-    takeUpUserFiles(client, entries, userFilesBefore, timeoutMs).then(() => { phases.settings = Date.now() - since; }),
+    Promise.all([
+      takeUpUserFiles(client, entries, userFilesBefore, timeoutMs),
+      // The IDE notices the swapped .vscode/settings.json by its file watcher, a moment later.
+      settingsTakenUp(client, 'workspaceValue', workspaceSettings.before, workspaceSettings.after, timeoutMs),
+    ]).then(() => { phases.settings = Date.now() - since; }),
     reopenEditors(client, manifest).then((n) => { phases.reopenEditors = Date.now() - since; return n; }),
   ]);
   t = Date.now();

@@ -98,12 +98,23 @@ export function packEntries(entries: readonly TarEntry[]): Readable {
   return tar as unknown as Readable;
 }
 
-/** The header of entry `name` in a tar stream (read to the end, contents skipped), or undefined. */
-export function tarHeader(tar: NodeJS.ReadableStream, name: string): Promise<Header | undefined> {
+/**
+ * Entry `name` of a tar stream (read to the end, other contents skipped), or undefined; its
+ * content only with `withContent`.
+ */
+export function tarEntry(tar: NodeJS.ReadableStream, name: string, withContent = false): Promise<{ header: Header; content?: Buffer } | undefined> {
   return new Promise((resolve, reject) => {
-    let found: Header | undefined;
+    let found: { header: Header; content?: Buffer } | undefined;
     const ex = extract();
-    ex.on('entry', (h, body, next) => { if (h.name === name) found = h; body.on('end', next); body.resume(); });
+    ex.on('entry', (h, body, next) => {
+      const chunks: Buffer[] = [];
+      if (h.name === name) {
+        found = { header: h };
+        if (withContent) body.on('data', (c: unknown) => { chunks.push(c as Buffer); });
+      }
+      body.on('end', () => { if (found?.header === h && withContent) found.content = Buffer.concat(chunks); next(); });
+      body.resume();
+    });
     ex.on('finish', () => resolve(found));
     ex.on('error', reject);
     tar.pipe(ex);

@@ -36,6 +36,7 @@ async function ideState(env: Env) {
     app: await fileIn(env, '/workspace/app.py'),
     extra: await fileIn(env, '/workspace/extra.txt'),
     fontSize: (await c.call('ide.settings.get', { key: 'editor.fontSize' })).value,
+    workspaceRulers: (await c.call('ide.settings.get', { key: 'editor.rulers' })).workspaceValue,
     tabs: editors.groups.map((g) => g.tabs.map((t) => t.label)),
     active: editors.activeEditor ? { path: editors.activeEditor.path, cursor: editors.activeEditor.cursor } : null,
     history: (await c.call('ide.timeline', { file: 'app.py' })).entries.length,
@@ -72,7 +73,7 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
     before(() => { env = new Env({ image, labels: { 'pwp.test': '1' }, checkpoints: store, observe: [] }); });
     after(() => env?.close());
 
-    it('restores files, a setting, local history and the open editors with the cursor after further edits', async () => {
+    it('restores files, a user and a workspace setting, local history and the open editors with the cursor after further edits', async () => {
       await env.reset({ options: {
         files: { 'app.py': 'def main():\n    return 1\n' + '# filler\n'.repeat(40), 'notes.txt': 'notes\n', 'other.txt': 'other\n' },
         settings: { 'editor.fontSize': 15 },
@@ -99,6 +100,10 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
       await env.step({ type: 'type', text: 'LATER ' });
       await env.step({ type: 'key', keys: 'ctrl+s' });
       await env.exec(['sh', '-c', 'echo new > /workspace/extra.txt']);
+      // A workspace setting the IDE picks up from .vscode/settings.json by its file watcher:
+      // the restore must wait until the IDE has dropped it again.
+      await env.exec(['sh', '-c', 'mkdir -p /workspace/.vscode && echo \'{ "editor.rulers": [80] }\' > /workspace/.vscode/settings.json']);
+      await eventually(() => c.call('ide.settings.get', { key: 'editor.rulers' }), (v) => JSON.stringify(v.workspaceValue) === '[80]', 60_000, 'the workspace setting');
       await c.call('ide.settings.update', { key: 'editor.fontSize', value: 22 });
       await c.call('ide.keybindings.update', { remove: [{ command: 'editor.action.joinLines' }], add: [{ key: 'ctrl+alt+k', command: 'editor.action.deleteLines' }] });
       // Another editor in a second group: a restore that let the workbench bring back its

@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IDE_USER, ROOT } from '../../../../host/deployment/runtime';
-import { bufferOf, filterTar, packEntries, readTar, readTarEntries, tarHeader, tarOf, tarOfFiles, tarOfFolder } from '../../../../host/deployment/tarArchive';
+import { bufferOf, filterTar, packEntries, readTar, readTarEntries, tarEntry, tarOf, tarOfFiles, tarOfFolder } from '../../../../host/deployment/tarArchive';
 
 describe('tar archives (host/deployment/tarArchive.ts)', () => {
   it('builds files with folder entries, owner and mode, and reads them back', async () => {
@@ -22,14 +22,16 @@ describe('tar archives (host/deployment/tarArchive.ts)', () => {
     assert.deepEqual(entries.map((e) => e.header.name), ['a/b.txt']);
   });
 
-  it('filters a stream by header and counts what it kept; finds one entry\'s header', async () => {
+  it('filters a stream by header and counts what it kept; finds one entry\'s header, and its content when asked', async () => {
     const source = tarOfFiles({ 'keep/a.txt': 'a', 'drop/b.txt': 'b', 'keep/c.txt': 'ccc' });
     const filtered = filterTar(source, (h) => !h.name.startsWith('drop'));
     const kept = await bufferOf(filtered.tar);
     assert.deepEqual((await readTarEntries(kept)).map((e) => e.header.name), ['keep/', 'keep/a.txt', 'keep/c.txt']);
     assert.equal(filtered.entries(), 3);
-    assert.equal((await tarHeader(tarOfFiles({ 'x/y.json': '12345' }), 'x/y.json'))?.size, 5);
-    assert.equal(await tarHeader(tarOfFiles({ 'x/y.json': '1' }), 'nope'), undefined);
+    assert.equal((await tarEntry(tarOfFiles({ 'x/y.json': '12345' }), 'x/y.json'))?.header.size, 5);
+    assert.equal((await tarEntry(tarOfFiles({ 'x/y.json': '12345' }), 'x/y.json'))?.content, undefined);
+    assert.equal((await tarEntry(tarOfFiles({ 'a': 'first', 'x/y.json': '12345', 'z': 'last' }), 'x/y.json', true))?.content?.toString(), '12345');
+    assert.equal(await tarEntry(tarOfFiles({ 'x/y.json': '1' }), 'nope'), undefined);
   });
 
   it('packs a host folder owned by the IDE user', async () => {
