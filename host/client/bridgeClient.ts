@@ -11,6 +11,8 @@ export interface ConnectOptions {
   /** Keep retrying a refused connection until this many ms have passed (container starting). */
   retryForMs?: number;
   defaultTimeoutMs?: number;
+  /** Stops the retries: rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -33,6 +35,7 @@ export class BridgeClient {
   static async connect(url: string, token: string, opts: ConnectOptions = {}): Promise<BridgeClient> {
     const deadline = Date.now() + (opts.retryForMs ?? 0);
     for (;;) {
+      opts.signal?.throwIfAborted();
       try {
         const ws = await openSocket(url, token);
         return new BridgeClient(new JsonRpcClient(ws, opts.defaultTimeoutMs ?? 120_000), url);

@@ -35,7 +35,7 @@ export interface EnvPoolOptions {
   startAttempts?: number;
   log?: (line: string) => void;
   /** How an environment is started (the tests' seam); startEnvironment on the deployment unless given. */
-  start?: (spec: EnvironmentSpec) => Promise<RunningEnvironment>;
+  start?: (spec: EnvironmentSpec, signal: AbortSignal) => Promise<RunningEnvironment>;
 }
 
 /** How the pool prepares spare IDEs for the next episode: `key` names the preparation. */
@@ -53,6 +53,8 @@ export class EnvPool {
   private starting = 0;
   private started = 0;
   private closed = false;
+  /** Aborts the starts still under way when the pool closes: nobody will take what they make. */
+  private readonly closing = new AbortController();
   private lastError: Error | null = null;
   /** Starts failed in a row since the last one that succeeded (or the last error reported). */
   private failedInARow = 0;
@@ -160,7 +162,8 @@ export class EnvPool {
       this.started++;
       const spec = { ...this.opts.spec, labels: { ...this.opts.spec?.labels, 'pwp.pool': '1' } };
       let tryAgain = false;
-      (this.opts.start ? this.opts.start(spec) : startEnvironment(this.deployment, spec, this.opts.readyTimeoutMs))
+      const signal = this.closing.signal;
+      (this.opts.start ? this.opts.start(spec, signal) : startEnvironment(this.deployment, spec, this.opts.readyTimeoutMs, signal))
         .then((env) => {
           if (this.closed) return this.discard(env);
           this.lastError = null;
@@ -168,6 +171,7 @@ export class EnvPool {
           this.prepare(env);
         }, (err: Error) => {
           this.started--;
+          if (this.closed) return; // given up by close()
           const attempts = this.opts.startAttempts ?? 3;
           tryAgain = ++this.failedInARow < attempts && !this.closed;
           this.opts.log?.(`pool: an environment failed to start (${this.failedInARow} of ${attempts} tries): ${err.message}${tryAgain ? '; starting another' : ''}`);
@@ -187,9 +191,15 @@ export class EnvPool {
     await this.deployment.remove(env.info.id).catch(() => undefined);
   }
 
-  /** Removes every environment the pool still holds (handed-out ones belong to their Envs). */
+  /**
+   * Removes every environment the pool still holds (handed-out ones belong to their Envs); starts
+   * under way are given up at once rather than finished and removed (a cold start's CPU for
+   * nothing: an Env server session that ends leaves its staged spare half-started).
+   */
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort(new Error('the pool is closed'));
+    for (const w of this.waiters.splice(0)) w.reject(new Error('the pool is closed'));
     while (this.starting > 0) await new Promise((r) => setTimeout(r, 100));
     await Promise.all(this.ready.splice(0).map((r) => this.discard(r.env)));
   }

@@ -36,8 +36,9 @@ describe('parallel environments and the warm pool', function () {
     }
   });
 
-  it('resets from a warm pool by copying the task in: files, settings and editors, without a cold start', async () => {
-    const pool = new EnvPool({ size: 1, spec: { image, labels: { 'pwp.test': '1' } } });
+  it('resets from a warm pool by copying the task in: files, settings and editors, without a cold start; closing the pool gives up the replacement it was starting', async () => {
+    const mark = `pool-${Date.now()}`;
+    const pool = new EnvPool({ size: 1, spec: { image, labels: { 'pwp.test': '1', 'pwp.test.pool': mark } } });
     const env = new Env({ pool, observe: ['ide'] });
     try {
       await pool.fill();
@@ -54,6 +55,9 @@ describe('parallel environments and the warm pool', function () {
       await env.close();
       await pool.close();
     }
+    // The replacement started when the reset took the spare was removed, not left behind or waited for.
+    const left = await (pool.deployment as DockerDeployment).docker.listContainers({ all: true, filters: { label: [`pwp.test.pool=${mark}`] } });
+    assert.deepEqual(left.map((c) => c.Names), []);
   });
 
   it('with stageNext, the pool prepares the next reset in the background; other options get an untouched IDE', async () => {

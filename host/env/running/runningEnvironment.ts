@@ -22,16 +22,33 @@ export interface RunningEnvironment {
  */
 export const READY_TIMEOUT_MS = 300_000;
 
-export async function startEnvironment(deployment: Deployment, spec: EnvironmentSpec, readyTimeoutMs = READY_TIMEOUT_MS): Promise<RunningEnvironment> {
+/**
+ * Creates an environment and waits until it is ready. `signal` gives up on it: a start that is
+ * no longer wanted (its pool closed) has its container removed at once instead of spending
+ * the rest of a cold start's CPU, and rejects with the signal's reason.
+ */
+export async function startEnvironment(deployment: Deployment, spec: EnvironmentSpec, readyTimeoutMs = READY_TIMEOUT_MS, signal?: AbortSignal): Promise<RunningEnvironment> {
   const t0 = Date.now();
+  signal?.throwIfAborted();
   const info = await deployment.create(spec);
+  let client: BridgeClient | undefined;
+  let removal: Promise<void> | undefined;
+  const remove = () => { removal ??= deployment.remove(info.id).catch(() => undefined); return removal; };
+  // Removed at once, which also ends the connection attempts and the readiness wait.
+  const giveUp = () => { client?.close(); void remove(); };
+  signal?.addEventListener('abort', giveUp, { once: true });
   try {
-    const { client, health } = await connectEnvironment(info, readyTimeoutMs);
-    watchForLoss(deployment, info, client);
-    return { info, client, health, startMs: Date.now() - t0 };
+    signal?.throwIfAborted();
+    const connected = await connectEnvironment(info, readyTimeoutMs, { signal, connected: (c) => { client = c; } });
+    signal?.throwIfAborted();
+    watchForLoss(deployment, info, connected.client);
+    return { info, client: connected.client, health: connected.health, startMs: Date.now() - t0 };
   } catch (err) {
-    await deployment.remove(info.id).catch(() => undefined);
-    throw err;
+    client?.close();
+    await remove();
+    throw signal?.aborted ? signal.reason as Error : err;
+  } finally {
+    signal?.removeEventListener('abort', giveUp);
   }
 }
 
@@ -58,10 +75,16 @@ export async function whyLost(deployment: Deployment, info: EnvironmentInfo, cli
   return lost;
 }
 
-/** Connects to an existing environment and waits until it is ready. */
-export async function connectEnvironment(info: EnvironmentInfo, readyTimeoutMs = READY_TIMEOUT_MS): Promise<{ client: BridgeClient; health: Health }> {
+/**
+ * Connects to an existing environment and waits until it is ready; `o.connected` sees the client
+ * as soon as there is one, `o.signal` stops the connection's retries.
+ */
+export async function connectEnvironment(
+  info: EnvironmentInfo, readyTimeoutMs = READY_TIMEOUT_MS, o: { signal?: AbortSignal; connected?: (client: BridgeClient) => void } = {},
+): Promise<{ client: BridgeClient; health: Health }> {
   const deadline = Date.now() + readyTimeoutMs;
-  const client = await BridgeClient.connect(info.bridgeUrl, info.token, { retryForMs: readyTimeoutMs });
+  const client = await BridgeClient.connect(info.bridgeUrl, info.token, { retryForMs: readyTimeoutMs, signal: o.signal });
+  o.connected?.(client);
   const health = await client.call('proc.waitReady', { timeoutMs: Math.max(1000, deadline - Date.now()) }, { timeoutMs: readyTimeoutMs + 5000 });
   return { client, health };
 }

@@ -162,3 +162,24 @@ describe('EnvPool start failures (faked environments)', () => {
     await closeAll(pool);
   });
 });
+
+describe('EnvPool close (faked environments)', () => {
+  it('gives up starts under way at once (nobody will take them), and tells waiting callers the pool is closed', async () => {
+    const removed: string[] = [];
+    const deployment = { remove: async (id: string) => { removed.push(id); } } as unknown as DockerDeployment;
+    const aborted: string[] = [];
+    // A start that only ends when it is given up: a cold start that would take minutes.
+    const start = (_spec: unknown, signal: AbortSignal) => new Promise<RunningEnvironment>((_resolve, reject) => {
+      signal.addEventListener('abort', () => { aborted.push(String((signal.reason as Error).message)); reject(signal.reason as Error); });
+    });
+    const lines: string[] = [];
+    const pool = new EnvPool({ size: 2, startConcurrency: 2, deployment, start, log: (l) => lines.push(l) });
+    const waiting = pool.acquire().then(() => 'handed out', (err: Error) => err.message);
+    await tick();
+    await pool.close();
+    assert.deepEqual(aborted, ['the pool is closed', 'the pool is closed'], 'both starts were given up');
+    assert.equal(await waiting, 'the pool is closed');
+    assert.deepEqual(removed, [], 'nothing was made, so nothing is removed');
+    assert.deepEqual(lines, [], 'a start given up by close() is not reported as a failure');
+  });
+});
