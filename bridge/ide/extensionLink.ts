@@ -20,8 +20,14 @@ const FIRST_CONNECTION_WAIT_MS = 30_000;
 const PING_INTERVAL_MS = 5000;
 const SILENT_PINGS_ALLOWED = 4;
 
+function everyPingInterval(ping: () => void): () => void {
+  const timer = setInterval(ping, PING_INTERVAL_MS);
+  return () => clearInterval(timer);
+}
+
 export interface ExtensionLinkOptions {
-  pingIntervalMs?: number;
+  /** Schedules the pings: calls `ping` at each beat and returns how to stop (default: every PING_INTERVAL_MS; tests beat by hand). */
+  schedulePings?: (ping: () => void) => () => void;
   /** Unanswered pings in a row after which the host is dropped (default SILENT_PINGS_ALLOWED). */
   silentPingsAllowed?: number;
   firstConnectionWaitMs?: number;
@@ -147,13 +153,13 @@ export class ExtensionLink extends EventEmitter {
     // fails fast instead of timing out call by call.
     let silent = 0;
     ws.on('pong', () => { silent = 0; });
-    const heartbeat = setInterval(() => {
+    const stopPings = (this.opts.schedulePings ?? everyPingInterval)(() => {
       if (silent >= (this.opts.silentPingsAllowed ?? SILENT_PINGS_ALLOWED)) { this.log(`extension host left ${silent} pings unanswered; dropping its connection`); ws.terminate(); return; }
       silent++;
       ws.ping();
-    }, this.opts.pingIntervalMs ?? PING_INTERVAL_MS);
+    });
     ws.on('close', () => {
-      clearInterval(heartbeat);
+      stopPings();
       if (this.client === client) { this.client = undefined; this.log('extension disconnected'); this.emit('change'); }
     });
   }

@@ -207,10 +207,10 @@ describe('foundation: a real IDE in a real container', function () {
     const before = await client.call('proc.health', {});
     // The browser runs as the bridge's user (root), out of the IDE user's reach.
     await execIn(env(), ['pkill', '-KILL', '-f', '/usr/lib/chromium/chromium'], 'root');
-    await new Promise((r) => setTimeout(r, 500));
+    // Until the supervisor has seen the death, the stack still reads ready: wait for the restart.
+    await eventually(() => client.call('proc.health', {}), (h) => h.components.browser.restarts > before.components.browser.restarts, 90_000, 'the browser restarted');
     const h = await client.call('proc.waitReady', { timeoutMs: 90_000 }, { timeoutMs: 100_000 });
     assert.equal(h.ready, true);
-    assert.ok(h.components.browser.restarts > before.components.browser.restarts, 'the browser was restarted');
     const marks = await client.call('dom.marks', {});
     assert.ok(marks.marks.length > 5, 'the workbench is back on screen');
   });
@@ -220,10 +220,9 @@ describe('foundation: a real IDE in a real container', function () {
     const { client } = env();
     const before = await client.call('proc.health', {});
     await execIn(env(), ['pkill', '-KILL', '-f', 'code-server']);
-    await new Promise((r) => setTimeout(r, 500));
+    await eventually(() => client.call('proc.health', {}), (h) => h.components.ide.restarts > before.components.ide.restarts, 120_000, 'the IDE restarted');
     const h = await client.call('proc.waitReady', { timeoutMs: 120_000 }, { timeoutMs: 130_000 });
     assert.equal(h.ready, true);
-    assert.ok(h.components.ide.restarts > before.components.ide.restarts, 'the IDE was restarted');
     const status = await client.call('ide.status', {});
     assert.deepEqual(status.workspaceFolders, ['/workspace']);
     const p = await pixelsOf(await client.screenshot());

@@ -200,11 +200,20 @@ describe('ide.*: IDE state from the extension host', function () {
     const removed = await client.call('ide.keybindings.update', { remove: [{ command: 'workbench.action.files.newUntitledFile', key: 'ctrl+alt+j' }] });
     assert.equal(removed.removed, 1);
     assert.deepEqual(removed.keybindings.map((k) => k.key), ['ctrl+alt+k']);
-    // The workbench reloads keybindings a moment after the write, and no event tells when.
-    await sleep(2000);
+    // The workbench reloads keybindings a moment after the write, and no event tells when. A
+    // binding written after the removal tells: once it acts, the file without ctrl+alt+j is loaded
+    // (and every earlier press has long been handled).
+    await client.call('ide.keybindings.update', { add: [{ key: 'ctrl+alt+u', command: 'workbench.view.search' }] });
+    const activeView = (name: RegExp) => async () => (await client.call('dom.marks', {})).marks.some((m) => m.part === 'activitybar' && m.role === 'tab' && name.test(m.text) && m.selected === true);
+    await eventually(async () => { await client.call('input.key', { keys: 'ctrl+alt+u' }); return activeView(/^Search/)(); }, (on) => on, 60_000, 'the Search view, from a binding written after the removal');
+    const settled = await untitledTabs();
+    assert.ok(settled >= opened);
     await client.call('input.key', { keys: 'ctrl+alt+j' });
-    await sleep(1000); // nothing should happen: give the IDE time to do it if it wrongly still would
-    assert.equal(await untitledTabs(), opened);
+    // Keys are handled in order: once a key pressed after it has acted, ctrl+alt+j has been handled too.
+    await client.call('input.key', { keys: 'ctrl+shift+e' });
+    await eventually(activeView(/^Explorer/), (on) => on, 60_000, 'the Explorer, from a key pressed after ctrl+alt+j');
+    assert.equal(await untitledTabs(), settled, 'the removed binding still opened an editor');
+    await client.call('ide.keybindings.update', { remove: [{ command: 'workbench.view.search', key: 'ctrl+alt+u' }] });
   });
 
   it('lists the local history of a file saved twice through the IDE and restores the first save', async () => {

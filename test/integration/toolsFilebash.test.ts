@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { InvalidParamsError } from '../../bridge/protocol';
 import { useEnvironment } from './environmentFixture';
+import { eventually } from './ideDriving';
 import { callTool, execIn, fileIn, textOf } from './toolsFixture';
 
 const FILES = {
@@ -53,12 +54,8 @@ describe('tools.*: tools.list, file_edit and bash', function () {
     assert.match(editor.visibleText, /^alpha\nBETA\ngamma/, 'the open editor shows the edit');
     assert.equal(editor.dirty, false, 'and it is saved');
     // The IDE writes its local-history index a moment after the save.
-    let after = before;
-    for (let i = 0; i < 100 && after <= before; i++) {
-      after = (await client.call('ide.timeline', { file: 'notes.txt' })).entries.length;
-      if (after <= before) await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.ok(after > before, 'the save went through the IDE and made a local-history entry');
+    await eventually(() => client.call('ide.timeline', { file: 'notes.txt' }), (t) => t.entries.length > before, 60_000,
+      'a local-history entry from the save (it went through the IDE)');
     await callTool(client, 'file_edit', { command: 'insert', path: 'notes.txt', insert_line: 1, new_str: 'inserted' });
     assert.equal(await fileIn(env(), '/workspace/notes.txt'), 'alpha\ninserted\nBETA\ngamma\n');
     await callTool(client, 'file_edit', { command: 'undo_edit', path: 'notes.txt' });
@@ -154,9 +151,9 @@ describe('tools.*: tools.list, file_edit and bash', function () {
     const { client } = env();
     const start = await callTool(client, 'bash', { command: 'for i in 1 2 3; do echo tick$i; sleep 0.2; done; sleep 67', background: true });
     const id = Number(/\{"tail_id": (\d+)\}/.exec(textOf(start))![1]);
-    await new Promise((r) => setTimeout(r, 1200));
+    // The three ticks take 0.4 s at least; a loaded machine takes longer: wait for them.
+    await eventually(async () => textOf(await callTool(client, 'bash', { tail_id: id })), (t) => /tick1\ntick2\ntick3/.test(t), 60_000, 'the three ticks in the tail');
     assert.match(textOf(await callTool(client, 'bash', { list_background: true })), new RegExp(`\\[${id}\\] pid \\d+ running`));
-    assert.match(textOf(await callTool(client, 'bash', { tail_id: id })), /tick1\ntick2\ntick3/);
     assert.match(textOf(await callTool(client, 'bash', { kill_id: id })), /killed by SIGTERM/);
     assert.equal((await execIn(env(), ['sh', '-c', 'ps -eo args= | grep -cx "sleep 67" || true'])).trim(), '0', 'the process group is gone');
   });

@@ -28,14 +28,14 @@ describe('the bridge\'s link to the extension host', () => {
   afterEach(() => link?.close());
 
   it('waits a bounded time for the first extension host, then fails with NotAvailableError', async () => {
-    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 2500, firstConnectionWaitMs: 150 });
+    link = new ExtensionLink(0, TOKEN, () => undefined, { firstConnectionWaitMs: 150 });
     const t = Date.now();
     await assert.rejects(link.call('ide.status', {}), (e: Error) => e instanceof NotAvailableError && /not connected/.test(e.message));
     assert.ok(Date.now() - t >= 140, 'it waited for the first connection before failing');
   });
 
   it('answers a call made before the first extension host connects once it does', async () => {
-    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 2500, firstConnectionWaitMs: 5000 });
+    link = new ExtensionLink(0, TOKEN, () => undefined, { firstConnectionWaitMs: 5000 });
     await link.listening();
     const pending = link.call('ide.status', {});
     const ext = await connectExtension(link, {
@@ -64,31 +64,64 @@ describe('the bridge\'s link to the extension host', () => {
     await assert.rejects(link.call('ide.status', {}), NotAvailableError);
   });
 
+  /**
+   * Pings beaten by hand, each followed by a call that the extension answers: its answer comes
+   * after any pong it sent for that ping, so the link has taken the pong in (or not) before the
+   * next beat, however slow the machine.
+   */
+  function handPings() {
+    const beats = new Set<() => void>();
+    const pingAll = () => { for (const ping of beats) ping(); };
+    return {
+      schedulePings: (ping: () => void) => { beats.add(ping); return () => { beats.delete(ping); }; },
+      pingAll,
+      async beat(ext: WebSocket, times: number): Promise<void> {
+        for (let i = 0; i < times; i++) {
+          const pinged = new Promise<void>((resolve, reject) => {
+            ext.once('ping', () => resolve());
+            ext.once('close', () => reject(new Error(`the link dropped the extension host at beat ${i + 1}`)));
+          });
+          pingAll();
+          await pinged;
+          assert.deepEqual(await link.call('ide.status', {}), { ok: true });
+        }
+      },
+    };
+  }
+  const answeringOk = (ws: WebSocket, d: string) => { const m = JSON.parse(d); ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { ok: true } })); };
+
   it('drops an extension host that stops answering pings, so calls fail fast again', async () => {
-    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 100 });
-    const frozen = await connectExtension(link, { autoPong: false });
+    const pings = handPings();
+    link = new ExtensionLink(0, TOKEN, () => undefined, { schedulePings: pings.schedulePings, silentPingsAllowed: 4 });
+    const frozen = await connectExtension(link, { autoPong: false, onMessage: answeringOk });
     await until(() => link.connected, 2000);
+    await pings.beat(frozen, 4);
+    assert.equal(link.connected, true, 'four silent pings are allowed');
+    const dropped = new Promise((r) => frozen.once('close', r));
+    pings.pingAll(); // the fifth beat finds four unanswered: the link drops the host
+    await dropped;
     await until(() => !link.connected, 30_000);
     await assert.rejects(link.call('ide.status', {}), NotAvailableError);
-    frozen.terminate();
   });
 
   it('keeps an extension host that answers pings', async () => {
-    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 50 });
-    const ext = await connectExtension(link);
+    const pings = handPings();
+    link = new ExtensionLink(0, TOKEN, () => undefined, { schedulePings: pings.schedulePings, silentPingsAllowed: 2 });
+    const ext = await connectExtension(link, { onMessage: answeringOk });
     await until(() => link.connected, 2000);
-    await new Promise((r) => setTimeout(r, 400));
+    await pings.beat(ext, 8);
     assert.equal(link.connected, true);
     ext.close();
   });
 
   it('keeps an extension host that stalls for fewer pings than allowed (it answers every other one)', async () => {
-    link = new ExtensionLink(0, TOKEN, () => undefined, { pingIntervalMs: 50, silentPingsAllowed: 2 });
-    const stalling = await connectExtension(link, { autoPong: false });
-    let pings = 0;
-    stalling.on('ping', () => { if (++pings % 2 === 0) stalling.pong(); });
+    const pings = handPings();
+    link = new ExtensionLink(0, TOKEN, () => undefined, { schedulePings: pings.schedulePings, silentPingsAllowed: 2 });
+    const stalling = await connectExtension(link, { autoPong: false, onMessage: answeringOk });
+    let seen = 0;
+    stalling.on('ping', () => { if (++seen % 2 === 0) stalling.pong(); });
     await until(() => link.connected, 2000);
-    await until(() => pings >= 12, 30_000);
+    await pings.beat(stalling, 12);
     assert.equal(link.connected, true);
     stalling.close();
   });
