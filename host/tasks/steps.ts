@@ -38,7 +38,8 @@ async function focused(env: EnvLike) {
 }
 
 async function waitForFocus(env: EnvLike, q: { part?: string; role?: string; text?: string; path?: string }, timeoutMs: number) {
-  const re = q.text !== undefined ? new RegExp(q.text, 'i') : undefined;
+  // Multi-line, so ^ and $ match at the ends of the label and of the value (as the replay's matcher tests each).
+  const re = q.text !== undefined ? new RegExp(q.text, 'im') : undefined;
   const pathRe = q.path !== undefined ? new RegExp(q.path) : undefined;
   return eventually(() => focused(env), (f) => !!f && (!q.part || f.part === q.part) && (!q.role || f.role === q.role)
     && (!re || re.test(`${f.text}\n${f.value ?? ''}`)) && (!pathRe || pathRe.test(f.path)), timeoutMs, `keyboard focus on ${JSON.stringify(q)}`);

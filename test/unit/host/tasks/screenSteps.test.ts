@@ -107,4 +107,16 @@ describe('screen-watching task steps', () => {
     const screen = new ScriptedScreen((n) => ({ tag: 'div', children: [{ tag: 'span', text: n < 2 ? 'total = ?' : 'total = 4217' }] }));
     assert.equal((await run(screen, { answerFromScreen: { regex: 'total = (\\d+)' } })).answer, '4217');
   });
+
+  it('waitForFocus anchors its text at the ends of the label or of the value: "^find$" is the Find box holding text, not the Replace box', async () => {
+    const focus = [{ text: 'Replace', value: '' }, { text: 'Find', value: 'left' }];
+    let reads = 0;
+    const env = {
+      get unwrapped() { return env; },
+      annotate: () => undefined,
+      query: async (method: string) => { assert.equal(method, 'dom.focused'); return { focused: { part: 'find', role: 'textbox', path: '', ...focus[Math.min(reads++, 1)] } }; },
+    } as unknown as EnvLike;
+    await runSteps([StepSchema.parse({ waitForFocus: { part: 'find', text: '^find$' }, timeoutMs: 2000 })], env, '/nonexistent');
+    assert.equal(reads, 2);
+  });
 });
