@@ -49,7 +49,7 @@ describe('the bridge\'s link to the extension host', () => {
     link = new ExtensionLink(0, TOKEN, () => undefined);
     const ext = await connectExtension(link);
     ext.on('message', (d) => { const m = JSON.parse(d.toString()); ext.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { echo: m.method } })); });
-    await until(() => link.connected, 2000);
+    await until(() => link.connected, 30_000);
     assert.deepEqual(await link.call('ide.editors', {}), { echo: 'ide.editors' });
     ext.close();
   });
@@ -58,9 +58,9 @@ describe('the bridge\'s link to the extension host', () => {
     link = new ExtensionLink(0, TOKEN, () => undefined);
     const ext = await connectExtension(link);
     ext.on('message', () => ext.terminate()); // the process dies while answering
-    await until(() => link.connected, 2000);
+    await until(() => link.connected, 30_000);
     await assert.rejects(link.call('ide.diagnostics', {}), (e: Error) => e instanceof NotAvailableError && /disconnected while answering/.test(e.message));
-    await until(() => !link.connected, 2000);
+    await until(() => !link.connected, 30_000);
     await assert.rejects(link.call('ide.status', {}), NotAvailableError);
   });
 
@@ -94,7 +94,7 @@ describe('the bridge\'s link to the extension host', () => {
     const pings = handPings();
     link = new ExtensionLink(0, TOKEN, () => undefined, { schedulePings: pings.schedulePings, silentPingsAllowed: 4 });
     const frozen = await connectExtension(link, { autoPong: false, onMessage: answeringOk });
-    await until(() => link.connected, 2000);
+    await until(() => link.connected, 30_000);
     await pings.beat(frozen, 4);
     assert.equal(link.connected, true, 'four silent pings are allowed');
     const dropped = new Promise((r) => frozen.once('close', r));
@@ -108,7 +108,7 @@ describe('the bridge\'s link to the extension host', () => {
     const pings = handPings();
     link = new ExtensionLink(0, TOKEN, () => undefined, { schedulePings: pings.schedulePings, silentPingsAllowed: 2 });
     const ext = await connectExtension(link, { onMessage: answeringOk });
-    await until(() => link.connected, 2000);
+    await until(() => link.connected, 30_000);
     await pings.beat(ext, 8);
     assert.equal(link.connected, true);
     ext.close();
@@ -120,7 +120,7 @@ describe('the bridge\'s link to the extension host', () => {
     const stalling = await connectExtension(link, { autoPong: false, onMessage: answeringOk });
     let seen = 0;
     stalling.on('ping', () => { if (++seen % 2 === 0) stalling.pong(); });
-    await until(() => link.connected, 2000);
+    await until(() => link.connected, 30_000);
     await pings.beat(stalling, 12);
     assert.equal(link.connected, true);
     stalling.close();
@@ -133,7 +133,7 @@ describe('the bridge\'s link to the extension host', () => {
   it('serves ide.* from the kiosk window: a later window\'s extension host (a second browser) is refused and told not to reconnect', async () => {
     link = new ExtensionLink(0, TOKEN, () => undefined);
     const kiosk = await connectExtension(link, { activated: 1000, onMessage: answering('kiosk') });
-    await until(() => link.connected, 2000);
+    await until(() => link.connected, 30_000);
     const other = await connectExtension(link, { activated: 2000, onMessage: answering('other') });
     assert.equal(await closeCode(other), EXTENSION_LINK_CLOSE.OTHER_WINDOW);
     assert.deepEqual(await link.call('ide.editors', {}), { window: 'kiosk' });
@@ -143,12 +143,12 @@ describe('the bridge\'s link to the extension host', () => {
   it('hands ide.* to the kiosk window\'s new extension host when that window loads a workbench again', async () => {
     link = new ExtensionLink(0, TOKEN, () => undefined);
     const old = await connectExtension(link, { activated: 1000, onMessage: answering('old') });
-    await until(() => link.connected, 2000);
+    await until(() => link.connected, 30_000);
     const oldClosed = closeCode(old);
     link.kioskWindowLoading(); // the browser restarted: the old window's host may linger
     const fresh = await connectExtension(link, { activated: 3000, onMessage: answering('fresh') });
     assert.equal(await oldClosed, EXTENSION_LINK_CLOSE.SUPERSEDED);
-    await until(() => link.connected, 2000);
+    await until(() => link.connected, 30_000);
     assert.deepEqual(await link.call('ide.editors', {}), { window: 'fresh' });
     // Only the one load: a window opened after it is another window again.
     const other = await connectExtension(link, { activated: 4000, onMessage: answering('other') });
@@ -160,7 +160,7 @@ describe('the bridge\'s link to the extension host', () => {
     let kioskLoadedAt = 500;
     link = new ExtensionLink(0, TOKEN, () => undefined, { kioskLoadedAt: async () => kioskLoadedAt });
     const first = await connectExtension(link, { activated: 1000, onMessage: answering('first') });
-    await until(() => link.connected, 2000);
+    await until(() => link.connected, 30_000);
     // A second browser: the kiosk's document is older than the serving host.
     const other = await connectExtension(link, { activated: 2000, onMessage: answering('other') });
     assert.equal(await closeCode(other), EXTENSION_LINK_CLOSE.OTHER_WINDOW);
@@ -169,7 +169,7 @@ describe('the bridge\'s link to the extension host', () => {
     const firstClosed = closeCode(first);
     const reloaded = await connectExtension(link, { activated: 3500, onMessage: answering('reloaded') });
     assert.equal(await firstClosed, EXTENSION_LINK_CLOSE.SUPERSEDED);
-    await until(() => link.connected, 2000);
+    await until(() => link.connected, 30_000);
     assert.deepEqual(await link.call('ide.editors', {}), { window: 'reloaded' });
     reloaded.close();
   });
