@@ -191,7 +191,7 @@ describe('ide.*: IDE state from the extension host', function () {
     await client.call('input.key', { keys: 'escape' });
     // The workbench picks up the new binding a moment after the write; press until it acts
     // (each press that acts opens one untitled editor, so count from what we see).
-    const opened = await eventually(async () => {
+    await eventually(async () => {
       await client.call('input.key', { keys: 'ctrl+alt+j' });
       await sleep(400);
       return untitledTabs();
@@ -207,7 +207,6 @@ describe('ide.*: IDE state from the extension host', function () {
     const activeView = (name: RegExp) => async () => (await client.call('dom.marks', {})).marks.some((m) => m.part === 'activitybar' && m.role === 'tab' && name.test(m.text) && m.selected === true);
     await eventually(async () => { await client.call('input.key', { keys: 'ctrl+alt+u' }); return activeView(/^Search/)(); }, (on) => on, 60_000, 'the Search view, from a binding written after the removal');
     const settled = await untitledTabs();
-    assert.ok(settled >= opened);
     await client.call('input.key', { keys: 'ctrl+alt+j' });
     // Keys are handled in order: once a key pressed after it has acted, ctrl+alt+j has been handled too.
     await client.call('input.key', { keys: 'ctrl+shift+e' });

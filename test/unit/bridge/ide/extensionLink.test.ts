@@ -78,8 +78,9 @@ describe('the bridge\'s link to the extension host', () => {
       async beat(ext: WebSocket, times: number): Promise<void> {
         for (let i = 0; i < times; i++) {
           const pinged = new Promise<void>((resolve, reject) => {
-            ext.once('ping', () => resolve());
-            ext.once('close', () => reject(new Error(`the link dropped the extension host at beat ${i + 1}`)));
+            const dropped = () => reject(new Error(`the link dropped the extension host at beat ${i + 1}`));
+            ext.once('close', dropped);
+            ext.once('ping', () => { ext.off('close', dropped); resolve(); });
           });
           pingAll();
           await pinged;
