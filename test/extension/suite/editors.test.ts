@@ -1,6 +1,7 @@
 // ide.editors reports what the IDE's editors really show: opened through the VS Code API
 // here, read back through the extension's handler.
 import * as assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { ErrorCode } from '../../../bridge/protocol/errors';
 import { callIde, closeAllEditors, openEditor, rejectsWithCode, workspaceFile } from './helpers';
@@ -85,6 +86,26 @@ describe('ide.editors', () => {
     const r = await callIde('ide.editors', { maxTextChars: 5 });
     assert.equal(r.activeEditor?.visibleText, 'hello');
     assert.equal(r.activeEditor?.visibleTextTruncated, true);
+  });
+
+  it('setText right after the file changed on disk leaves the document holding that text, unsaved', async () => {
+    // As a checkpoint restore does it: the file is put back on disk while a clean editor shows
+    // the newer text, then the checkpoint's unsaved text (equal to what the editor shows) goes in.
+    // Applied before the IDE reloaded the file, the edit would change nothing and the reload undo it.
+    const file = workspaceFile('set-text.txt');
+    writeFileSync(file, 'DRAFT notes\n');
+    try {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      await vscode.window.showTextDocument(doc);
+      writeFileSync(file, 'notes\n');
+      const r = await callIde('ide.editors.setText', { file, text: 'DRAFT notes\n' });
+      assert.equal(r.dirty, true);
+      assert.equal(doc.getText(), 'DRAFT notes\n');
+      assert.equal(doc.isDirty, true);
+    } finally {
+      await closeAllEditors();
+      rmSync(file, { force: true });
+    }
   });
 
   it('rejects a negative maxTextChars', async () => {
