@@ -1,35 +1,10 @@
 // ide.editors: tab groups and tabs, the active editor and what it shows.
 import * as vscode from 'vscode';
 import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
-import { ActionFailedError, type Result } from '../../../bridge/protocol';
+import type { Result } from '../../../bridge/protocol';
+import { replaceDocumentText } from './documentText';
 import { cap, fromWirePosition, toWirePosition, toWireRange } from './positions';
 import { describe, resolveFile } from './resources';
-
-const SET_TEXT_ATTEMPTS = 5;
-/** How long a clean document may take to show a file just written on disk (the watcher's delay). */
-const SYNC_WAIT_MS = 5_000;
-const RETRY_WAIT_MS = 1_000;
-
-/** Resolves at the document's next content change, or after ms. */
-function nextChange(doc: vscode.TextDocument, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => { clearTimeout(timer); sub.dispose(); resolve(); };
-    const timer = setTimeout(done, ms);
-    const sub = vscode.workspace.onDidChangeTextDocument((e) => { if (e.document === doc) done(); });
-  });
-}
-
-/** Waits (at most ms) until a clean document's text is the file's on disk: its reload after a write has landed. */
-async function untilShowsDisk(doc: vscode.TextDocument, ms: number): Promise<void> {
-  if (doc.uri.scheme !== 'file') return;
-  const end = Date.now() + ms;
-  while (Date.now() < end && !doc.isDirty) {
-    let disk: string;
-    try { disk = new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri)); } catch { return; }
-    if (disk.replace(/^\uFEFF/, '') === doc.getText()) return;
-    await nextChange(doc, Math.min(250, end - Date.now()));
-  }
-}
 
 type Tab = Result<'ide.editors'>['groups'][number]['tabs'][number];
 
@@ -153,23 +128,7 @@ export function registerEditors(d: Dispatcher): void {
   }));
 
   d.register('ide.editors.setText', async ({ file, text }) => {
-    const uri = resolveFile(file);
-    // A restore calls this right after writing the file on disk. The IDE reloads a clean
-    // document from disk when its file watcher reports the write; an edit sent while that
-    // reload runs is refused (the document's version moved), and a reload landing after an
-    // edit that changed nothing would undo it. So: wait until a clean document shows what the
-    // disk holds, then edit, retrying a refused edit, until the document holds the text unsaved.
-    for (let attempt = 1; ; attempt++) {
-      const doc = await vscode.workspace.openTextDocument(uri);
-      if (!doc.isDirty) await untilShowsDisk(doc, SYNC_WAIT_MS);
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(doc.uri, doc.validateRange(new vscode.Range(0, 0, doc.lineCount, 0)), text);
-      const applied = await vscode.workspace.applyEdit(edit);
-      if (applied && doc.getText() === text) return { ...describe(doc.uri), dirty: doc.isDirty };
-      if (attempt === SET_TEXT_ATTEMPTS) {
-        throw new ActionFailedError(applied ? `the text of ${doc.uri.fsPath} was replaced again after the edit (reloaded from disk?)` : `the IDE refused the edit to ${doc.uri.fsPath}`);
-      }
-      await nextChange(doc, RETRY_WAIT_MS);
-    }
+    const doc = await replaceDocumentText(resolveFile(file), text);
+    return { ...describe(doc.uri), dirty: doc.isDirty };
   });
 }

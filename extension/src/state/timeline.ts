@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ActionFailedError, InvalidParamsError } from '../../../bridge/protocol';
 import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
+import { replaceDocumentText } from './documentText';
 import { cap } from './positions';
 import { findHistoryFolder, readHistoryEntries, type HistoryEntry } from './localHistory';
 import { describe, resolveFile, resolveWorkspaceFile } from './resources';
@@ -51,16 +52,9 @@ export function registerTimeline(d: Dispatcher, userDataDir: string): void {
     const uri = resolveWorkspaceFile(file);
     const entry = await entryOf(uri, entryId);
     const content = await readFile(entry.location, 'utf8');
-    const doc = await vscode.workspace.openTextDocument(uri);
-    const edit = new vscode.WorkspaceEdit();
-    const whole = new vscode.Range(0, 0, doc.lineCount, 0);
-    const edits = [vscode.TextEdit.replace(doc.validateRange(whole), content)];
-    if (/\r\n/.test(content) !== (doc.eol === vscode.EndOfLine.CRLF) && /\n/.test(content)) {
-      edits.push(vscode.TextEdit.setEndOfLine(/\r\n/.test(content) ? vscode.EndOfLine.CRLF : vscode.EndOfLine.LF));
-    }
-    edit.set(uri, edits);
-    if (!(await vscode.workspace.applyEdit(edit))) throw new ActionFailedError(`the IDE refused the edit restoring ${uri.fsPath}`);
-    const saved = await doc.save();
+    const doc = await replaceDocumentText(uri, content, { eolOfText: true });
+    // A document that already held the entry's text has nothing to save.
+    const saved = !doc.isDirty || await doc.save();
     if (!saved) throw new ActionFailedError(`the IDE did not save ${uri.fsPath} after restoring it (is it read-only?)`);
     return { ...describe(uri), restoredFrom: toWire(entry), saved, bytes: (await stat(uri.fsPath)).size };
   });

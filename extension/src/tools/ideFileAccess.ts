@@ -4,6 +4,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { replaceDocumentText } from '../state/documentText';
 import { ConfinedFs } from './confinedFs';
 import { ToolError } from './toolError';
 import type { FileAccess } from './toolServices';
@@ -53,13 +54,7 @@ export class IdeFileAccess implements FileAccess {
     // explorer and editors follow through the IDE's file watcher.
     if (!st || Buffer.byteLength(text) > MAX_IDE_EDIT_BYTES || st.size > MAX_IDE_EDIT_BYTES) return this.fs.writeBytes(abs, text);
     this.fs.checkFile(abs);
-    const uri = vscode.Uri.file(abs);
-    const doc = await vscode.workspace.openTextDocument(uri);
-    if (doc.getText() !== text) {
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-      if (!(await vscode.workspace.applyEdit(edit))) throw new ToolError(`the IDE refused the edit of ${abs}`, 'EditFailed');
-    }
+    const doc = await replaceDocumentText(vscode.Uri.file(abs), text).catch((err: Error) => { throw new ToolError(err.message, 'EditFailed'); });
     if (doc.isDirty) {
       this.fs.checkFile(abs);
       if (!(await doc.save())) throw new ToolError(`the IDE could not save ${abs}`, 'SaveFailed');
