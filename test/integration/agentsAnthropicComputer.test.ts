@@ -41,6 +41,7 @@ describe('cua agent with Anthropic\'s computer-use tool (real container, scaled 
   let session: TaskEnv | undefined;
   const clicks: { x: number; y: number }[] = [];
   let run: AgentRunResult;
+  let waits = 0;
 
   /** Where a mark is, as the model sees the screen. */
   async function markPoint(req: RecordedRequest, role: RegExp, text: RegExp): Promise<[number, number]> {
@@ -58,14 +59,24 @@ describe('cua agent with Anthropic\'s computer-use tool (real container, scaled 
     writeFileSync(config, JSON.stringify({ models: { claude: { provider: 'anthropic', model: 'claude-scripted', apiKeyEnv: 'PWP_TEST_ANTHROPIC_KEY' } } }));
     run = await runScriptedAgent({
       task: 'vscode-config/swap-words', agent: 'cua', model: 'claude',
-      config: { modelConfig: config, maxSteps: 10 },
+      config: { modelConfig: config, maxSteps: 40 },
       env: (server) => ({ PWP_TEST_ANTHROPIC_KEY: secret, ANTHROPIC_BASE_URL: server.anthropicBaseURL }),
       adjust: (task) => ({ ...task, environment: { ...task.environment, display: SCREEN } }),
       onSession: (s) => { session = s; },
-      script: async (req, turn) => {
+      script: async (req, request) => {
+        // As a model would, the script waits while the file it clicked has not opened yet (a
+        // loaded machine can take longer than a step's settle); the counts below add those waits.
+        const turn = request - waits;
         switch (turn) {
           case 0: return anthropicReply({ text: 'I will open notes.md.', calls: [{ name: 'computer', args: { action: 'left_click', coordinate: await markPoint(req, /treeitem/, /^notes\.md$/) } }] });
-          case 1: return anthropicReply({ calls: [{ name: 'computer', args: { action: 'left_click', coordinate: await markPoint(req, /^editor$/, /notes\.md$/) } }] });
+          case 1: {
+            try { findMark(req, /^editor$/, /notes\.md$/); } catch (err) {
+              if (waits >= 20) throw err;
+              waits++;
+              return anthropicReply({ calls: [{ name: 'computer', args: { action: 'wait', duration: 2 } }] });
+            }
+            return anthropicReply({ calls: [{ name: 'computer', args: { action: 'left_click', coordinate: await markPoint(req, /^editor$/, /notes\.md$/) } }] });
+          }
           case 2:
             return anthropicReply({
               calls: [
@@ -140,6 +151,7 @@ describe('cua agent with Anthropic\'s computer-use tool (real container, scaled 
     assert.equal(s.toolUsage['computer.left_click'], 3);
     assert.equal(s.toolUsage['computer.key'], 2);
     assert.equal(s.toolUsage['computer.teleport'], 1);
+    assert.equal(s.toolUsage['computer.wait'] ?? 0, waits);
     assert.equal(s.malformedCalls, 2);
   });
 
