@@ -173,6 +173,16 @@ describe('ide.*: IDE state from the extension host', function () {
     await assert.rejects(e.client.call('ide.settings.update', { key: 'no.such.setting', value: 1 }), /not a registered configuration/);
   });
 
+  it('has the port finder off, as in desktop VS Code (it ran `ps` and `ls /proc/*/fd` every few seconds)', async () => {
+    // code-server's default scans the container's processes for listening ports all the
+    // time: 40% of an idle IDE's CPU (README, "Tasks and benchmarks").
+    const e = env();
+    const forward = await e.client.call('ide.settings.get', { key: 'remote.autoForwardPorts' });
+    assert.deepEqual([forward.value, forward.source, forward.defaultValue], [false, 'user', true]);
+    const source = await e.client.call('ide.settings.get', { key: 'remote.autoForwardPortsSource' });
+    assert.deepEqual([source.value, source.source], ['output', 'user']);
+  });
+
   it('adds a user keybinding that the running IDE obeys, keeping the file\'s comments, and removes it again', async () => {
     const { client } = env();
     const path = '/home/pwp/ide/user-data/User/keybindings.json';
