@@ -23,6 +23,7 @@ const FILES = {
   'prog.js': 'function mul(a, b) {\n  const product = a * b;\n  return product;\n}\nconsole.log(mul(6, 7));\n',
   'calc.ts': 'function area(w: number, h: number): number {\n  const result: number = w * h;\n  return result;\n}\nconsole.log(area(3, 4));\n',
   'wrap.py': 'import textwrap\n\n\ndef show(text):\n    lines = textwrap.wrap(text, width=10)\n    return lines\n\n\nprint(show("alpha beta gamma delta"))\n',
+  'sleepy.py': 'import time\n\n\ndef busy():\n    s = 0\n    for i in range(300000):\n        s += i * i\n    return s\n\n\nbusy()\ntime.sleep(3)\n',
   'hot.py': 'def slow():\n    s = 0\n    for i in range(200000):\n        s += i % 7\n    return s\n\n\ndef quick():\n    return sum(range(100))\n\n\ndef main():\n    quick()\n    print(slow())\n\n\nmain()\n',
   '.vscode/tasks.json': '{ "version": "2.0.0", "tasks": [ { "label": "check", "type": "shell", "command": "test -f main.py && exit 3" } ] }\n',
 };
@@ -166,7 +167,7 @@ describe('tools.*: IDE-native tools', function () {
     const r = await callTool(client, 'profile', { file: 'hot.py' });
     assert.equal(r.isError, false, textOf(r));
     const t = textOf(r);
-    assert.match(t, /^Profiled hot\.py \(exit code 0\)\. Collapsed stacks saved to \.pwp\/profile\/hot\.py\.folded; the flame graph is open in the editor\./);
+    assert.match(t, /^Profiled hot\.py \(exit code 0\)\. Collapsed stacks saved to \.pwp\/profile\/hot\.py\.folded; the flame graph is open in the editor\.\nTimes are CPU time of the main thread \(clock "cpu"\)\./);
     assert.match(t, /Widest stacks \(self time of the innermost frame\):\n +[\d.]+ ms +[\d.]+% {2}<module> \(hot\.py:1\) > main \(hot\.py:12\) > slow \(hot\.py:1\)\n/);
     assert.match(t, /Program output \(last part\):\n599994/);
     const folded = await fileIn(env(), '/workspace/.pwp/profile/hot.py.folded');
@@ -175,6 +176,10 @@ describe('tools.*: IDE-native tools', function () {
     const flame = async () => (await tabs()).some((tab) => tab.kind === 'webview' && tab.label === 'Flame graph: hot.py' && tab.active);
     for (const t0 = Date.now(); !(await flame()) && Date.now() - t0 < 60_000;) await new Promise((r) => setTimeout(r, 250));
     assert.ok(await flame(), `the flame graph tab is open and active: ${JSON.stringify((await tabs()).map((x) => [x.label, x.kind, x.active]))}`);
+    // CPU time leaves out waiting: a 3 s sleep is not the hot path, as it is on the wall clock.
+    const widest = async (clock: string) => /Widest stacks[^\n]*\n[^\n]*> (\S+) \(/.exec(textOf(await callTool(client, 'profile', { file: 'sleepy.py', clock, open_view: false })))?.[1];
+    assert.equal(await widest('cpu'), 'busy');
+    assert.equal(await widest('wall'), 'sleep');
     const bad = await callTool(client, 'profile', { file: 'prog.js' });
     assert.equal(bad.isError, true);
     assert.match(textOf(bad), /profile runs Python files/);

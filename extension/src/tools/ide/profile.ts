@@ -51,13 +51,16 @@ export function profileTool(s: ToolServices) {
     description: 'Profile a Python program: run it under a deterministic profiler that records the time of every full ' +
       `call stack, save the collapsed stacks to ${PROFILE_DIR}/<file>.folded, open a flame graph of them in the IDE ` +
       '(width is time; hover a box for its stack), and return the widest stacks and each function\'s self time ' +
-      '(in its own code) and total time (with what it calls). Times include the profiler\'s overhead per call.',
+      '(in its own code) and total time (with what it calls). Times include the profiler\'s overhead per call. ' +
+      'The clock is CPU time by default (what the program computed, unaffected by other programs on the machine); ' +
+      'clock "wall" also counts the time it waited (sleep, I/O, a busy machine).',
     params: z.object({
       file: z.string().min(1).describe('The Python file to run'),
       args: z.array(z.string()).default([]),
       open_view: z.boolean().default(true).describe('Show the flame graph in the IDE'),
       top_stacks: z.int().min(1).max(100).default(8),
       top_functions: z.int().min(1).max(500).default(25),
+      clock: z.enum(['cpu', 'wall']).default('cpu').describe('cpu: time on the CPU of the program\'s main thread; wall: elapsed time, waiting included'),
       timeout_s: z.number().min(1).max(600).default(120),
     }).strict(),
     timeoutMs: 620_000,
@@ -72,7 +75,7 @@ export function profileTool(s: ToolServices) {
       const tracer = join(s.stateDir, 'profile_tracer.py');
       await writeFile(tracer, PROFILE_TRACER);
       await writeFile(out, '');
-      const r = await runProcess('python3', [tracer, out, abs, ...a.args], { cwd: s.paths.root, env: s.env, timeoutMs: a.timeout_s * 1000, signal: ctx.signal, maxBytes: 1024 * 1024 });
+      const r = await runProcess('python3', [tracer, out, a.clock, abs, ...a.args], { cwd: s.paths.root, env: s.env, timeoutMs: a.timeout_s * 1000, signal: ctx.signal, maxBytes: 1024 * 1024 });
       if (r.timedOut) throw new ToolError(`${shown} ran longer than ${a.timeout_s} s under the profiler (raise timeout_s)`, 'Timeout');
       const stacks = parseFolded(await readFile(out, 'utf8'));
       const output = `${r.stdout}${r.stderr}`.trimEnd();
@@ -82,7 +85,8 @@ export function profileTool(s: ToolServices) {
       const title = `Flame graph: ${shown}`;
       const opened = a.open_view && await view.show(title, (csp) => flameGraphHtml(layout(buildTree(stacks, shown)), title, csp), ctx.signal);
       const viewNote = !a.open_view ? '' : opened ? '; the flame graph is open in the editor' : '; the flame graph view was asked for but its tab did not appear within 15 s';
-      return `Profiled ${shown} (${status}). Collapsed stacks saved to ${s.paths.display(out)}${viewNote}.\n\n` +
+      const clock = a.clock === 'cpu' ? 'CPU time of the main thread (clock "cpu")' : 'elapsed time, waiting included (clock "wall")';
+      return `Profiled ${shown} (${status}). Collapsed stacks saved to ${s.paths.display(out)}${viewNote}.\nTimes are ${clock}.\n\n` +
         `${summarize(stacks, { topStacks: a.top_stacks, topFunctions: a.top_functions })}${tail}`;
     },
   });

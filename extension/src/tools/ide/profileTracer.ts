@@ -3,11 +3,14 @@
 // events to the full call stack running then, and writes those self times as folded stacks
 // ("<module> (app.py:1);main (app.py:3);work (app.py:9) 1234", µs). Only the script's own
 // module frame and what it calls are recorded, not the runner around it.
+//   python3 tracer.py OUT CLOCK SCRIPT ARGS...   CLOCK: cpu (the thread's CPU time: what the
+//   program computed, the same on a busy machine) or wall (also its waiting, and the time the
+//   machine gave to other programs).
 export const PROFILE_TRACER = String.raw`
 import os, sys, time, types
 
-out_path, script = sys.argv[1], sys.argv[2]
-sys.argv = sys.argv[2:]
+out_path, clock_name, script = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.argv = sys.argv[3:]
 root = os.getcwd()
 sys.path[0] = os.path.dirname(os.path.abspath(script))
 with open(script, "rb") as f:
@@ -34,7 +37,7 @@ def builtin_label(fn):
 self_ns = {}
 stack = []          # folded keys, innermost last
 active = [False]
-clock = time.perf_counter_ns
+clock = time.thread_time_ns if clock_name == "cpu" else time.perf_counter_ns
 last = [clock()]
 
 def charge(now):

@@ -96,7 +96,7 @@ describe('profile tracer (python3)', function () {
       'sys.exit(4)',
       '',
     ].join('\n'));
-    const r = spawnSync('python3', ['tracer.py', 'out.folded', 'app.py', 'x', 'y'], { cwd: dir, encoding: 'utf8' });
+    const r = spawnSync('python3', ['tracer.py', 'out.folded', 'cpu', 'app.py', 'x', 'y'], { cwd: dir, encoding: 'utf8' });
     assert.equal(r.status, 4, r.stderr);
     assert.equal(r.stdout, "args ['x', 'y'] __main__\n");
     const stacks = parseFolded(readFileSync(join(dir, 'out.folded'), 'utf8'));
@@ -111,7 +111,7 @@ describe('profile tracer (python3)', function () {
 
   it('writes what it recorded when the script raises, and exits 1', () => {
     writeFileSync(join(dir, 'boom.py'), 'def f():\n    x = sum(range(100000))\n    raise ValueError("boom")\nf()\n');
-    const r = spawnSync('python3', ['tracer.py', 'boom.folded', 'boom.py'], { cwd: dir, encoding: 'utf8' });
+    const r = spawnSync('python3', ['tracer.py', 'boom.folded', 'wall', 'boom.py'], { cwd: dir, encoding: 'utf8' });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /ValueError: boom/);
     const text = readFileSync(join(dir, 'boom.folded'), 'utf8');
