@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ScreenScaling } from '../../host/models/screenScaling';
 import type { TaskEnv } from '../../host/env/taskEnv';
 import { runScriptedAgent, type AgentRunResult } from '../support/agentRun';
-import { anthropicReply, findMark, lastToolResults, type RecordedRequest } from '../support/scriptedModelServer';
+import { anthropicReply, findMark, lastToolResults, MarkWaits, type RecordedRequest } from '../support/scriptedModelServer';
 
 const expected = readFileSync(join(__dirname, '../../tasks/vscode-config/swap-words/hidden/notes.md'), 'utf8');
 const SCREEN = { width: 1600, height: 1000 };
@@ -41,11 +41,14 @@ describe('cua agent with Anthropic\'s computer-use tool (real container, scaled 
   let session: TaskEnv | undefined;
   const clicks: { x: number; y: number }[] = [];
   let run: AgentRunResult;
-  let waits = 0;
+  const waits = new MarkWaits();
 
   /** Where a mark is, as the model sees the screen. */
   async function markPoint(req: RecordedRequest, role: RegExp, text: RegExp): Promise<[number, number]> {
-    const id = findMark(req, role, text);
+    return pointOf(findMark(req, role, text));
+  }
+
+  async function pointOf(id: number): Promise<[number, number]> {
     const marks = await session!.client.call('dom.marks', {});
     const m = marks.marks.find((k) => k.id === id);
     if (!m) throw new Error(`mark ${id} is gone`);
@@ -64,18 +67,14 @@ describe('cua agent with Anthropic\'s computer-use tool (real container, scaled 
       adjust: (task) => ({ ...task, environment: { ...task.environment, display: SCREEN } }),
       onSession: (s) => { session = s; },
       script: async (req, request) => {
-        // As a model would, the script waits while the file it clicked has not opened yet (a
-        // loaded machine can take longer than a step's settle); the counts below add those waits.
-        const turn = request - waits;
+        // The script waits while the file it clicked has not opened yet (MarkWaits).
+        const turn = request - waits.count;
         switch (turn) {
           case 0: return anthropicReply({ text: 'I will open notes.md.', calls: [{ name: 'computer', args: { action: 'left_click', coordinate: await markPoint(req, /treeitem/, /^notes\.md$/) } }] });
           case 1: {
-            try { findMark(req, /^editor$/, /notes\.md$/); } catch (err) {
-              if (waits >= 20) throw err;
-              waits++;
-              return anthropicReply({ calls: [{ name: 'computer', args: { action: 'wait', duration: 2 } }] });
-            }
-            return anthropicReply({ calls: [{ name: 'computer', args: { action: 'left_click', coordinate: await markPoint(req, /^editor$/, /notes\.md$/) } }] });
+            const editor = waits.find(req, /^editor$/, /notes\.md$/);
+            if (editor === undefined) return anthropicReply({ calls: [{ name: 'computer', args: { action: 'wait', duration: 2 } }] });
+            return anthropicReply({ calls: [{ name: 'computer', args: { action: 'left_click', coordinate: await pointOf(editor) } }] });
           }
           case 2:
             return anthropicReply({
@@ -151,7 +150,7 @@ describe('cua agent with Anthropic\'s computer-use tool (real container, scaled 
     assert.equal(s.toolUsage['computer.left_click'], 3);
     assert.equal(s.toolUsage['computer.key'], 2);
     assert.equal(s.toolUsage['computer.teleport'], 1);
-    assert.equal(s.toolUsage['computer.wait'] ?? 0, waits);
+    assert.equal(s.toolUsage['computer.wait'] ?? 0, waits.count);
     assert.equal(s.malformedCalls, 2);
   });
 

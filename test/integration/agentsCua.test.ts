@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runScriptedAgent, type AgentRunResult } from '../support/agentRun';
-import { countRequestImages, errorReply, findMark, lastToolResults, openaiReply, type RecordedRequest } from '../support/scriptedModelServer';
+import { countRequestImages, errorReply, findMark, lastToolResults, MarkWaits, openaiReply, type RecordedRequest } from '../support/scriptedModelServer';
 
 const expected = readFileSync(join(__dirname, '../../tasks/vscode-config/swap-words/hidden/notes.md'), 'utf8');
 
@@ -20,7 +20,7 @@ describe('cua agent (OpenAI chat completions, real container)', function () {
   this.timeout(600_000);
   const secret = `sk-pwp-test-${randomBytes(16).toString('hex')}`;
   let run: AgentRunResult;
-  let waits = 0;
+  const waits = new MarkWaits();
 
   before(async () => {
     run = await runScriptedAgent({
@@ -28,9 +28,8 @@ describe('cua agent (OpenAI chat completions, real container)', function () {
       env: (server) => ({ OPENAI_API_KEY: secret, OPENAI_BASE_URL: server.openaiBaseURL }),
       config: { maxSteps: 40 },
       script: (req, request) => {
-        // As a model would, the script waits while the file it clicked has not opened yet (a
-        // loaded machine can take longer than a step's settle); the counts below add those waits.
-        const turn = request - waits;
+        // The script waits while the file it clicked has not opened yet (MarkWaits).
+        const turn = request - waits.count;
         switch (turn) {
           case 0: return openaiReply({ text: 'Opening the file.', calls: [{ name: 'click', args: '{"mark": 16' }] });
           case 1:
@@ -45,12 +44,8 @@ describe('cua agent (OpenAI chat completions, real container)', function () {
             return openaiReply({ calls: [{ name: 'click', args: { mark: findMark(req, /treeitem/, /^notes\.md$/) } }] });
           case 5: return errorReply('openai', 500);
           case 6: {
-            let mark: number;
-            try { mark = findMark(req, /^editor$/, /notes\.md$/); } catch (err) {
-              if (waits >= 20) throw err;
-              waits++;
-              return openaiReply({ calls: [{ name: 'wait', args: { seconds: 2 } }] });
-            }
+            const mark = waits.find(req, /^editor$/, /notes\.md$/);
+            if (mark === undefined) return openaiReply({ calls: [{ name: 'wait', args: { seconds: 2 } }] });
             return openaiReply({ calls: [{ name: 'click', args: { mark } }] });
           }
           case 7:
@@ -104,7 +99,7 @@ describe('cua agent (OpenAI chat completions, real container)', function () {
   it('turns malformed replies into error results the model recovers from, and counts them', () => {
     const s = run.acted.outcome.stats!;
     assert.equal(s.malformedCalls, 3);
-    assert.equal(s.iterations, 7 + waits);
+    assert.equal(s.iterations, 7 + waits.count);
     assert.equal(s.toolUsage.click, 4);
     assert.equal(s.toolTransitions['click -> open_file'], 1);
     assert.ok(s.tokens.input >= 7000 && s.tokens.output > 0);
@@ -114,7 +109,7 @@ describe('cua agent (OpenAI chat completions, real container)', function () {
 
   it('records every turn in the trajectory with text, tool calls, usage and latency, then the statistics', () => {
     const turns = run.records.filter((r) => r.type === 'model') as unknown as { step: number; text: string; toolCalls: unknown[]; usage: { input: number }; latencyMs: number }[];
-    assert.equal(turns.length, 7 + waits);
+    assert.equal(turns.length, 7 + waits.count);
     assert.equal(turns[0].text, 'Opening the file.');
     assert.ok(turns.every((t) => t.toolCalls.length > 0 && t.usage.input > 0 && t.latencyMs >= 0));
     assert.ok(run.records.some((r) => r.type === 'step' && r.action.type === 'click'));

@@ -175,7 +175,7 @@ describe('ide.*: IDE state from the extension host', function () {
 
   it('has the port finder off, as in desktop VS Code (it ran `ps` and `ls /proc/*/fd` every few seconds)', async () => {
     // code-server's default scans the container's processes for listening ports all the
-    // time: 40% of an idle IDE's CPU (README, "Tasks and benchmarks").
+    // time: two thirds of an idle IDE's CPU (README, "Tasks and benchmarks").
     const e = env();
     const forward = await e.client.call('ide.settings.get', { key: 'remote.autoForwardPorts' });
     assert.deepEqual([forward.value, forward.source, forward.defaultValue], [false, 'user', true]);

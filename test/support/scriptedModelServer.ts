@@ -168,6 +168,25 @@ export function findMark(req: RecordedRequest, role: RegExp, text: RegExp): numb
   return m.id;
 }
 
+/**
+ * A scripted model's patience, as a real model's: the mark when the listing has it; undefined
+ * while it has not appeared yet (a file clicked open can take longer than a step's settle on a
+ * loaded machine), when the script should wait and look again; findMark's error after `max` waits.
+ * `count` is how many waits the script asked for, which the test's step counts add.
+ */
+export class MarkWaits {
+  count = 0;
+  constructor(private readonly max = 20) {}
+
+  find(req: RecordedRequest, role: RegExp, text: RegExp): number | undefined {
+    try { return findMark(req, role, text); } catch (err) {
+      if (this.count >= this.max) throw err;
+      this.count++;
+      return undefined;
+    }
+  }
+}
+
 /** The tool results (OpenAI tool messages, Anthropic tool_result blocks) of the request's last turn, as text. */
 export function lastToolResults(req: RecordedRequest): { text: string; isError: boolean }[] {
   const msgs = req.body.messages as { role: string; content: unknown; tool_call_id?: string }[];

@@ -51,16 +51,15 @@ export function profileTool(s: ToolServices) {
     description: 'Profile a Python program: run it under a deterministic profiler that records the time of every full ' +
       `call stack, save the collapsed stacks to ${PROFILE_DIR}/<file>.folded, open a flame graph of them in the IDE ` +
       '(width is time; hover a box for its stack), and return the widest stacks and each function\'s self time ' +
-      '(in its own code) and total time (with what it calls). Times include the profiler\'s overhead per call. ' +
-      'The clock is CPU time by default (what the program computed, unaffected by other programs on the machine); ' +
-      'clock "wall" also counts the time it waited (sleep, I/O, a busy machine).',
+      '(in its own code) and total time (with what it calls). Times include the profiler\'s overhead per call.',
     params: z.object({
       file: z.string().min(1).describe('The Python file to run'),
       args: z.array(z.string()).default([]),
       open_view: z.boolean().default(true).describe('Show the flame graph in the IDE'),
       top_stacks: z.int().min(1).max(100).default(8),
       top_functions: z.int().min(1).max(500).default(25),
-      clock: z.enum(['cpu', 'wall']).default('cpu').describe('cpu: time on the CPU of the program\'s main thread; wall: elapsed time, waiting included'),
+      clock: z.enum(['cpu', 'wall']).default('cpu').describe('cpu: the main thread\'s CPU time (what the program computed, the same on a busy machine); ' +
+        'wall: elapsed time, also its waiting (sleep, I/O) and the time the machine gave to other programs'),
       timeout_s: z.number().min(1).max(600).default(120),
     }).strict(),
     timeoutMs: 620_000,
