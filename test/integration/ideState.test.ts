@@ -183,6 +183,21 @@ describe('ide.*: IDE state from the extension host', function () {
     assert.deepEqual([source.value, source.source], ['output', 'user']);
   });
 
+  it('has no built-in Copilot, and its IDE server sends the browser on loopback uncompressed WebSocket frames', async () => {
+    // Both cost every start CPU for nothing here (images/Dockerfile; README, "Tasks and benchmarks").
+    const e = env();
+    const ids = (await e.client.call('ide.extensions', { kind: 'builtin' })).extensions.map((x) => x.id.toLowerCase());
+    assert.ok(ids.includes('vscode.git') && ids.includes('pwp.pwp-ide-bridge'), `the built-in extensions: ${ids.join(', ')}`);
+    assert.deepEqual(ids.filter((id) => id.includes('copilot')), []);
+    // The handshake the workbench makes, offering permessage-deflate as Chromium does.
+    const upgrade = (await execIn(e, ['curl', '-sS', '-i', '-N', '--max-time', '3',
+      '-H', 'Connection: Upgrade', '-H', 'Upgrade: websocket', '-H', 'Sec-WebSocket-Version: 13',
+      '-H', 'Sec-WebSocket-Key: cHdwLWNvbXByZXNzaW9uLXQ=', '-H', 'Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits',
+      'http://127.0.0.1:8080/?reconnectionToken=pwp-test&reconnection=false&skipWebSocketFrames=false'])).replace(/\r/g, '');
+    assert.match(upgrade, /^HTTP\/1\.1 101 /m, upgrade);
+    assert.doesNotMatch(upgrade, /^Sec-WebSocket-Extensions:/im);
+  });
+
   it('adds a user keybinding that the running IDE obeys, keeping the file\'s comments, and removes it again', async () => {
     const { client } = env();
     const path = '/home/pwp/ide/user-data/User/keybindings.json';
