@@ -100,12 +100,18 @@ export class WorkbenchPage {
 
   /**
    * True once the workbench's main parts are laid out and, when the workspace has files,
-   * the explorer lists them: the screen then shows a usable IDE, not a loading shell.
+   * the explorer lists them: the screen then shows a usable IDE, not a loading shell. And once
+   * the workbench has created its contributions of the Restored phase, which it does when idle
+   * (performance mark `code/didCreateWorkbenchContributions/3`): among them is the tracker that
+   * writes local history on save, and a save before it exists leaves no Timeline entry. A
+   * workbench that marks none of its phases (another version) is not waited for.
    */
   async isRendered(expectExplorerRows: boolean): Promise<boolean> {
     return this.evaluate<boolean>(`(() => {
       const visible = (sel) => { const e = document.querySelector(sel); if (!e) return false; const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
-      return visible('.monaco-workbench') && visible('.part.activitybar') && visible('.part.statusbar') && visible('.part.editor')
+      const marked = (name) => performance.getEntriesByName(name, 'mark').length > 0;
+      return (marked('code/didCreateWorkbenchContributions/3') || !marked('code/didCreateWorkbenchContributions/1'))
+        && visible('.monaco-workbench') && visible('.part.activitybar') && visible('.part.statusbar') && visible('.part.editor')
         && (!visible('.part.sidebar') || !!document.querySelector('.explorer-folders-view'))
         && (!${expectExplorerRows} || !visible('.part.sidebar') || !!document.querySelector('.explorer-folders-view .monaco-list-row'));
     })()`, 2000).catch(() => false);
