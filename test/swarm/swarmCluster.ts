@@ -3,13 +3,15 @@
 // docker-registry) the nodes pull from. The manager is drained, so environments land on the
 // workers. Each node is set up as docs/scale-out.md asks: its engine with no inter-container
 // traffic and no masquerading, and nothing accepted from its own containers; the manager's
-// API is a Unix socket in a host folder: nothing listens for it on the network. remove() takes away everything start made.
+// API is a Unix socket in a host folder: nothing listens for it on the network. remove() takes away everything start made,
+// except the registry's storage, which is kept for the next cluster (see REGISTRY_CACHE).
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
+import lockfile from 'proper-lockfile';
 import type { SwarmDeploymentOptions } from '../../host/deployment/swarm/swarmDeployment';
 import { BASE_IMAGE } from '../../host/image/imageInputs';
 
@@ -20,6 +22,17 @@ const REGISTRY_NAME = `registry:${REGISTRY_PORT}`;
 const LABEL = 'pwp.test-swarm';
 /** host:pid of the process that started a cluster: a leftover is one whose process is gone. */
 const STARTED_BY = 'pwp.test-swarm.started-by';
+/**
+ * The registry's storage, kept between clusters the way built images are kept: pushing the IDE
+ * image into an empty registry gzips its 3 GB again (about 4 CPU-minutes of the engine's), and a
+ * push skips the layers a registry has. Layers are addressed by content, so a kept one is the
+ * same bytes. One cluster at a time uses it (a lock); a second one at once starts with an empty
+ * registry as before. At each start, tags of images this engine no longer has are dropped and
+ * the registry's garbage collection removes what only they used, so it holds about one IDE image.
+ * The nodes' engines are not kept: every worker still pulls the image from the registry.
+ */
+const REGISTRY_CACHE = 'pwp-test-swarm-registry';
+const REGISTRY_ROOT = '/var/lib/docker-registry';
 
 export interface SwarmNode { name: string; role: 'manager' | 'worker'; container: Docker.Container; address: string }
 
@@ -42,7 +55,13 @@ export interface SwarmCluster {
   remove(): Promise<void>;
 }
 
-export interface StartOptions { workers?: number; progress?: (line: string) => void; docker?: Docker }
+export interface StartOptions {
+  workers?: number;
+  progress?: (line: string) => void;
+  docker?: Docker;
+  /** Whether the registry uses the kept storage (REGISTRY_CACHE) when no other cluster does (default true). */
+  keepRegistry?: boolean;
+}
 
 async function exec(c: Docker.Container, cmd: string[]): Promise<string> {
   const e = await c.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true });
@@ -83,18 +102,23 @@ export async function startSwarmCluster(o: StartOptions = {}): Promise<SwarmClus
   const made: { containers: Docker.Container[]; volumes: string[] } = { containers: [], volumes: [] };
   const network = await docker.createNetwork({ Name: prefix, Driver: 'bridge', Labels: labels });
 
+  const releaseCache = o.keepRegistry === false ? undefined : await lockRegistryCache();
   const remove = async () => {
     await Promise.all(made.containers.map((c) => c.remove({ force: true, v: true }).catch(() => undefined)));
     await Promise.all(made.volumes.map((v) => docker.getVolume(v).remove({ force: true }).catch(() => undefined)));
     await network.remove().catch(() => undefined);
     rmSync(socketDir, { recursive: true, force: true });
+    await releaseCache?.().catch(() => undefined);
   };
 
   try {
     const image = await nodeImage(docker, progress);
-    const run = async (name: string, spec: Partial<Docker.ContainerCreateOptions>, volume: { name: string; target: string }): Promise<Docker.Container> => {
-      await docker.createVolume({ Name: volume.name, Labels: labels });
-      made.volumes.push(volume.name);
+    const run = async (name: string, spec: Partial<Docker.ContainerCreateOptions>, volume: { name: string; target: string; kept?: boolean }): Promise<Docker.Container> => {
+      if (volume.kept) await docker.createVolume({ Name: volume.name, Labels: { 'pwp.test-swarm-cache': 'registry' } });
+      else {
+        await docker.createVolume({ Name: volume.name, Labels: labels });
+        made.volumes.push(volume.name);
+      }
       const c = await docker.createContainer({
         name, Hostname: name, Image: image, Labels: labels, ...spec,
         HostConfig: {
@@ -110,12 +134,15 @@ export async function startSwarmCluster(o: StartOptions = {}): Promise<SwarmClus
     };
 
     progress(`starting the registry and ${1 + (o.workers ?? 2)} swarm nodes (${prefix})`);
+    if (releaseCache) progress(`the registry keeps its storage in volume ${REGISTRY_CACHE} (layers it has are not pushed again)`);
     const registry = await run(`${prefix}-registry`, {
-      Entrypoint: ['sh', '-c', `printf 'version: 0.1\\nstorage:\\n  filesystem:\\n    rootdirectory: /var/lib/docker-registry\\nhttp:\\n  addr: :${REGISTRY_PORT}\\n' > /tmp/registry.yml && exec docker-registry serve /tmp/registry.yml`],
+      Entrypoint: ['sh', '-c', `printf 'version: 0.1\\nstorage:\\n  filesystem:\\n    rootdirectory: ${REGISTRY_ROOT}\\nhttp:\\n  addr: :${REGISTRY_PORT}\\n' > /tmp/registry.yml || exit 1; ${releaseCache ? DROP_UNKEPT_TAGS : ''} exec docker-registry serve /tmp/registry.yml`],
+      // The tags to keep in a kept registry: the images this engine has, by repository and tag.
+      Env: releaseCache ? [`PWP_KEEP_TAGS=${(await docker.listImages()).flatMap((i) => i.RepoTags ?? []).join('\n')}`] : [],
       ExposedPorts: { [`${REGISTRY_PORT}/tcp`]: {} },
       NetworkingConfig: { EndpointsConfig: { [prefix]: { Aliases: ['registry'] } } },
       HostConfig: { PortBindings: { [`${REGISTRY_PORT}/tcp`]: [{ HostIp: '127.0.0.1', HostPort: '' }] } },
-    }, { name: `${prefix}-registry`, target: '/var/lib/docker-registry' });
+    }, releaseCache ? { name: REGISTRY_CACHE, target: REGISTRY_ROOT, kept: true } : { name: `${prefix}-registry`, target: REGISTRY_ROOT });
 
     const engine = (name: string, extra: string[], binds: string[] = []) => run(name, {
       Entrypoint: ['dockerd', '--icc=false', '--ip-masq=false', `--insecure-registry=${REGISTRY_NAME}`, ...extra],
@@ -164,6 +191,27 @@ export async function startSwarmCluster(o: StartOptions = {}): Promise<SwarmClus
   } catch (err) {
     await remove();
     throw err;
+  }
+}
+
+/**
+ * Before a kept registry serves: removes each tag whose repository:tag is not in PWP_KEEP_TAGS,
+ * then collects the garbage (manifests no tag names, layers no manifest uses).
+ */
+const DROP_UNKEPT_TAGS = [
+  `r=${REGISTRY_ROOT}/docker/registry/v2/repositories`,
+  `if [ -d "$r" ]; then find "$r" -mindepth 4 -type d -path '*/_manifests/tags/*' -prune | while read -r d; do rel="\${d#$r/}"; printf '%s\\n' "$PWP_KEEP_TAGS" | grep -qxF "\${rel%%/_manifests/tags/*}:\${rel##*/}" || rm -rf "$d"; done; docker-registry garbage-collect -m /tmp/registry.yml >/dev/null || echo 'garbage collection failed; serving as it is' >&2; fi;`,
+].join('; ');
+
+/** Takes the kept registry's lock, or gives undefined when another cluster holds it (that cluster's registry starts empty). */
+async function lockRegistryCache(): Promise<(() => Promise<void>) | undefined> {
+  const dir = join(tmpdir(), 'pwp-swarm');
+  mkdirSync(dir, { recursive: true });
+  try {
+    return await lockfile.lock(join(dir, REGISTRY_CACHE), { realpath: false, stale: 30_000, onCompromised: () => undefined });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+    throw e;
   }
 }
 
