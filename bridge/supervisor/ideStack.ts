@@ -83,9 +83,7 @@ export class IdeStack extends EventEmitter {
       name: 'browser',
       command: 'chromium',
       args: [
-        // No zygote and no GPU process (--disable-gpu composites in software anyway): fewer
-        // processes to start; with no sandbox the zygote only pre-forks renderers, one here.
-        '--no-sandbox', '--no-zygote', '--in-process-gpu', '--disable-gpu', '--disable-quic', '--no-first-run', '--no-default-browser-check',
+        '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--no-default-browser-check',
         '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
         '--disable-features=Translate,MediaRouter,OptimizationHints', '--password-store=basic', '--disable-infobars',
         '--hide-crash-restore-bubble', `--user-data-dir=${profile}`, '--kiosk', '--window-position=0,0',
