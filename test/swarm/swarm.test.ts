@@ -17,7 +17,6 @@ import { stepAction, type Agent } from '../../host/agents/agent';
 import { CheckpointStore } from '../../host/checkpoint/checkpointStore';
 import { startFromCheckpoint } from '../../host/checkpoint/restore';
 import { SwarmDeployment } from '../../host/deployment/swarm/swarmDeployment';
-import { ensureImage } from '../../host/image/buildImage';
 import { Env } from '../../host/env/env';
 import { paths, REPO_ROOT } from '../../host/paths';
 import { resolveTasks } from '../../host/tasks/loadTask';
@@ -40,8 +39,7 @@ describe('the swarm backend on a real swarm (a manager, two workers, a registry)
   before(async function () {
     this.timeout(40 * 60_000);
     await removeLeftoverClusters();
-    // The workers keep their engines for this tree's IDE image between runs (swarmCluster.ts).
-    cluster = await startSwarmCluster({ ideImage: await ensureImage(), progress: (l) => console.log(`      ${l}`) });
+    cluster = await startSwarmCluster({ progress: (l) => console.log(`      ${l}`) });
     // The image goes to the cluster's registry the way a user puts it there.
     const pushed = await run(pwp, ['build-image', '--push', cluster.pushTo, '--json'], { maxBuffer: 1 << 24 });
     const out = JSON.parse(pushed.stdout) as { image: string; pushed: string };

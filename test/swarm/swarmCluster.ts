@@ -4,7 +4,7 @@
 // workers. Each node is set up as docs/scale-out.md asks: its engine with no inter-container
 // traffic and no masquerading, and nothing accepted from its own containers; the manager's
 // API is a Unix socket in a host folder: nothing listens for it on the network. remove() takes away everything start made,
-// except the registry's storage and the workers' image stores, which are kept for the next cluster (see KEPT_VOLUME).
+// except the registry's storage, which is kept for the next cluster (see REGISTRY_CACHE).
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -23,20 +23,15 @@ const LABEL = 'pwp.test-swarm';
 /** host:pid of the process that started a cluster: a leftover is one whose process is gone. */
 const STARTED_BY = 'pwp.test-swarm.started-by';
 /**
- * The registry's storage and the workers' engines are kept between clusters, the way built images
- * are kept: pushing the IDE image into an empty registry gzips its 3 GB again (about 4 CPU-minutes
- * of this engine's), and each worker unpacks what it pulls (about 1.5 more). A push skips the
- * layers the registry has, a pull those the worker has; layers are addressed by content, so a kept
- * one is the same bytes. One cluster at a time keeps them (a lock); a second one at once starts
- * empty, as every cluster did before. Nothing else carries over:
- * - the registry drops, at each start, the tags of images this engine no longer has, and its
- *   garbage collection removes what only they used (it holds about one IDE image);
- * - a worker's engine is kept for one IDE image (`ideImage`; volumes named by its tag, those of
- *   other tags removed) and starts with no swarm state, no container and no other image.
+ * The registry's storage, kept between clusters the way built images are kept: pushing the IDE
+ * image into an empty registry gzips its 3 GB again (about 4 CPU-minutes of this engine's), and a
+ * push skips the layers a registry has. Layers are addressed by content, so a kept one is the
+ * same bytes. One cluster at a time uses it (a lock); a second one at once starts with an empty
+ * registry as before. At each start, tags of images this engine no longer has are dropped and
+ * the registry's garbage collection removes what only they used, so it holds about one IDE image.
+ * The nodes' engines are not kept: every worker still pulls the image from the registry.
  */
-const KEPT_VOLUME = 'pwp-test-swarm';
-const KEPT_LABEL = 'pwp.test-swarm-cache';
-const REGISTRY_CACHE = `${KEPT_VOLUME}-registry`;
+const REGISTRY_CACHE = 'pwp-test-swarm-registry';
 const REGISTRY_ROOT = '/var/lib/docker-registry';
 
 export interface SwarmNode { name: string; role: 'manager' | 'worker'; container: Docker.Container; address: string }
@@ -64,10 +59,8 @@ export interface StartOptions {
   workers?: number;
   progress?: (line: string) => void;
   docker?: Docker;
-  /** Whether the registry's storage is kept (KEPT_VOLUME) when no other cluster keeps it (default true). */
+  /** Whether the registry uses the kept storage (REGISTRY_CACHE) when no other cluster does (default true). */
   keepRegistry?: boolean;
-  /** The IDE image (its local tag) the workers' engines are kept for, with the registry; none: they start empty. */
-  ideImage?: string;
 }
 
 async function exec(c: Docker.Container, cmd: string[]): Promise<string> {
@@ -107,9 +100,8 @@ export async function startSwarmCluster(o: StartOptions = {}): Promise<SwarmClus
   const labels = { [LABEL]: id, [STARTED_BY]: `${hostname()}:${process.pid}` };
   const socketDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   const made: { containers: Docker.Container[]; volumes: string[] } = { containers: [], volumes: [] };
-  const network = await docker.createNetwork({ Name: prefix, Driver: 'bridge', Labels: labels });
-
   const releaseCache = o.keepRegistry === false ? undefined : await lockRegistryCache();
+  const network = await docker.createNetwork({ Name: prefix, Driver: 'bridge', Labels: labels }).catch(async (e: Error) => { await releaseCache?.(); throw e; });
   const remove = async () => {
     await Promise.all(made.containers.map((c) => c.remove({ force: true, v: true }).catch(() => undefined)));
     await Promise.all(made.volumes.map((v) => docker.getVolume(v).remove({ force: true }).catch(() => undefined)));
@@ -121,7 +113,7 @@ export async function startSwarmCluster(o: StartOptions = {}): Promise<SwarmClus
   try {
     const image = await nodeImage(docker, progress);
     const run = async (name: string, spec: Partial<Docker.ContainerCreateOptions>, volume: { name: string; target: string; kept?: boolean }): Promise<Docker.Container> => {
-      if (volume.kept) await docker.createVolume({ Name: volume.name, Labels: { [KEPT_LABEL]: volume.name === REGISTRY_CACHE ? 'registry' : 'worker' } });
+      if (volume.kept) await docker.createVolume({ Name: volume.name, Labels: { 'pwp.test-swarm-cache': 'registry' } });
       else {
         await docker.createVolume({ Name: volume.name, Labels: labels });
         made.volumes.push(volume.name);
@@ -151,30 +143,21 @@ export async function startSwarmCluster(o: StartOptions = {}): Promise<SwarmClus
       HostConfig: { PortBindings: { [`${REGISTRY_PORT}/tcp`]: [{ HostIp: '127.0.0.1', HostPort: '' }] } },
     }, releaseCache ? { name: REGISTRY_CACHE, target: REGISTRY_ROOT, kept: true } : { name: `${prefix}-registry`, target: REGISTRY_ROOT });
 
-    // The workers' kept engines, by the IDE image's tag; those kept for another tag go.
-    const keptEngine = releaseCache && o.ideImage ? (i: number) => `${KEPT_VOLUME}-worker${i + 1}-${o.ideImage!.replace(/^.*:/, '')}` : undefined;
-    if (keptEngine) {
-      const mine = new Set(Array.from({ length: o.workers ?? 2 }, (_, i) => keptEngine(i)));
-      const { Volumes } = await docker.listVolumes({ filters: { label: [`${KEPT_LABEL}=worker`] } });
-      await Promise.all((Volumes ?? []).filter((v) => !mine.has(v.Name)).map((v) => docker.getVolume(v.Name).remove().catch(() => undefined)));
-      progress(`the workers keep their engines in volumes ${[...mine].join(', ')} (layers they have are not pulled again)`);
-    }
-    const engine = (name: string, extra: string[], binds: string[] = [], kept?: string) => run(name, {
-      // A kept engine was in another swarm: it starts outside any.
-      Entrypoint: [...(kept ? ['sh', '-c', 'rm -rf /var/lib/docker/swarm && exec dockerd "$@"', 'dockerd'] : ['dockerd']), '--icc=false', '--ip-masq=false', `--insecure-registry=${REGISTRY_NAME}`, ...extra],
+    const engine = (name: string, extra: string[], binds: string[] = []) => run(name, {
+      Entrypoint: ['dockerd', '--icc=false', '--ip-masq=false', `--insecure-registry=${REGISTRY_NAME}`, ...extra],
       HostConfig: {
         // RECIPES.md: privileged containers cannot start here; these flags run an engine inside.
         CapAdd: ['ALL'], CapDrop: ['SYS_RESOURCE'], SecurityOpt: ['seccomp=unconfined', 'apparmor=unconfined'],
         ...({ CgroupnsMode: 'host' } as Docker.HostConfig), Binds: ['/sys/fs/cgroup:/sys/fs/cgroup:rw', ...binds],
       },
-    }, kept ? { name: kept, target: '/var/lib/docker', kept: true } : { name, target: '/var/lib/docker' });
+    }, { name, target: '/var/lib/docker' });
 
     const managerName = `${prefix}-manager`;
     const containers = [
       { name: managerName, role: 'manager' as const, c: await engine(managerName, ['-H', 'unix:///var/run/docker.sock', '-H', 'unix:///run/pwp-swarm/docker.sock'], [`${socketDir}:/run/pwp-swarm`]) },
       ...await Promise.all(Array.from({ length: o.workers ?? 2 }, async (_, i) => {
         const name = `${prefix}-worker${i + 1}`;
-        return { name, role: 'worker' as const, c: await engine(name, [], [], keptEngine?.(i)) };
+        return { name, role: 'worker' as const, c: await engine(name, []) };
       })),
     ];
     const nodes: SwarmNode[] = await Promise.all(containers.map(async (n) => ({
@@ -182,13 +165,6 @@ export async function startSwarmCluster(o: StartOptions = {}): Promise<SwarmClus
       address: (await n.c.inspect()).NetworkSettings.Networks[prefix].IPAddress,
     })));
     for (const n of nodes) await waitForEngine(n.container);
-    // A kept engine keeps only the IDE image: the last cluster's containers (a killed node's
-    // too) and any other image (checkpoints) go.
-    if (keptEngine) {
-      const repository = `${REGISTRY_NAME}/${o.ideImage!.replace(/:[^:/]*$/, '')}`;
-      await Promise.all(nodes.filter((n) => n.role === 'worker').map((n) => exec(n.container, ['sh', '-c',
-        `docker ps -aq | xargs -r docker rm -f >/dev/null && docker images --format '{{.ID}} {{.Repository}}' | awk '$2 != "${repository}" { print $1 }' | xargs -r docker rmi -f >/dev/null; docker volume prune -f >/dev/null`])));
-    }
     // A node takes nothing from its own containers: an environment cannot reach its node's
     // swarm ports, nor another environment's published bridge through the node's address.
     for (const n of nodes) await exec(n.container, ['iptables', '-I', 'INPUT', '-i', 'docker0', '-j', 'DROP']);
