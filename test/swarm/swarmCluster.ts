@@ -55,13 +55,7 @@ export interface SwarmCluster {
   remove(): Promise<void>;
 }
 
-export interface StartOptions {
-  workers?: number;
-  progress?: (line: string) => void;
-  docker?: Docker;
-  /** Whether the registry uses the kept storage (REGISTRY_CACHE) when no other cluster does (default true). */
-  keepRegistry?: boolean;
-}
+export interface StartOptions { workers?: number; progress?: (line: string) => void; docker?: Docker }
 
 async function exec(c: Docker.Container, cmd: string[]): Promise<string> {
   const e = await c.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true });
@@ -100,7 +94,7 @@ export async function startSwarmCluster(o: StartOptions = {}): Promise<SwarmClus
   const labels = { [LABEL]: id, [STARTED_BY]: `${hostname()}:${process.pid}` };
   const socketDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   const made: { containers: Docker.Container[]; volumes: string[] } = { containers: [], volumes: [] };
-  const releaseCache = o.keepRegistry === false ? undefined : await lockRegistryCache();
+  const releaseCache = await lockRegistryCache();
   const network = await docker.createNetwork({ Name: prefix, Driver: 'bridge', Labels: labels }).catch(async (e: Error) => { await releaseCache?.(); throw e; });
   const remove = async () => {
     await Promise.all(made.containers.map((c) => c.remove({ force: true, v: true }).catch(() => undefined)));
