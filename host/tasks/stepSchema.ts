@@ -16,7 +16,10 @@ const Regex = (max: number, min = 0) => z.string().min(min).max(max).superRefine
   try { new RegExp(src); } catch (err) { ctx.addIssue({ code: 'custom', message: `not a valid regular expression: ${(err as Error).message}` }); }
 });
 
-/** How long a step waits for something to come on screen unless it says (a loaded machine can take tens of seconds to open a view). */
+/**
+ * How long a step waits for a state (on screen, focus, an ide.* result) unless it says: a loaded
+ * machine can take tens of seconds to open a view, and a wait ends as soon as the state is there.
+ */
 export const SCREEN_WAIT_MS = 60_000;
 const ScreenWait = z.int().min(0).max(600_000).default(SCREEN_WAIT_MS);
 
@@ -49,7 +52,7 @@ const shapes = {
       /** A regular expression on the element's place in the page (dom.focused `path`). */
       path: Regex(500).optional(),
     }).strict(),
-    timeoutMs: z.int().min(0).max(600_000).default(10_000),
+    timeoutMs: ScreenWait,
     /**
      * The key that brings the element up (the step before), pressed again whenever the focus has
      * not come within pressEveryMs: a key pressed while the IDE is still loading can do nothing.
@@ -130,14 +133,14 @@ const shapes = {
    * Only what an agent could see, so an input-only oracle may use it.
    */
   answerFromScreen: z.object({
-    answerFromScreen: z.object({ regex: Regex(2000, 1), timeoutMs: z.int().min(0).max(600_000).default(30_000) }).strict(),
+    answerFromScreen: z.object({ regex: Regex(2000, 1), timeoutMs: ScreenWait }).strict(),
     ...Note,
   }).strict(),
   wait: z.object({ wait: z.int().min(0).max(600_000), ...Note }).strict(),
   /** Polls an ide.* method until its result matches. */
   waitFor: z.object({
     waitFor: z.object({ ide: IdeMethod, params: z.record(z.string(), z.unknown()).default({}), match: MatcherSchema }).strict(),
-    timeoutMs: z.int().min(0).max(600_000).default(15_000),
+    timeoutMs: ScreenWait,
     ...Note,
   }).strict(),
   settle: z.object({ settle: z.int().min(50).max(10_000), ...Note }).strict(),

@@ -53,7 +53,7 @@ async function typeVerified(env: EnvLike, text: string, expected = text): Promis
   for (let attempt = 1; ; attempt++) {
     await act(env, { type: 'type', text });
     try {
-      await eventually(() => focused(env), (f) => (f?.value ?? '').endsWith(expected), 5000, `the focused field holding ${JSON.stringify(expected)}`);
+      await eventually(() => focused(env), (f) => (f?.value ?? '').endsWith(expected), 15_000, `the focused field holding ${JSON.stringify(expected)}`);
       return;
     } catch (err) {
       if (attempt === 3) throw err;
@@ -73,7 +73,7 @@ async function quickInput(env: EnvLike, keys: string, prefix: string, text: stri
     const marks = (await env.unwrapped.query('dom.marks', {})).marks.filter((m) => m.part === 'quickinput' && m.role === 'option');
     seen = marks.map((m) => m.text);
     return marks;
-  }, (marks) => marks.length > 0 && option(marks[0].text), 30_000, 'a matching option').catch(() => {
+  }, (marks) => marks.length > 0 && option(marks[0].text), SCREEN_WAIT_MS, 'a matching option').catch(() => {
     throw new Error(`nothing matching ${JSON.stringify(text)} is offered first (options: ${seen.slice(0, 8).map((t) => JSON.stringify(t)).join(', ') || 'none'})`);
   });
   await act(env, { type: 'key', keys: 'enter' });
