@@ -189,18 +189,19 @@ export async function restoreCheckpoint(
     // Processes come back as they were; the files inside the container are the checkpoint's own.
     await deployment.restoreProcesses(info.id, name);
     const restored = Date.now();
-    await client.call('proc.waitReady', { timeoutMs: opts.timeoutMs ?? 60_000 });
+    const timeoutMs = opts.timeoutMs ?? READY_TIMEOUT_MS;
+    await client.call('proc.waitReady', { timeoutMs }, { timeoutMs: timeoutMs + 5000 });
     return { name, durationMs: Date.now() - t0, phases: { criuRestore: restored - t0, ready: Date.now() - restored }, how: 'criu', editorsOpened: 0, extensionsReplaced: false };
   }
   const fingerprint = run(runtime, FINGERPRINT).then((f) => f === manifest.extensionsFingerprint);
   let reason = 'asked for';
   if (!opts.reload) {
-    const inPlace = await restoreInPlace(runtime, client, manifest, dir, fingerprint, opts.timeoutMs ?? 60_000);
+    const inPlace = await restoreInPlace(runtime, client, manifest, dir, fingerprint, opts.timeoutMs ?? READY_TIMEOUT_MS);
     if (!('fallBack' in inPlace)) return { name, durationMs: Date.now() - t0, ...inPlace, how: 'in-place', extensionsReplaced: false };
     reason = inPlace.fallBack;
   }
   const sameExtensions = await fingerprint;
-  const reloaded = await restoreWithReload(runtime, client, manifest, dir, !sameExtensions, opts.timeoutMs ?? 60_000);
+  const reloaded = await restoreWithReload(runtime, client, manifest, dir, !sameExtensions, opts.timeoutMs ?? READY_TIMEOUT_MS);
   return { name, durationMs: Date.now() - t0, ...reloaded, how: 'reload', reloadReason: reason, extensionsReplaced: !sameExtensions };
 }
 
@@ -260,7 +261,7 @@ async function restoreWithReload(
   if (replaceExtensions) loads.push(loadArchive(runtime, join(dir, manifest.files.extensions), IDE_HOME));
   await Promise.all(loads);
   lap('swapFiles');
-  await client.call('proc.openWorkbench', { timeoutMs });
+  await client.call('proc.openWorkbench', { timeoutMs }, { timeoutMs: timeoutMs + 5000 });
   lap('openWorkbench');
   const editorsOpened = await reopenEditors(client, manifest);
   lap('reopenEditors');
