@@ -29,7 +29,9 @@ function runStages(dir: string, scripts: string[]): { code: number | null; lastL
 }
 
 describe('CI test stages (scripts/runTestStages.sh)', function () {
-  this.timeout(60_000);
+  // Each test runs npm and mocha for real, two to four times: up to 27 s at a load of 50 on 2 cores.
+  // spawnSync holds the event loop, so this is checked only after the run: keep it far above that.
+  this.timeout(300_000);
   const dirs: string[] = [];
   after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
@@ -66,7 +68,7 @@ describe('CI test stages (scripts/runTestStages.sh)', function () {
     dirs.push(dir);
     writeFileSync(join(dir, 'waits.test.js'), `const { existsSync } = require('node:fs');
 describe('waits', () => { it('sees the other script running', async function () {
-  this.timeout(30000);
+  this.timeout(120000);
   while (!existsSync('marks.started')) await new Promise((r) => setTimeout(r, 50));
   if (!existsSync('premarks.ran')) throw new Error('the pre-script did not run first');
 }); });\n`);

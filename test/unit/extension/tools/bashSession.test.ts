@@ -1,14 +1,15 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BashSession } from '../../../../extension/src/tools/bashSession';
+import { BashSession, type BashResult } from '../../../../extension/src/tools/bashSession';
 
 describe('tools: the persistent bash session', function () {
-  this.timeout(20_000);
+  this.timeout(180_000);
   let dir: string;
   let sh: BashSession;
-  const quick = { softTimeoutMs: 5000, hardTimeoutMs: 10_000 };
+  // For commands that must finish: a loaded machine can take seconds to start a shell.
+  const quick = { softTimeoutMs: 60_000, hardTimeoutMs: 120_000 };
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'pwp-bash-'));
     sh = new BashSession({ cwd: dir, env: { PATH: process.env.PATH, HOME: dir }, scratchDir: join(dir, '.scratch') });
@@ -31,16 +32,28 @@ describe('tools: the persistent bash session', function () {
   });
 
   it('returns early on silence (soft timeout) and keeps the command running for wait', async () => {
-    const r = await sh.run('echo start; sleep 1; echo end', { softTimeoutMs: 300, hardTimeoutMs: 5000 });
-    assert.deepEqual([r.status, r.output, r.running], ['soft-timeout', 'start\n', true]);
+    // The command goes on only once the test has made the file `go`.
+    const soft = { softTimeoutMs: 300, hardTimeoutMs: 120_000 };
+    let r = await sh.run('echo start; until [ -e go ]; do sleep 0.05; done; echo end', soft);
+    let output = r.output;
+    // A loaded machine can take longer than 300 ms to start the shell: that silence is a soft timeout too, with nothing yet.
+    while (r.status === 'soft-timeout' && output === '') { r = await sh.wait(soft); output += r.output; }
+    assert.deepEqual([r.status, output, r.running], ['soft-timeout', 'start\n', true]);
     await assert.rejects(sh.run('echo no', quick), /still running/);
+    writeFileSync(join(dir, 'go'), '');
     const w = await sh.wait(quick);
     assert.deepEqual([w.status, w.output, w.running], ['done', 'end', false]);
   });
 
   it('interrupts at the hard timeout with the partial output, and the shell goes on', async () => {
-    const r = await sh.run('echo before; sleep 30; echo never', { softTimeoutMs: 10_000, hardTimeoutMs: 500 });
-    assert.equal(r.status, 'hard-timeout');
+    // The output has to come before the hard timeout. A machine too loaded to start the shell and
+    // run the echo within it is given twice as long, so it only makes this test take longer.
+    let r: BashResult;
+    for (let hardTimeoutMs = 500; ; hardTimeoutMs *= 2) {
+      r = await sh.run('echo before; sleep 30; echo never', { softTimeoutMs: 60_000, hardTimeoutMs });
+      assert.equal(r.status, 'hard-timeout');
+      if (r.output !== '' || hardTimeoutMs >= 32_000) break;
+    }
     assert.match(r.output, /^before/);
     assert.doesNotMatch(r.output, /never/);
     assert.equal((await sh.run('echo alive', quick)).output, 'alive');

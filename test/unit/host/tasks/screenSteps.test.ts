@@ -116,7 +116,7 @@ describe('screen-watching task steps', () => {
       annotate: () => undefined,
       query: async (method: string) => { assert.equal(method, 'dom.focused'); return { focused: { part: 'find', role: 'textbox', path: '', ...focus[Math.min(reads++, 1)] } }; },
     } as unknown as EnvLike;
-    await runSteps([StepSchema.parse({ waitForFocus: { part: 'find', text: '^find$' }, timeoutMs: 2000 })], env, '/nonexistent');
+    await runSteps([StepSchema.parse({ waitForFocus: { part: 'find', text: '^find$' }, timeoutMs: 60_000 })], env, '/nonexistent');
     assert.equal(reads, 2);
   });
 });
