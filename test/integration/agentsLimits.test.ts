@@ -14,14 +14,16 @@ import { actOn, type ActResult } from '../support/actOnEnv';
 import { testImage } from './environmentFixture';
 import { errorReply, openaiReply, ScriptedModelServer } from '../support/scriptedModelServer';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('model agent stopping rules (real container)', function () {
   this.timeout(600_000);
   let server: ScriptedModelServer;
   const task = resolveTasks(['general-swe/swap-variables'])[0];
   let env: ReturnType<typeof makeEnv>;
   const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+  // The "slow" model answers only when the suite ends: whatever the load, its request is still
+  // in flight when the agent's time cap comes.
+  let releaseSlow!: () => void;
+  const slowReleased = new Promise<void>((resolve) => { releaseSlow = resolve; });
 
   before(async () => {
     server = await ScriptedModelServer.start(async (req) => {
@@ -29,7 +31,7 @@ describe('model agent stopping rules (real container)', function () {
       switch (req.body.model) {
         case 'steps': return openaiReply({ calls: [read] });
         case 'tokens': return openaiReply({ calls: [read], usage: { in: 3000, out: 100 } });
-        case 'slow': await sleep(6000); return openaiReply({ calls: [read] });
+        case 'slow': await slowReleased; return openaiReply({ calls: [read] });
         case 'denied': return errorReply('openai', 401, 'invalid api key');
         case 'chatty': return openaiReply({ text: 'I think the names are swapped.' });
         default: throw new Error(`no script for model ${req.body.model}`);
@@ -43,6 +45,7 @@ describe('model agent stopping rules (real container)', function () {
   });
 
   after(async () => {
+    releaseSlow();
     if (saved.key === undefined) delete process.env.OPENAI_API_KEY; else process.env.OPENAI_API_KEY = saved.key;
     if (saved.url === undefined) delete process.env.OPENAI_BASE_URL; else process.env.OPENAI_BASE_URL = saved.url;
     await env?.close();
@@ -75,7 +78,9 @@ describe('model agent stopping rules (real container)', function () {
   });
 
   it('stops at the time cap, cancelling the request in flight', async () => {
-    const { acted, records } = await act('slow', { timeCapMs: 2000 });
+    // The cap counts from the agent's start, and its first request must be in flight by then:
+    // 15 s leaves a loaded machine time to set the agent up and send it.
+    const { acted, records } = await act('slow', { timeCapMs: 15_000 });
     assert.equal(acted.outcome.stats?.stoppedBy, 'time-cap', JSON.stringify(acted.outcome));
     assert.ok(records.some((r) => r.type === 'modelError'));
   });

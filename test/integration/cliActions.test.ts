@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Mark } from '../../bridge/protocol';
 import { makeWorkspace, testImage } from './environmentFixture';
+import { quickOpenShows } from './ideDriving';
 
 const run = promisify(execFile);
 const PWP = join(__dirname, '../../bin/pwp');
@@ -58,6 +60,8 @@ describe('pwp CLI actions on a running environment (through an attached Env)', f
     await ok('key', id, 'ctrl+p');
     await eventually(async () => JSON.parse(await ok('inspect', id, 'focused')) as { focused: { role?: string } | null }, (f) => f.focused?.role === 'combobox' || f.focused?.role === 'textbox', 'the quick-open box taking the focus');
     await ok('type', id, 'notes.txt');
+    // Enter picks the first entry: wait until the query is in and the file search listed notes.txt first.
+    await eventually(async () => (JSON.parse(await ok('inspect', id, 'marks')) as { marks: Mark[] }).marks, (m) => quickOpenShows(m, 'notes.txt', 'notes.txt'), 'notes.txt first in quick open');
     await ok('key', id, 'enter');
     await eventually(async () => JSON.parse(await ok('inspect', id, 'editors')) as { activeEditor?: { path?: string } | null }, (e) => !!e.activeEditor?.path?.endsWith('notes.txt'), 'notes.txt becoming the active editor');
     await ok('key', id, 'ctrl+end');

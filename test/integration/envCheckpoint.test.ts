@@ -87,6 +87,8 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
       await c.call('ide.settings.update', { key: 'editor.fontSize', value: 17 });
       await c.call('ide.keybindings.update', { add: [{ key: 'ctrl+alt+j', command: 'editor.action.joinLines' }] });
       await c.call('ide.editors.open', { editors: [{ file: 'app.py', cursor: { line: 30, column: 3 } }] });
+      // The IDE writes its local-history entry for the save a moment after the file.
+      await eventually(() => c.call('ide.timeline', { file: 'app.py' }), (t) => t.entries.length >= 1, 60_000, 'the local-history entry of the save');
       const before = await ideState(env);
       assert.deepEqual(before.active, { path: '/workspace/app.py', cursor: { line: 30, column: 3 } });
       assert.equal(before.fontSize, 17);
@@ -99,6 +101,7 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
       await c.call('ide.editors.open', { editors: [{ file: 'app.py', cursor: { line: 1, column: 1 } }] });
       await env.step({ type: 'type', text: 'LATER ' });
       await env.step({ type: 'key', keys: 'ctrl+s' });
+      await eventually(() => fileIn(env, '/workspace/app.py'), (t) => !!t?.startsWith('LATER '), 60_000, 'the later save');
       await env.exec(['sh', '-c', 'echo new > /workspace/extra.txt']);
       // A workspace setting the IDE picks up from .vscode/settings.json by its file watcher:
       // the restore must wait until the IDE has dropped it again.
@@ -169,14 +172,16 @@ describe('Env: the gymnasium-style contract, checkpoints and pause, in real cont
       // Started in the background by a shell that exits at once: a detached exec would keep
       // its HTTP connection to dockerd open for minutes after the container is gone.
       await env.exec(['sh', '-c', '(while :; do date +%s%3N >> /tmp/ticks; sleep 0.05; done) >/dev/null 2>&1 &']);
-      await sleep(600);
+      const ticksIn = async () => ((await fileIn(env, '/tmp/ticks')) ?? '').trim().split('\n').filter(Boolean).map(Number);
+      await eventually(ticksIn, (t) => t.length >= 2, 60_000, 'the clock ticking');
       await env.pause();
       const pausedAt = Date.now(); // docker pause has returned: the cgroup is frozen from here on
+      // Time has to pass while frozen: the gap below is at least this long, and a slow machine
+      // only makes it longer.
       await sleep(2000);
       const resumedAt = Date.now();
       await env.resume();
-      await sleep(600);
-      const ticks = (await fileIn(env, '/tmp/ticks'))!.trim().split('\n').map(Number);
+      const ticks = await eventually(ticksIn, (t) => t.some((x) => x > resumedAt), 60_000, 'the clock ticking again after resume');
       const during = ticks.filter((t) => t > pausedAt + 50 && t < resumedAt - 50);
       assert.deepEqual(during, [], 'the clock inside ticked while the container was paused');
       assert.ok(ticks.some((t) => t < pausedAt) && ticks.some((t) => t > resumedAt), 'it ticked before and after');

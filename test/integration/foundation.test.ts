@@ -22,6 +22,7 @@ async function pixelsOf(png: Buffer): Promise<{ width: number; height: number; d
 }
 
 describe('foundation: a real IDE in a real container', function () {
+  this.timeout(300_000); // a hang detector: waits on state are bounded at 120 s each, and a loaded machine needs several
   const longFile = Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join('\n');
   /** Saves land on disk a little after ctrl+s; wait for them (bounded) before comparing. */
   const fileBecomes = async (path: string, expected: string) => {
@@ -29,6 +30,20 @@ describe('foundation: a real IDE in a real container', function () {
     assert.equal(last ?? (await env().readFile(path)), expected);
   };
   const env = useEnvironment({ [NOTES]: 'first line\n', 'src/app.py': 'print("hi")\n', 'long.txt': longFile });
+  /**
+   * Marks the screen as it is now, and returns a wait until more than `pixels` of it have changed
+   * since. On a loaded machine the browser may draw a change the workbench has made long after:
+   * a quiet screen alone does not show that the drawing is done. Its own baseline, so the
+   * connection's default one (what the test asserts on) does not move.
+   */
+  const screenMark = async (name: string) => {
+    await env().client.call('capture.delta', { includeImage: false, baseline: name });
+    let changed = 0;
+    return (pixels: number, what: string) => eventually(async () => {
+      changed += (await env().client.call('capture.delta', { includeImage: false, baseline: name })).changedPixels;
+      return changed;
+    }, (n) => n > pixels, 60_000, what);
+  };
 
   it('reports ready only with every component up, the workbench rendered and the extension connected', async () => {
     const h = await env().client.call('proc.health', {});
@@ -105,23 +120,35 @@ describe('foundation: a real IDE in a real container', function () {
     assert.equal(same.box, null);
     assert.equal(same.image, null);
     assert.equal(same.changedPixels, 0);
+    const sideBarShown = async () => (await client.call('dom.marks', {})).marks.some((m) => m.part === 'sidebar');
+    const shown = await sideBarShown();
+    const drawn = await screenMark('sidebar');
     await client.call('input.key', { keys: 'ctrl+b' }); // toggles the side bar
+    // Wait until the workbench has taken the key, the browser has drawn it, and the drawing has ended.
+    await eventually(sideBarShown, (on) => on !== shown, 60_000, 'the side bar toggled');
+    await drawn(1000, 'the side bar toggled on screen');
     await waitForSettle(client, { quietMs: 300 });
     const diff = await client.call('capture.delta', {});
     assert.equal(diff.changed, true);
     assert.ok(diff.box!.width > 100 && diff.changedPixels > 1000);
     assert.ok(diff.image && diff.image.width === diff.box!.width);
     await client.call('input.key', { keys: 'ctrl+b' });
+    await eventually(sideBarShown, (on) => on === shown, 60_000, 'the side bar back');
     await waitForSettle(client, { quietMs: 300 });
   });
 
   it('opens a context menu with a right click and closes it with escape', async () => {
     const { client } = env();
     await client.call('capture.delta', { includeImage: false });
+    const drawn = await screenMark('menu');
     await client.call('input.click', { x: 800, y: 300, button: 'right' });
+    const menuOpen = async () => (await client.call('dom.marks', {})).marks.some((m) => m.part === 'menu');
+    await eventually(menuOpen, (open) => open, 60_000, 'the context menu');
+    await drawn(100, 'the context menu on screen');
     await waitForSettle(client, { quietMs: 300 });
     assert.equal((await client.call('capture.delta', { includeImage: false })).changed, true);
     await client.call('input.key', { keys: 'escape' });
+    await eventually(menuOpen, (open) => !open, 60_000, 'the context menu closed');
     await waitForSettle(client, { quietMs: 300 });
   });
 
@@ -129,7 +156,10 @@ describe('foundation: a real IDE in a real container', function () {
     const { client } = env();
     await openWithKeyboard(client, 'long.txt');
     await client.call('capture.delta', { includeImage: false });
+    const drawn = await screenMark('scroll');
     await client.call('input.scroll', { x: 800, y: 400, direction: 'down', amount: 10 });
+    await eventually(() => client.call('ide.editors', { maxTextChars: 0 }), (e) => (e.activeEditor?.visibleRanges[0]?.start.line ?? 1) > 1, 60_000, 'the editor scrolled');
+    await drawn(1000, 'the scrolled lines on screen');
     await waitForSettle(client, { quietMs: 300 });
     const scrolled = await client.call('capture.delta', { includeImage: false });
     assert.ok(scrolled.changed && scrolled.box!.height > 300, 'the editor content moved');
@@ -150,6 +180,7 @@ describe('foundation: a real IDE in a real container', function () {
     const { client } = env();
     const { path } = await client.call('capture.recordStart', { fps: 10, path: '/tmp/pwp/recordings/test.mp4' });
     await client.call('input.key', { keys: 'ctrl+b' });
+    // A recording of some length on purpose (durationMs >= 1000 below): a slow machine only makes it longer.
     await new Promise((r) => setTimeout(r, 1200));
     await client.call('input.key', { keys: 'ctrl+b' });
     const stop = await client.call('capture.recordStop', {});
@@ -190,7 +221,7 @@ describe('foundation: a real IDE in a real container', function () {
       const ws = new WebSocket('ws://127.0.0.1:' + port + '/?token=' + token + '&activated=' + Date.now() * 2);
       ws.onmessage = (e) => { const m = JSON.parse(e.data); ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { workspaceFolders: ['/forged'] } })); };
       ws.onclose = (e) => { console.log('closed ' + e.code); process.exit(0); };
-      setTimeout(() => { console.log('still connected'); process.exit(0); }, 10000);`;
+      setTimeout(() => { console.log('still connected'); process.exit(0); }, 60000);`;
     const out = await execIn(env(), ['bash', '-c', `
       pid=$(pgrep -f -- '--type=extensionHost' | head -1)
       var() { tr '\\0' '\\n' < /proc/$pid/environ | sed -n "s/^$1=//p"; }
@@ -202,7 +233,7 @@ describe('foundation: a real IDE in a real container', function () {
   });
 
   it('recovers when the browser is killed inside the container', async function () {
-    this.timeout(120_000);
+    this.timeout(300_000);
     const { client } = env();
     const before = await client.call('proc.health', {});
     // The browser runs as the bridge's user (root), out of the IDE user's reach.
@@ -216,7 +247,7 @@ describe('foundation: a real IDE in a real container', function () {
   });
 
   it('recovers when code-server is killed inside the container', async function () {
-    this.timeout(180_000);
+    this.timeout(360_000);
     const { client } = env();
     const before = await client.call('proc.health', {});
     await execIn(env(), ['pkill', '-KILL', '-f', 'code-server']);

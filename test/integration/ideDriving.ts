@@ -8,8 +8,12 @@ import type { TestEnvironment } from './environmentFixture';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `read` until `ok` holds, returning the last value; fails with the last value seen. */
-export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+/**
+ * Polls `read` until `ok` holds, returning the last value; fails with the last value seen.
+ * A wait that succeeds costs no more for a long bound, so the default is one a loaded machine
+ * meets (the IDE can take tens of seconds to show something there).
+ */
+export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 60_000, what = 'condition'): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: T | undefined;
   for (;;) {
@@ -33,7 +37,8 @@ export async function writeOnDisk(env: TestEnvironment, path: string, content: s
   await (await env.deployment.runtime(env.info.id)).writeFiles(path.slice(0, slash), [{ path: path.slice(slash + 1), content }]);
 }
 
-async function marksUntil(client: BridgeClient, what: string, pred: (m: Mark[]) => boolean, timeoutMs = 60_000): Promise<Mark[]> {
+/** Reads the marks until `pred` holds on them. */
+export async function marksUntil(client: BridgeClient, what: string, pred: (m: Mark[]) => boolean, timeoutMs = 60_000): Promise<Mark[]> {
   const r = await eventually(() => client.call('dom.marks', {}), (m) => pred(m.marks), timeoutMs, what);
   return r.marks;
 }
@@ -41,8 +46,8 @@ async function marksUntil(client: BridgeClient, what: string, pred: (m: Mark[]) 
 const inQuickInput = (m: Mark[], role: string, text: (t: string) => boolean) =>
   m.some((x) => x.part === 'quickinput' && x.role === role && text(x.text));
 
-/** The quick input's text box shows the whole query and its first entry is the file. */
-function quickOpenShows(m: Mark[], query: string, base: string): boolean {
+/** The quick input's text box shows the whole query and its first entry starts with `base`. */
+export function quickOpenShows(m: Mark[], query: string, base: string): boolean {
   const input = m.find((x) => x.part === 'quickinput' && x.role === 'textbox');
   const options = m.filter((x) => x.part === 'quickinput' && x.role === 'option').sort((a, b) => a.box.y - b.box.y);
   return !!input && input.text.endsWith(`"${query}"`) && options.length > 0 && options[0].text.startsWith(base);
@@ -60,7 +65,9 @@ export async function openWithKeyboard(client: BridgeClient, name: string): Prom
     await marksUntil(client, `${base} first in quick open`, (m) => quickOpenShows(m, name, base));
     await client.call('input.key', { keys: 'enter' });
     try {
-      await eventually(() => client.call('ide.editors', {}), isActive, attempt === 1 ? 5_000 : 15_000, `${name} active`);
+      // Opening a file can take tens of seconds on a loaded machine; the second look is for an
+      // Enter the quick open never got, not for a slow IDE.
+      await eventually(() => client.call('ide.editors', {}), isActive, 60_000, `${name} active`);
       break;
     } catch (err) {
       if (attempt >= 2) throw err;

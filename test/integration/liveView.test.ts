@@ -62,8 +62,8 @@ describe('live view: noVNC in a real browser, human input recorded, hand-off', f
     mkdirSync(RESULTS, { recursive: true });
     const shot = await page.screenshot({ path: join(RESULTS, 'live-view.png') });
     assert.ok(await distinctColours(shot) > 50, 'the live view shows a blank page');
-    const status = await env.unwrapped.client.call('control.status', {});
-    assert.equal(status.viewers, 1);
+    // The bridge counts the viewer once the page's connection has reached it.
+    await eventually(() => env.unwrapped.client.call('control.status', {}), (s) => s.viewers === 1, 60_000, 'one viewer');
   });
 
   it('delivers keys typed in the page to the IDE and records them as human input', async () => {
@@ -80,14 +80,19 @@ describe('live view: noVNC in a real browser, human input recorded, hand-off', f
 
   it('hands control to the person: agent input waits until the page hands it back', async () => {
     const base = env.unwrapped;
-    const handOff = base.handOff('please review the file', { timeoutMs: 60_000 });
+    // Control comes back by itself after timeoutMs: far longer than a loaded machine needs to show the page's button.
+    const handOff = base.handOff('please review the file', { timeoutMs: 5 * 60_000 });
     await eventually(() => base.client.call('control.status', {}), (s) => s.holder === 'human', 60_000, 'the person holding control');
-    let stepDone = false;
-    const step = env.step({ type: 'key', keys: 'End' }).then((r) => { stepDone = true; return r; });
     const page = vnc.page();
     const button = page.locator('#handBack');
     await button.waitFor({ state: 'visible', timeout: 60_000 });
     assert.match(await page.locator('#message').textContent() ?? '', /please review the file/);
+    // The agent acts only now: its input waits a bounded time for control (control.request's
+    // inputWaitMs), so the wait for the page above must not count against it.
+    let stepDone = false;
+    const step = env.step({ type: 'key', keys: 'End' }).then((r) => { stepDone = true; return r; });
+    // Proves something does not happen, so it has to let time pass: a slow machine can only make
+    // the key reach the bridge later, which weakens the check but never fails it.
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(stepDone, false, 'the agent\'s key went through while the person had control');
     await button.click();

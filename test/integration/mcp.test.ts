@@ -61,7 +61,8 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
     let stderr = '';
     const record = mkdtempSync(join(tmpdir(), 'pwp-mcp-record-'));
     const checkpoint = `mcp-test-${process.pid}`;
-    const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallResult;
+    // The SDK gives up on a request after 60 s by default; a checkpoint or restore on a loaded machine may take longer.
+    const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 180_000 })) as CallResult;
 
     before(async function () {
       this.timeout(5 * 60_000);
@@ -284,7 +285,7 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
       await client.close();
     }
     // The state is what counts: the client's close may end the server before its last log line reaches us.
-    await until(async () => (await new DockerDeployment().list()).some((e) => e.id === id), (present) => !present, 60_000, `environment ${id} removed`);
+    await until(async () => (await new DockerDeployment().list()).some((e) => e.id === id), (present) => !present, 180_000, `environment ${id} removed`);
   });
 
   it('records a session `pwp replay` performs again in a fresh environment, to the same files', async () => {

@@ -25,7 +25,7 @@ describe('parallel environments and the warm pool', function () {
       }));
       for (const [i, e] of envs.entries()) {
         const text = await eventually(async () => (await e.deployment.readFile(e.info.id, '/workspace/mine.txt')).toString(),
-          (t) => t.includes('typed only'), 10_000, `env ${i} saved`);
+          (t) => t.includes('typed only'), 60_000, `env ${i} saved`);
         assert.equal(text, `env ${i}\ntyped only in ${i}\n`);
       }
     } finally {

@@ -21,6 +21,7 @@ describe('screen-watching task steps (real IDE)', function () {
 
   it('waits for a file that appears later in the Explorer, then reads an answer off the open editor', async () => {
     // The file is written a moment after the wait begins: the Explorer lists it once the watcher sees it.
+    // (On a slow machine the wait may begin after the write: that weakens the check, it cannot fail it.)
     const later = new Promise<void>((r) => setTimeout(r, 1500)).then(() => env.writeFile('late-report.csv', 'a,b\n'));
     const out = await runSteps(steps(
       { waitForMark: { role: 'treeitem', text: '^late-report\\.csv' }, timeoutMs: 120_000 },
@@ -52,6 +53,8 @@ describe('screen-watching task steps (real IDE)', function () {
     let typing: ReturnType<typeof env.step>;
     try {
       typing = env.step({ type: 'type', text: 'pwp-sync-mark' });
+      // Time has to pass with the page stopped: far longer than a quiet-screen wait (150 ms), and
+      // well inside the 10 s a step gives the page to take its input in (input.sync, running/settle.ts).
       await new Promise((r) => setTimeout(r, 3000));
     } finally {
       await renderers('CONT');

@@ -14,7 +14,7 @@ const FILES = {
 };
 
 describe('tools.*: tools.list, file_edit and bash', function () {
-  this.timeout(120_000);
+  this.timeout(300_000); // a hang detector: a loaded machine needs several of the waits on state below
   const env = useEnvironment(FILES);
 
   it('lists every tool with a group, a description and an object JSON Schema', async () => {
@@ -124,14 +124,19 @@ describe('tools.*: tools.list, file_edit and bash', function () {
 
   it('bash returns partial output on a soft timeout, keeps waiting on request, and interrupts at the hard timeout', async () => {
     const { client } = env();
-    const soft = await callTool(client, 'bash', { command: 'echo first; sleep 2; echo second', soft_timeout_s: 0.5 });
-    assert.match(textOf(soft), /^first\n\[no output for 0\.5 s; the command is still running/);
+    // The command goes on only when the test says so (a file appears), not after a time: it is
+    // still running for the refused call, whatever the load. Its first line has to come out
+    // within the soft timeout; 3 s is plenty for an echo.
+    const gate = '/tmp/pwp-bash-go-on';
+    const soft = await callTool(client, 'bash', { command: `echo first; until [ -e ${gate} ]; do sleep 0.1; done; echo second`, soft_timeout_s: 3 });
+    assert.match(textOf(soft), /^first\n\[no output for 3 s; the command is still running/);
     const busy = await callTool(client, 'bash', { command: 'echo other' });
     assert.equal(busy.isError, true);
+    await execIn(env(), ['touch', gate]);
     const waited = await callTool(client, 'bash', { wait: true });
     assert.equal(textOf(waited), 'second');
-    const hard = await callTool(client, 'bash', { command: 'echo begun; sleep 61; echo never', hard_timeout_s: 1 });
-    assert.match(textOf(hard), /^begun\n\[the command ran longer than 1 s and was interrupted/);
+    const hard = await callTool(client, 'bash', { command: 'echo begun; sleep 61; echo never', hard_timeout_s: 3 });
+    assert.match(textOf(hard), /^begun\n\[the command ran longer than 3 s and was interrupted/);
     assert.equal((await execIn(env(), ['sh', '-c', 'ps -eo args= | grep -cx "sleep 61" || true'])).trim(), '0', 'the command was stopped');
     assert.equal(textOf(await callTool(client, 'bash', { command: 'echo next' })), 'next');
   });

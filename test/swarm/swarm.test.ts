@@ -77,7 +77,9 @@ describe('the swarm backend on a real swarm (a manager, two workers, a registry)
       // Nothing else of the cluster is reachable from inside: not A's node (its swarm ports),
       // not B's bridge, not the registry.
       const nodeOf = (e: typeof a) => new URL(e.bridgeUrl.replace(/^ws/, 'http'));
-      const own = await ra.exec(['timeout', '5', 'bash', '-c', 'echo > /dev/tcp/127.0.0.1/7000']);
+      // The probe that must connect gets a long bound (a wait that succeeds costs nothing); the ones
+      // that must not connect keep 5 s: a slow machine can only weaken those, never fail them.
+      const own = await ra.exec(['timeout', '60', 'bash', '-c', 'echo > /dev/tcp/127.0.0.1/7000']);
       assert.equal(own.exitCode, 0, `the probe works: ${own.stderr}`);
       for (const [host, port] of [[nodeOf(a).hostname, '7946'], [nodeOf(a).hostname, nodeOf(b).port], [nodeOf(b).hostname, nodeOf(b).port], ['registry', '5000']]) {
         const probe = await ra.exec(['timeout', '5', 'bash', '-c', `echo > /dev/tcp/${host}/${port}`]);

@@ -208,20 +208,25 @@ async function lockRegistryCache(): Promise<(() => Promise<void>) | undefined> {
   }
 }
 
+/** How long a node's engine or the swarm's workers may take to come up on a loaded machine. */
+const CLUSTER_READY_MS = 5 * 60_000;
+
 async function waitForEngine(c: Docker.Container): Promise<void> {
-  for (let i = 0; ; i++) {
+  const deadline = Date.now() + CLUSTER_READY_MS;
+  for (;;) {
     try { await exec(c, ['docker', 'version', '--format', '{{.Server.Version}}']); return; } catch (err) {
-      if (i > 600) throw err;
+      if (Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 }
 
 async function waitForWorkers(api: Docker, count: number): Promise<void> {
-  for (let i = 0; ; i++) {
+  const deadline = Date.now() + CLUSTER_READY_MS;
+  for (;;) {
     const nodes = await api.listNodes();
     if (nodes.filter((n) => n.Spec?.Role === 'worker' && n.Status?.State === 'ready').length >= count) return;
-    if (i > 600) throw new Error(`the swarm has not ${count} ready workers`);
+    if (Date.now() > deadline) throw new Error(`the swarm has not ${count} ready workers after ${CLUSTER_READY_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -35,8 +35,11 @@ export async function sendRaw(message: unknown): Promise<RpcResponse | undefined
   return dispatcher.handle(typeof message === 'string' ? message : JSON.stringify(message), newSession());
 }
 
-/** Polls `probe` until it returns a value other than undefined; the IDE applies some changes a tick later. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 5000): Promise<T> {
+/**
+ * Polls `probe` until it returns a value other than undefined; the IDE applies some changes a tick
+ * later, and a loaded machine many seconds later. A wait that succeeds costs no more for a long bound.
+ */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -46,7 +46,8 @@ class ResultsReporter extends Mocha.reporters.Spec {
 }
 
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: ResultsReporter });
+  // The timeout is a hang detector: a test on a loaded machine may need a whole wait on state (60 s by default).
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120_000, reporter: ResultsReporter });
   const { EVENT_FILE_PRE_REQUIRE, EVENT_FILE_REQUIRE, EVENT_FILE_POST_REQUIRE } = Mocha.Suite.constants;
   for (const f of readdirSync(__dirname).filter((name) => name.endsWith('.test.js')).sort()) {
     // Loaded here rather than by mocha so that a suite that throws while loading shows up

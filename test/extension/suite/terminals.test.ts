@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { callIde, eventually, workspaceDir } from './helpers';
 
 describe('ide.terminals', function () {
-  this.timeout(30_000);
+  this.timeout(120_000);
   let terminal: vscode.Terminal | undefined;
   afterEach(() => { terminal?.dispose(); terminal = undefined; });
 
@@ -35,7 +35,7 @@ describe('ide.terminals', function () {
     const sleeper = await eventually(async () => {
       const r = await callIde('ide.terminals', {});
       return r.terminals.find((x) => x.name === 'pwp-test-sleep')?.children.find((c) => c.name === 'sleep');
-    }, 'sleep 77 under the terminal\'s shell', 10_000);
+    }, 'sleep 77 under the terminal\'s shell');
     assert.deepEqual(sleeper.commandLine, ['sleep', '77']);
   });
 
