@@ -66,7 +66,7 @@ async function readJson<T>(deployment: DockerDeployment, id: string, path: strin
 
 export async function runExtensionTestsInCodeServer(opts: CodeServerRunOptions = {}): Promise<ExtensionTestRun> {
   const log = opts.log ?? ((line: string) => console.log(line));
-  const timeoutMs = opts.timeoutMs ?? 5 * 60_000;
+  const timeoutMs = opts.timeoutMs ?? 15 * 60_000; // a hang detector: the suites take about a minute quiet
   const staging = mkdtempSync(join(tmpdir(), 'pwp-ext-tests-'));
   const deployment = new DockerDeployment();
   let envId: string | undefined;

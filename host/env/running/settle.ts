@@ -7,7 +7,7 @@ import type { BridgeClient } from '../../client/bridgeClient';
 export interface SettleOptions { quietMs?: number; capMs?: number; pollMs?: number }
 
 /** How long a step waits for the IDE window to take its input in before relying on the screen alone. */
-const INPUT_SYNC_MS = 10_000;
+const INPUT_SYNC_MS = 30_000;
 export interface Settled {
   settled: boolean;
   waitedMs: number;
