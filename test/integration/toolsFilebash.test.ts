@@ -128,13 +128,16 @@ describe('tools.*: tools.list, file_edit and bash', function () {
     // still running for the refused call, whatever the load. Its first line has to come out
     // within the soft timeout; 3 s is plenty for an echo.
     const gate = '/tmp/pwp-bash-go-on';
-    const soft = await callTool(client, 'bash', { command: `echo first; until [ -e ${gate} ]; do sleep 0.1; done; echo second`, soft_timeout_s: 3 });
+    const soft = await callTool(client, 'bash', { command: `echo first; until [ -e ${gate} ]; do sleep 0.1; done; sleep 2; echo second`, soft_timeout_s: 3 });
     assert.match(textOf(soft), /^first\n\[no output for 3 s; the command is still running/);
     const busy = await callTool(client, 'bash', { command: 'echo other' });
     assert.equal(busy.isError, true);
+    // The wait is asked for before the command may go on, so it is waiting when the command ends:
+    // a command that ends with nobody waiting leaves "No command is running." (the 2 s after the
+    // gate only cover a wait request overtaken by the touch).
+    const waiting = callTool(client, 'bash', { wait: true, soft_timeout_s: 120 });
     await execIn(env(), ['touch', gate]);
-    const waited = await callTool(client, 'bash', { wait: true });
-    assert.equal(textOf(waited), 'second');
+    assert.equal(textOf(await waiting), 'second');
     const hard = await callTool(client, 'bash', { command: 'echo begun; sleep 61; echo never', hard_timeout_s: 3 });
     assert.match(textOf(hard), /^begun\n\[the command ran longer than 3 s and was interrupted/);
     assert.equal((await execIn(env(), ['sh', '-c', 'ps -eo args= | grep -cx "sleep 61" || true'])).trim(), '0', 'the command was stopped');
