@@ -183,25 +183,25 @@ export async function restoreCheckpoint(
   const t0 = Date.now();
   const { manifest, dir } = store.read(name);
   const runtime = await deployment.runtime(info.id);
+  const timeoutMs = opts.timeoutMs ?? READY_TIMEOUT_MS;
   if (opts.criu) {
     const criu = await deployment.processCheckpointSupport();
     if (!criu.supported) throw new NotAvailableError(criu.reason);
     // Processes come back as they were; the files inside the container are the checkpoint's own.
     await deployment.restoreProcesses(info.id, name);
     const restored = Date.now();
-    const timeoutMs = opts.timeoutMs ?? READY_TIMEOUT_MS;
     await client.call('proc.waitReady', { timeoutMs }, { timeoutMs: timeoutMs + 5000 });
     return { name, durationMs: Date.now() - t0, phases: { criuRestore: restored - t0, ready: Date.now() - restored }, how: 'criu', editorsOpened: 0, extensionsReplaced: false };
   }
   const fingerprint = run(runtime, FINGERPRINT).then((f) => f === manifest.extensionsFingerprint);
   let reason = 'asked for';
   if (!opts.reload) {
-    const inPlace = await restoreInPlace(runtime, client, manifest, dir, fingerprint, opts.timeoutMs ?? READY_TIMEOUT_MS);
+    const inPlace = await restoreInPlace(runtime, client, manifest, dir, fingerprint, timeoutMs);
     if (!('fallBack' in inPlace)) return { name, durationMs: Date.now() - t0, ...inPlace, how: 'in-place', extensionsReplaced: false };
     reason = inPlace.fallBack;
   }
   const sameExtensions = await fingerprint;
-  const reloaded = await restoreWithReload(runtime, client, manifest, dir, !sameExtensions, opts.timeoutMs ?? READY_TIMEOUT_MS);
+  const reloaded = await restoreWithReload(runtime, client, manifest, dir, !sameExtensions, timeoutMs);
   return { name, durationMs: Date.now() - t0, ...reloaded, how: 'reload', reloadReason: reason, extensionsReplaced: !sameExtensions };
 }
 

@@ -11,17 +11,12 @@ import { RpcServer } from '../../../../bridge/server/rpcServer';
 import { ViewServer } from '../../../../bridge/view/viewServer';
 import { BridgeClient } from '../../../../host/client/bridgeClient';
 import { TimeoutError } from '../../../../bridge/protocol';
+import { eventually } from '../../../../host/tasks/eventually';
 
 const TOKEN = 'view-test-token-0123456789';
 
-/** Waits for a state, polling; the budget is for a machine under heavy load, not a measure. */
-async function until(what: string, cond: () => boolean): Promise<void> {
-  const end = Date.now() + 60_000;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`never: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Waits for a state (the budget is for a machine under heavy load, not a measure). */
+const until = (what: string, cond: () => boolean) => eventually(async () => cond(), (ok) => ok, 60_000, what);
 
 describe('live view served by the bridge (in-process, with a fake VNC server)', () => {
   let server: RpcServer;
