@@ -1,7 +1,7 @@
 // npm run tasks:convert [family…]: rewrites tasks/<family>/ from datasets/<family>/ with the
 // family's converter (all bundled families without arguments).
-import { BUNDLED_FAMILIES, convertBundled } from '../host/datasets/bundledDatasets';
-import { TASKS_ROOT } from '../host/tasks/loadTask';
+import { BUNDLED_FAMILIES, convertBundled } from '../host/converters/bundledDatasets';
+import { TASKS_ROOT } from '../host/taskEnv/loadTask';
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

@@ -4,7 +4,7 @@
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EXTENSION_LINK_CLOSE, EXTENSION_LINK_MAX_PAYLOAD, NotAvailableError, TargetClosedError, parseExtensionLinkHello } from '../protocol';
 import { JsonRpcClient, type CallOptions } from '../rpc/jsonRpcClient';
-import { tokenMatches } from '../server/rpcServer';
+import { tokenMatches } from '../common/access';
 import { EventEmitter } from 'node:events';
 
 const { WRONG_TOKEN, SUPERSEDED, NOT_THE_EXTENSION_HOST, OTHER_WINDOW } = EXTENSION_LINK_CLOSE;

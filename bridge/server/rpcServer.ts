@@ -5,9 +5,9 @@
 // refused (programs send no Origin; the bridge's own pages send their own).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { timingSafeEqual } from 'node:crypto';
 import { WebSocket, WebSocketServer } from 'ws';
 import { BusyError, ErrorCode, PayloadTooLargeError, errorToWire } from '../protocol';
+import { originAllowed, refuseUpgrade, tokenMatches, type HttpRoute } from '../common/access';
 import { MAX_MESSAGE_BYTES, type Dispatcher, type RpcResponse, type Session } from '../rpc/dispatcher';
 
 export interface RpcServerOptions {
@@ -31,36 +31,6 @@ export const DEFAULT_MAX_IN_FLIGHT_PER_CLIENT = 64;
 
 /** The largest WebSocket frame read; a bigger one is answered with PayloadTooLargeError and the connection closes. */
 export const MAX_FRAME_BYTES = 2 * MAX_MESSAGE_BYTES;
-
-export interface HttpRoute {
-  handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
-}
-
-export function tokenMatches(expected: string, given: string | undefined): boolean {
-  if (!given) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * Browsers send Origin on every WebSocket handshake and programs send none. A page may open a
- * socket only when it was served by this same server (Origin = the Host it asked for); any
- * other page, whatever token it got hold of, is refused.
- */
-export function originAllowed(req: IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  const host = req.headers.host;
-  return !!host && (origin === `http://${host}` || origin === `https://${host}`);
-}
-
-/** Ends an upgrade with an HTTP error and a JSON-RPC style body. */
-export function refuseUpgrade(socket: Duplex, status: string, code: number, message: string): void {
-  const body = JSON.stringify({ error: { code, message } });
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
 
 /**
  * ws closes a connection with 1009 as soon as a frame's header announces more than maxPayload,

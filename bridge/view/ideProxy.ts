@@ -6,8 +6,7 @@ import { createHash } from 'node:crypto';
 import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { relayUpgrade } from '../common/relayUpgrade';
-import type { HttpRoute } from '../server/rpcServer';
-import { tokenMatches } from '../server/rpcServer';
+import { bearerToken, cookieValue, tokenMatches, type HttpRoute } from '../common/access';
 
 export const IDE_PREFIX = '/ide/';
 
@@ -21,18 +20,9 @@ export class IdeProxy implements HttpRoute {
     this.cookieName = `pwpide_${createHash('sha256').update(opts.token).digest('hex').slice(0, 12)}`;
   }
 
-  private cookieToken(req: IncomingMessage): string | undefined {
-    for (const part of (req.headers.cookie ?? '').split(';')) {
-      const eq = part.indexOf('=');
-      if (eq > 0 && part.slice(0, eq).trim() === this.cookieName) return decodeURIComponent(part.slice(eq + 1).trim());
-    }
-    return undefined;
-  }
-
+  // Bearer or cookie only: a query token is exchanged for the cookie by a redirect (below).
   private authorized(req: IncomingMessage): boolean {
-    const auth = req.headers.authorization;
-    if (auth?.startsWith('Bearer ') && tokenMatches(this.opts.token, auth.slice(7))) return true;
-    return tokenMatches(this.opts.token, this.cookieToken(req));
+    return tokenMatches(this.opts.token, bearerToken(req)) || tokenMatches(this.opts.token, cookieValue(req, this.cookieName));
   }
 
   handleRequest(req: IncomingMessage, res: ServerResponse): boolean {

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, createWebSocketStream, type WebSocket } from 'ws';
 import type { ControlState } from '../control/controlState';
 import { ErrorCode } from '../protocol';
-import { originAllowed, refuseUpgrade, tokenMatches } from '../server/rpcServer';
+import { originAllowed, pageAuthorized, refuseUpgrade } from '../common/access';
 import { RfbClientDecoder } from './rfbDecoder';
 import { viewPage } from './viewPage';
 
@@ -49,13 +49,7 @@ export class ViewServer {
   }
 
   private authorized(req: IncomingMessage): { ok: boolean; fromQuery: boolean } {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const query = url.searchParams.get('token') ?? undefined;
-    if (tokenMatches(this.opts.token, query)) return { ok: true, fromQuery: true };
-    const auth = req.headers.authorization;
-    if (auth?.startsWith('Bearer ') && tokenMatches(this.opts.token, auth.slice(7))) return { ok: true, fromQuery: false };
-    const cookie = (req.headers.cookie ?? '').split(';').map((c) => c.trim().split('=')).find(([k]) => k === this.cookieName);
-    return { ok: !!cookie && tokenMatches(this.opts.token, decodeURIComponent(cookie[1] ?? '')), fromQuery: false };
+    return pageAuthorized(req, this.opts.token, this.cookieName);
   }
 
   /** Serves GET/POST under /view/; returns false for other paths. */

@@ -4,8 +4,8 @@
 // and to the task Env, not to the agent.
 import type { Action } from '../env/actions';
 import { EpisodeOverError, stepError, type EnvLike, type StepInfo } from '../env/env';
-import type { Task } from '../tasks/loadTask';
-import type { AgentStats } from './runStatistics';
+import type { Task } from '../taskEnv/loadTask';
+import type { AgentStats } from '../models/runStatistics';
 
 export interface AgentOutcome {
   /** finished: the agent said it is done; truncated: a step or time limit ended it. */

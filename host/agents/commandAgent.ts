@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import type { EnvLike } from '../env/env';
 import { startEnvServer } from '../envServer/standaloneEnvServer';
-import { taskName, type Task } from '../tasks/loadTask';
+import { taskName, type Task } from '../taskEnv/loadTask';
 import { LimitReachedError, type Agent, type AgentOutcome } from './agent';
 
 export const COMMAND_AGENT_NAME = 'cmd';

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { InvalidParamsError, NotAvailableError } from '../../bridge/protocol';
-import { paths } from '../paths';
+import { paths } from '../common/paths';
 
 export interface EditorTab {
   path: string;

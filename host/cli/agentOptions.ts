@@ -1,8 +1,8 @@
 // The command-line options of the model-driven agents (cua, cua-filebash, assisted,
 // ide-agent, bash-only), shared by `pwp run` and `pwp bench`.
 import type { Command } from 'commander';
-import type { ModelAgentConfig } from '../agents/modelAgents';
-import type { AgentStats } from '../agents/runStatistics';
+import type { ModelAgentConfig } from '../agents/modelAgentSettings';
+import type { AgentStats } from '../models/runStatistics';
 import { parseIntArg, UsageError } from './output';
 
 export interface AgentCliOptions {

@@ -28,7 +28,7 @@ export function withEnvironment<T>(id: string, fn: (client: BridgeClient) => Pro
 }
 
 /** Performs one action on environment `id` as a step of an attached Env; a refused or failed action throws its typed error. */
-export function act(id: string, action: Action): Promise<StepInfo> {
+export function actOn(id: string, action: Action): Promise<StepInfo> {
   return withEnv(id, async (env) => {
     await env.reset(); // begins the episode in place: nothing in the environment changes
     const { info } = await env.step(action);

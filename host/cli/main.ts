@@ -25,10 +25,10 @@ import { register as serve } from './commands/serve';
 import { register as tasks } from './commands/tasks';
 import { register as tool } from './commands/tool';
 import { register as up } from './commands/up';
-import { TaskError } from '../tasks/loadTask';
+import { TaskError } from '../taskEnv/loadTask';
 import { BACKENDS, parseBackend } from '../deployment/backends';
-import { imageInputsHash } from '../image/buildContext';
-import { IMAGE_REPOSITORY } from '../image/imageInputs';
+import { imageInputsHash } from '../imageBuild/buildContext';
+import { IMAGE_REPOSITORY } from '../imageBuild/imageInputs';
 import { version } from '../../package.json';
 
 const program = new Command('pwp')

@@ -9,7 +9,8 @@ import { Readable } from 'node:stream';
 import { RUNTIME_CHUNK_BYTES, RUNTIME_MAX_OUTPUT_BYTES } from '../../bridge/protocol';
 import { BridgeClient } from '../client/bridgeClient';
 import type { EnvironmentInfo } from './deployment';
-import { IDE_USER, type ExecOptions, type ExecResult, type FileEntry, type Owner, type Runtime, type WriteOptions } from './runtime';
+import { IDE_USER, type FileEntry, type Owner } from './fileEntry';
+import type { ExecOptions, ExecResult, Runtime, WriteOptions } from './runtime';
 import { bufferOf, readTar, readTarEntries, tarOf } from './tarArchive';
 
 export class BridgeRuntime implements Runtime {

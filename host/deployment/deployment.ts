@@ -1,8 +1,8 @@
 // Where an environment runs is a deployment; what you talk to once it runs is the same
 // BridgeClient whichever deployment started it, and the same Runtime (runtime.ts) for
 // commands and files.
-import type { BuildProgress } from '../image/buildImage';
-import type { TaskImageRecipe } from '../image/taskImage';
+import type { BuildProgress } from '../imageBuild/buildImage';
+import type { TaskImageRecipe } from '../imageBuild/buildTaskImage';
 import type { Runtime } from './runtime';
 import type { VerifierContainer, VerifierContainerSpec } from './verifierContainer';
 

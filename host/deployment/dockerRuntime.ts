@@ -3,7 +3,8 @@
 // same class serves an environment's container and the verifier's.
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
-import type { ExecOptions, ExecResult, FileEntry, Runtime, WriteOptions } from './runtime';
+import type { FileEntry } from './fileEntry';
+import type { ExecOptions, ExecResult, Runtime, WriteOptions } from './runtime';
 import { readTar, tarOf } from './tarArchive';
 
 const MAX_OUTPUT = 20 * 1024 * 1024;

@@ -2,6 +2,7 @@
 // SWE-ReX makes): run a command, read a file, write files, move archives in and out. Tasks'
 // set-up, checkpoints, the verifier and the Env go through this; only a deployment knows how
 // (the Docker engine's API today, the bridge where the host cannot reach the node's engine).
+import type { FileEntry, Owner } from './fileEntry';
 import { bufferOf, packEntries, readTarEntries, type TarEntry } from './tarArchive';
 
 export interface ExecOptions {
@@ -22,11 +23,6 @@ export interface ExecOptions {
 
 export interface ExecResult { exitCode: number; stdout: string; stderr: string; timedOut: boolean; durationMs: number }
 
-/** A file to write: path relative to the folder it goes into. */
-export interface FileEntry { path: string; content: Buffer | string; mode?: number }
-export interface Owner { uid: number; gid: number }
-export const IDE_USER: Owner = { uid: 1000, gid: 1000 };
-export const ROOT: Owner = { uid: 0, gid: 0 };
 
 export interface WriteOptions {
   /** Who owns the files (and the folders made for them); the IDE's user unless given. */

@@ -3,7 +3,7 @@
 import { Readable } from 'node:stream';
 import { pack as packFolder } from 'tar-fs';
 import { extract, pack, type Header } from 'tar-stream';
-import { IDE_USER, type FileEntry, type Owner } from './runtime';
+import { IDE_USER, type FileEntry, type Owner } from './fileEntry';
 
 export type { Header };
 

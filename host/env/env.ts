@@ -5,7 +5,7 @@
 //   checkpoint(name)/restore(name), handOff(message) to a person watching the live view
 // Limits, recording and observation shaping are wrappers (wrappers.ts, host/trajectory), not flags.
 // Actions go through the one action table (actionTable.ts); makeEnv (taskEnv.ts) puts a task on
-// it. Below it, host/env/running is one running environment (container, bridge client, settle);
+// it. Below it, host/running is one running environment (container, bridge client, settle);
 // Env.attach puts an Env on an environment that was already running (pwp up, pwp mcp --env).
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -20,11 +20,11 @@ import type { Backend, Deployment } from '../deployment/deployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
 import type { ExecOptions, ExecResult } from '../deployment/runtime';
 import { tarOfFiles, tarOfFolder } from '../deployment/tarArchive';
-import { connectEnvironment, startEnvironment, watchForLoss, type RunningEnvironment } from './running/runningEnvironment';
-import { waitForSettle, type SettleOptions, type Settled } from './running/settle';
-import { paths } from '../paths';
-import { seededRandom } from '../seededRandom';
-import type { AgentEvent } from '../agents/agentEvents';
+import { connectEnvironment, startEnvironment, watchForLoss, type RunningEnvironment } from '../running/runningEnvironment';
+import { waitForSettle, type SettleOptions, type Settled } from '../running/settle';
+import { paths } from '../common/paths';
+import { seededRandom } from '../common/seededRandom';
+import type { AgentEvent } from '../models/agentEvents';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { isBridgeInput, performAction } from './actionTable';
 import { actionSpace, parseAction, type Action } from './actions';

@@ -13,7 +13,7 @@
 import { createDeployment } from '../deployment/backends';
 import type { Deployment } from '../deployment/deployment';
 import type { EnvironmentSpec } from '../deployment/deployment';
-import { startEnvironment, type RunningEnvironment } from './running/runningEnvironment';
+import { startEnvironment, type RunningEnvironment } from '../running/runningEnvironment';
 
 export interface EnvPoolOptions {
   size: number;

@@ -7,7 +7,8 @@
 // removed. The number of environments is capped: over the cap, env.make fails at once with
 // LimitExceededError naming the limit. pwp run/bench attach an episode they opened for an
 // outside agent (attach()); such episodes are the runner's to reset and close.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { tokenMatches } from '../../bridge/common/access';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -15,7 +16,7 @@ import { ErrorCode, LimitExceededError, NotAvailableError } from '../../bridge/p
 import { createDeployment } from '../deployment/backends';
 import type { Backend, Deployment } from '../deployment/deployment';
 import type { EnvLike } from '../env/env';
-import type { Task } from '../tasks/loadTask';
+import type { Task } from '../taskEnv/loadTask';
 import { EnvDispatcher, MAX_REQUEST_BYTES } from './envDispatcher';
 import { envSchemaFiles } from './envProtocol';
 import { checkWorkspace, Episode, findAllTasks, findTasks, observationJson, taskSummary } from './episode';
@@ -47,13 +48,6 @@ interface Client {
   connections: number;
 }
 
-export function tokenEquals(expected: string, given: string | null | undefined): boolean {
-  if (!given) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 export class EnvServer {
   readonly deployment: Deployment;
   readonly maxEnvironments: number;
@@ -78,8 +72,8 @@ export class EnvServer {
 
   private authorized(req: IncomingMessage): boolean {
     const auth = req.headers.authorization;
-    if (auth?.startsWith('Bearer ')) return tokenEquals(this.o.token, auth.slice(7));
-    return tokenEquals(this.o.token, new URL(req.url ?? '/', 'http://x').searchParams.get('token'));
+    if (auth?.startsWith('Bearer ')) return tokenMatches(this.o.token, auth.slice(7));
+    return tokenMatches(this.o.token, new URL(req.url ?? '/', 'http://x').searchParams.get('token'));
   }
 
   // ---- HTTP: the JSON Schemas ----------------------------------------------------------------

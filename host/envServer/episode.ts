@@ -7,8 +7,8 @@ import type { Deployment } from '../deployment/deployment';
 import { Env, type EnvLike, type ResetOptions } from '../env/env';
 import { EnvPool } from '../env/pool';
 import type { Observation, ObserveKind, ObserveOptions } from '../env/observation';
-import { makeEnv, TaskEnv } from '../env/taskEnv';
-import { resolveTasks, taskName, type Task } from '../tasks/loadTask';
+import { makeEnv, TaskEnv } from '../taskEnv/taskEnv';
+import { resolveTasks, taskName, type Task } from '../taskEnv/loadTask';
 import { RecordTrajectory } from '../trajectory/recordTrajectory';
 import type { EnvParams } from './envProtocol';
 

@@ -1,6 +1,6 @@
 // `files` and `diff` evaluators: the final workspace as the verifier holds it.
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { DiffEvaluator, FileCheck, FilesEvaluator } from './evaluatorSchema';
+import { parseJsonWithComments } from './jsonWithComments';
 import { anyOf, fromChecks, type CheckResult, type EvaluationResult } from './evaluationResult';
 import { matchesAny } from './glob';
 import { match } from './matcher';
@@ -8,16 +8,6 @@ import { compareFlowchart, MermaidSyntaxError, parseFlowchart } from './mermaidF
 import type { Sandbox } from './verifier';
 
 const trimLines = (s: string) => s.split('\n').map((l) => l.replace(/\s+$/, '')).join('\n').replace(/\s+$/, '');
-
-/** Parses JSON with comments and trailing commas, as VS Code reads settings.json and launch.json. */
-export function parseJsonWithComments(text: string): { value: unknown; error?: string } {
-  const errors: ParseError[] = [];
-  const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
-  const e = errors[0];
-  if (!e) return { value };
-  const line = text.slice(0, e.offset).split('\n').length;
-  return { value, error: `${printParseErrorCode(e.error)} at line ${line}` };
-}
 
 async function checkFile(c: FileCheck, sandbox: Sandbox): Promise<CheckResult[]> {
   const buf = await sandbox.readFile(`/workspace/${c.path}`);

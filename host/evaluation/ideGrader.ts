@@ -8,7 +8,7 @@
 // trusted). A forged answer about anything else changes nothing.
 import { checkLeaves, type IdeCheck, type IdeEvaluator } from './evaluatorSchema';
 import { anyOf, fromChecks, type CheckResult, type EvaluationResult } from './evaluationResult';
-import { parseJsonWithComments } from './fileGrader';
+import { parseJsonWithComments } from './jsonWithComments';
 import { settingKey, type IdeState } from './ideState';
 import { match } from './matcher';
 import type { Sandbox } from './verifier';

@@ -9,7 +9,7 @@
 import type { Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
 import { checkLeaves, leaves, type Evaluator } from './evaluatorSchema';
-import { parseJsonWithComments } from './fileGrader';
+import { parseJsonWithComments } from './jsonWithComments';
 
 export interface IdeState {
   capturedAt: string;

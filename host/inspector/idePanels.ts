@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { BridgeClient } from '../client/bridgeClient';
-import { paths } from '../paths';
+import { paths } from '../common/paths';
 import type { Panels, SettingRow } from './messages';
 
 const USER_SETTINGS = '/home/pwp/ide/user-data/User/settings.json';

@@ -3,7 +3,8 @@
 // through recorded trajectories. Every request needs the inspector's token (in the URL it
 // prints, then a cookie scoped to this port's token); Host and Origin must be this server, so
 // other web pages cannot reach it. Environment tokens stay in this process.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { pageAuthorized, type HttpRoute } from '../../bridge/common/access';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +15,7 @@ import type { EnvironmentInfo } from '../deployment/deployment';
 import { createDeployment } from '../deployment/backends';
 import type { Deployment } from '../deployment/deployment';
 import { ownedByCaller } from '../deployment/ownedContainers';
-import { paths } from '../paths';
+import { paths } from '../common/paths';
 import { envSummary, LiveSession, type Viewer } from './liveSession';
 import type { ClientMessage, ServerMessage } from './messages';
 import { fileInside, listTrajectories, loadTrajectoryView, trajectoryFileOf } from './trajectoryView';
@@ -36,24 +37,12 @@ export interface InspectorOptions {
   /** The interface to listen on (default 127.0.0.1); the inspector's pages answer only as 127.0.0.1/localhost. */
   host?: string;
   /** Services mounted on the same port that check their own token (the Env server at /env); each returns true when it answered. */
-  routes?: MountedRoute[];
-}
-
-export interface MountedRoute {
-  handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  routes?: HttpRoute[];
 }
 
 const TYPES: Record<string, string> = {
   '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.json': 'application/json', '.jsonl': 'application/json', '.mp4': 'video/mp4',
 };
-
-function tokenEquals(expected: string, given: string | null | undefined): boolean {
-  if (!given) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 export class InspectorServer {
   readonly token: string;
@@ -106,13 +95,9 @@ export class InspectorServer {
     return origin === undefined || ok.has(origin.replace(/^https?:\/\//, ''));
   }
 
-  private authorized(req: IncomingMessage, url: URL): { ok: boolean; fromQuery: boolean } {
+  private authorized(req: IncomingMessage): { ok: boolean; fromQuery: boolean } {
     if (!this.sameHost(req)) return { ok: false, fromQuery: false };
-    if (tokenEquals(this.token, url.searchParams.get('token'))) return { ok: true, fromQuery: true };
-    const auth = req.headers.authorization;
-    if (auth?.startsWith('Bearer ') && tokenEquals(this.token, auth.slice(7))) return { ok: true, fromQuery: false };
-    const cookie = (req.headers.cookie ?? '').split(';').map((c) => c.trim().split('=')).find(([k]) => k === this.cookieName);
-    return { ok: !!cookie && tokenEquals(this.token, decodeURIComponent(cookie[1] ?? '')), fromQuery: false };
+    return pageAuthorized(req, this.token, this.cookieName);
   }
 
   private fail(res: ServerResponse, status: number, message: string): void {
@@ -129,7 +114,7 @@ export class InspectorServer {
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (this.o.routes?.some((r) => r.handleRequest(req, res))) return;
     const url = new URL(req.url ?? '/', 'http://x');
-    const auth = this.authorized(req, url);
+    const auth = this.authorized(req);
     if (!auth.ok) return this.fail(res, 401, 'the inspector needs its token: open the URL `pwp serve` printed');
     const base: Record<string, string> = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
     if (auth.fromQuery) base['set-cookie'] = `${this.cookieName}=${encodeURIComponent(this.token)}; Path=/; HttpOnly; SameSite=Strict`;
@@ -195,7 +180,7 @@ export class InspectorServer {
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (this.o.routes?.some((r) => r.handleUpgrade(req, socket, head))) return;
     const url = new URL(req.url ?? '/', 'http://x');
-    if (!this.authorized(req, url).ok) {
+    if (!this.authorized(req).ok) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
       return;
     }

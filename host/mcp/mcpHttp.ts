@@ -9,8 +9,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Deployment } from '../deployment/deployment';
 import { Env, type EnvLike } from '../env/env';
-import { tokenEquals } from '../envServer/envServer';
-import { paths } from '../paths';
+import { tokenMatches } from '../../bridge/common/access';
+import { paths } from '../common/paths';
 import { RecordTrajectory } from '../trajectory/recordTrajectory';
 import { PwpMcpServer } from './mcpServer';
 
@@ -55,7 +55,7 @@ export class McpHttpRoute {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== MCP_PATH && !path.startsWith(`${MCP_PATH}/`)) return false;
     const auth = req.headers.authorization;
-    if (!auth?.startsWith('Bearer ') || !tokenEquals(this.o.token, auth.slice(7))) {
+    if (!auth?.startsWith('Bearer ') || !tokenMatches(this.o.token, auth.slice(7))) {
       answer(res, 401, 'the MCP endpoint needs the server\'s token (Authorization: Bearer <token>)', { 'www-authenticate': 'Bearer' });
       return true;
     }

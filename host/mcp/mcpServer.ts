@@ -21,7 +21,7 @@ import type { z } from 'zod';
 import { InvalidParamsError, NotAvailableError, TargetClosedError, type ToolInfo } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
 import { stepError, type EnvLike, type StepResult } from '../env/env';
-import { REPO_ROOT } from '../paths';
+import { REPO_ROOT } from '../common/paths';
 import {
   annotationsOf, AskPersonArgs, CheckpointArgs, ideTool, INPUT_TOOLS, MarksArgs, OWN_GROUPS, OWN_TOOLS, READ_TOOLS, ScreenshotArgs, type Content,
 } from './mcpTools';

@@ -16,9 +16,9 @@ import type { Action } from '../env/actions';
 import type { EnvLike, ResetOptions, StepResult } from '../env/env';
 import type { IdeSummary } from '../env/observation';
 import { ideSummary } from '../env/observation';
-import { waitForSettle } from '../env/running/settle';
+import { waitForSettle } from '../running/settle';
 import { match } from '../evaluation/matcher';
-import { eventually } from '../tasks/eventually';
+import { eventually } from '../common/eventually';
 import { readTrajectory, type Trajectory, type TrajectoryRecord } from './trajectoryFile';
 
 export interface ReplayOptions {

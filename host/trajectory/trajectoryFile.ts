@@ -4,7 +4,7 @@
 import { closeSync, cpSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HumanEvent } from '../../bridge/protocol';
-import type { AgentEvent } from '../agents/agentEvents';
+import type { AgentEvent } from '../models/agentEvents';
 import type { Action } from '../env/actions';
 
 export const TRAJECTORY_FILE = 'trajectory.jsonl';

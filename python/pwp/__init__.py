@@ -6,7 +6,7 @@
     obs, reward, terminated, truncated, info = env.step("xdotool key ctrl+k ctrl+s")
 """
 from . import errors
-from .bench import PwPBench
+from .compat import PwPBench
 from .client import Client
 from .env import Env, attach, make
 from .errors import (

@@ -21,7 +21,7 @@ import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { tarOfFolder } from '../../host/deployment/tarArchive';
-import { ensureImage } from '../../host/image/buildImage';
+import { ensureImage } from '../../host/imageBuild/buildImage';
 import type { DriverConfig, DriverExit } from './codeServerDriver';
 import { failureReason, formatReport, type ExtensionTestReport, type ExtensionTestRun } from './report';
 import { stageExtensionTests } from './stage';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScreenScaling } from '../../host/models/screenScaling';
-import type { TaskEnv } from '../../host/env/taskEnv';
+import type { TaskEnv } from '../../host/taskEnv/taskEnv';
 import { runScriptedAgent, type AgentRunResult } from '../support/agentRun';
 import { anthropicReply, findMark, lastToolResults, MarkWaits, type RecordedRequest } from '../support/scriptedModelServer';
 

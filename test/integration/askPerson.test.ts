@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { chromium, type Browser } from 'playwright-core';
 import { InspectorServer } from '../../host/inspector/inspectorServer';
-import type { TaskEnv } from '../../host/env/taskEnv';
+import type { TaskEnv } from '../../host/taskEnv/taskEnv';
 import { runScriptedAgent } from '../support/agentRun';
 import { lastToolResults, openaiReply, type RecordedRequest } from '../support/scriptedModelServer';
 

@@ -6,9 +6,9 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
-import { readTreeFiles } from '../../host/datasets/bundledDatasets';
-import { gradeState } from '../../host/tasks/gradeState';
-import { loadTask, TASKS_ROOT } from '../../host/tasks/loadTask';
+import { readTreeFiles } from '../../host/converters/bundledDatasets';
+import { gradeState } from '../../host/taskEnv/gradeState';
+import { loadTask, TASKS_ROOT } from '../../host/taskEnv/loadTask';
 import { testImage } from './environmentFixture';
 import { inParallel } from './taskBaselines';
 

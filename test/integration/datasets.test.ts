@@ -11,12 +11,12 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { convertDataset } from '../../host/datasets/datasets';
-import { oracleScript } from '../../host/datasets/chartMimic';
-import { patchedFiles } from '../../host/datasets/sweBench';
+import { convertDataset } from '../../host/converters/datasets';
+import { oracleScript } from '../../host/converters/chartMimic';
+import { patchedFiles } from '../../host/converters/sweBench';
 import { renderArgv } from '../../host/evaluation/imageGrader';
 import { Verifier } from '../../host/evaluation/verifier';
-import { taskName, type Task } from '../../host/tasks/loadTask';
+import { taskName, type Task } from '../../host/taskEnv/loadTask';
 import { testImage } from './environmentFixture';
 import { describeBaselines, inParallel, taskBaselines, type Baselines } from './taskBaselines';
 
@@ -51,7 +51,7 @@ const HUMANEVAL = [
 
 // .ci/run runs every bundled task in its next stage and says so with PWP_ALL_TASKS_NEXT=1; the
 // bundled tasks of these five families are what these converters make of datasets/
-// (test/unit/host/datasets/bundledDatasets.test.ts), so their real runs there stand for these.
+// (test/unit/host/converters/bundledDatasets.test.ts), so their real runs there stand for these.
 const allTasksNext = process.env.PWP_ALL_TASKS_NEXT === '1';
 
 describe('dataset adapters on samples in their real formats', function () {

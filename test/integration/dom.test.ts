@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import sharp from 'sharp';
 import { InvalidParamsError, type DomNode, type Mark, type Result } from '../../bridge/protocol';
-import { waitForSettle } from '../../host/env/running/settle';
+import { waitForSettle } from '../../host/running/settle';
 import { useEnvironment } from './environmentFixture';
 
 type Marks = Result<'dom.marks'>;

@@ -12,7 +12,7 @@ import { CheckpointStore } from '../../host/checkpoint/checkpointStore';
 import { checkEnv } from '../../host/env/checkEnv';
 import { Env } from '../../host/env/env';
 import { TimeLimit, WallClockLimit } from '../../host/env/wrappers';
-import { waitForSettle } from '../../host/env/running/settle';
+import { waitForSettle } from '../../host/running/settle';
 import { testImage } from './environmentFixture';
 import { eventually } from './ideDriving';
 

@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import type { BridgeClient } from '../../host/client/bridgeClient';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import type { EnvironmentInfo } from '../../host/deployment/deployment';
-import { startEnvironment } from '../../host/env/running/runningEnvironment';
-import { ensureImage } from '../../host/image/buildImage';
+import { startEnvironment } from '../../host/running/runningEnvironment';
+import { ensureImage } from '../../host/imageBuild/buildImage';
 
 let imagePromise: Promise<string> | undefined;
 /** The image for this tree, built once per test run. */

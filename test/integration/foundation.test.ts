@@ -6,7 +6,7 @@ import {
   InvalidParamsError, MethodNotFoundError, UnauthorizedError,
 } from '../../bridge/protocol';
 import { BridgeClient } from '../../host/client/bridgeClient';
-import { waitForSettle } from '../../host/env/running/settle';
+import { waitForSettle } from '../../host/running/settle';
 import { useEnvironment } from './environmentFixture';
 import { eventually, execIn, openWithKeyboard } from './ideDriving';
 

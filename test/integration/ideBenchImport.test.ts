@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NullAgent } from '../../host/agents/nullAgent';
 import { OracleAgent } from '../../host/agents/oracleAgent';
-import { convertDataset } from '../../host/datasets/datasets';
+import { convertDataset } from '../../host/converters/datasets';
 import type { TestsEvaluator } from '../../host/evaluation/evaluatorSchema';
-import { paths } from '../../host/paths';
-import type { Task } from '../../host/tasks/loadTask';
-import { runTask } from '../../host/tasks/runTask';
+import { paths } from '../../host/common/paths';
+import type { Task } from '../../host/taskEnv/loadTask';
+import { runTask } from '../../host/runs/runTask';
 import { testImage } from './environmentFixture';
 import { describeBaselines, taskBaselines } from './taskBaselines';
 

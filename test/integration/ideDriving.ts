@@ -3,7 +3,7 @@
 // loaded machine slows a test down rather than failing it.
 import type { Mark } from '../../bridge/protocol';
 import type { BridgeClient } from '../../host/client/bridgeClient';
-import { waitForSettle } from '../../host/env/running/settle';
+import { waitForSettle } from '../../host/running/settle';
 import type { TestEnvironment } from './environmentFixture';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

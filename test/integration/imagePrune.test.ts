@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import Docker from 'dockerode';
-import { pruneOldImages } from '../../host/image/pruneImages';
-import { BASE_IMAGE } from '../../host/image/imageInputs';
+import { pruneOldImages } from '../../host/imageBuild/pruneImages';
+import { BASE_IMAGE } from '../../host/imageBuild/imageInputs';
 
 const REPO = `pwp-prune-test-${process.pid}`;
 const docker = new Docker();

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../host/paths';
+import { REPO_ROOT } from '../../host/common/paths';
 
 function cloneAndBuild(parent: string, name: string): string {
   const dir = join(parent, name);

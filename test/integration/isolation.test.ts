@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import sharp from 'sharp';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
-import { startEnvironment, type RunningEnvironment } from '../../host/env/running/runningEnvironment';
+import { startEnvironment, type RunningEnvironment } from '../../host/running/runningEnvironment';
 import { makeWorkspace, testImage, type TestEnvironment } from './environmentFixture';
 import { eventually, execIn } from './ideDriving';
 

@@ -20,8 +20,8 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import sharp from 'sharp';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
-import { loadTask, TASKS_ROOT } from '../../host/tasks/loadTask';
-import { makeEnv, type TaskEnv } from '../../host/env/taskEnv';
+import { loadTask, TASKS_ROOT } from '../../host/taskEnv/loadTask';
+import { makeEnv, type TaskEnv } from '../../host/taskEnv/taskEnv';
 import { readTrajectory } from '../../host/trajectory/trajectoryFile';
 import { testImage } from './environmentFixture';
 

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../../host/paths';
+import { REPO_ROOT } from '../../host/common/paths';
 import { testImage } from './environmentFixture';
 
 const blocks = [...readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)]

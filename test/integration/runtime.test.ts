@@ -2,7 +2,8 @@
 // no IDE and starts at once. What checkpoints, tasks, the verifier and the Env build on.
 import { strict as assert } from 'node:assert';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
-import { archiveBuffer, archiveEntriesIn, IDE_USER, readRegularFiles, ROOT, type Runtime } from '../../host/deployment/runtime';
+import { IDE_USER, ROOT } from '../../host/deployment/fileEntry';
+import { archiveBuffer, archiveEntriesIn, readRegularFiles, type Runtime } from '../../host/deployment/runtime';
 import { fileEntries, readTar, readTarEntries, tarOf } from '../../host/deployment/tarArchive';
 import type { VerifierContainer } from '../../host/deployment/verifierContainer';
 import { testImage } from './environmentFixture';

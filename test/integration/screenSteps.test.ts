@@ -3,8 +3,8 @@
 // input-only oracle can use), and a wait for something that never comes says what is on screen.
 import { strict as assert } from 'node:assert';
 import { Env } from '../../host/env/env';
-import { StepSchema } from '../../host/tasks/stepSchema';
-import { runSteps } from '../../host/tasks/steps';
+import { StepSchema } from '../../host/taskEnv/stepSchema';
+import { runSteps } from '../../host/taskEnv/steps';
 import { testImage } from './environmentFixture';
 
 const steps = (...s: unknown[]) => s.map((x) => StepSchema.parse(x));

@@ -7,9 +7,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { Env } from '../../host/env/env';
-import { StepSchema } from '../../host/tasks/stepSchema';
-import { eventually } from '../../host/tasks/eventually';
-import { runSteps } from '../../host/tasks/steps';
+import { StepSchema } from '../../host/taskEnv/stepSchema';
+import { eventually } from '../../host/common/eventually';
+import { runSteps } from '../../host/taskEnv/steps';
 import { testImage } from './environmentFixture';
 
 const bridgeLog = async (id: string) => {

@@ -7,9 +7,9 @@ import { join, relative } from 'node:path';
 import { OracleAgent } from '../../host/agents/oracleAgent';
 import type { EnvPool } from '../../host/env/pool';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
-import { paths } from '../../host/paths';
-import { taskName, type Task } from '../../host/tasks/loadTask';
-import { makeEnv } from '../../host/env/taskEnv';
+import { paths } from '../../host/common/paths';
+import { taskName, type Task } from '../../host/taskEnv/loadTask';
+import { makeEnv } from '../../host/taskEnv/taskEnv';
 import { actOn } from '../support/actOnEnv';
 
 export interface Baselines {

@@ -5,8 +5,8 @@
 import { strict as assert } from 'node:assert';
 import { checkEnv } from '../../host/env/checkEnv';
 import { EpisodeOverError } from '../../host/env/env';
-import { makeEnv } from '../../host/env/taskEnv';
-import { resolveTasks } from '../../host/tasks/loadTask';
+import { makeEnv } from '../../host/taskEnv/taskEnv';
+import { resolveTasks } from '../../host/taskEnv/loadTask';
 import { testImage } from './environmentFixture';
 
 describe('makeEnv: an Env on a task (real containers)', function () {

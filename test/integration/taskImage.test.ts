@@ -11,14 +11,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Docker from 'dockerode';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
-import { engineId, withBuildLock } from '../../host/image/buildLock';
-import { taskImageHash, taskImageRepository } from '../../host/image/taskImage';
-import { REPO_ROOT } from '../../host/paths';
+import { engineId, withBuildLock } from '../../host/imageBuild/buildLock';
+import { taskImageHash, taskImageRepository } from '../../host/imageBuild/buildTaskImage';
+import { REPO_ROOT } from '../../host/common/paths';
 import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
-import { makeEnv } from '../../host/env/taskEnv';
-import { gradeState } from '../../host/tasks/gradeState';
-import { loadTask, type Task } from '../../host/tasks/loadTask';
-import { resolveTaskImage } from '../../host/tasks/taskImage';
+import { makeEnv } from '../../host/taskEnv/taskEnv';
+import { gradeState } from '../../host/taskEnv/gradeState';
+import { loadTask, type Task } from '../../host/taskEnv/loadTask';
+import { resolveTaskImage } from '../../host/taskEnv/resolveTaskImage';
 import { testImage } from './environmentFixture';
 
 describe('task images (real build, environment and verifier)', function () {

@@ -12,8 +12,8 @@ import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
 import { evaluate } from '../../host/evaluation/evaluate';
 import { EvaluatorSchema, type Evaluator } from '../../host/evaluation/evaluatorSchema';
 import { Verifier } from '../../host/evaluation/verifier';
-import { loadTask } from '../../host/tasks/loadTask';
-import { gradeState } from '../../host/tasks/gradeState';
+import { loadTask } from '../../host/taskEnv/loadTask';
+import { gradeState } from '../../host/taskEnv/gradeState';
 import { testImage } from './environmentFixture';
 
 /** A tar of files as the agent container's archive of /workspace gives it (owned by the IDE user). */

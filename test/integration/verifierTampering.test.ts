@@ -6,9 +6,9 @@ import { strict as assert } from 'node:assert';
 import { bufferOf, packEntries, type Header } from '../../host/deployment/tarArchive';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
 import { captureIdeState, ideStateNeeds, KEYBINDINGS_FILE, type IdeState } from '../../host/evaluation/ideState';
-import { resolveTasks } from '../../host/tasks/loadTask';
-import { TaskEnv } from '../../host/env/taskEnv';
-import { gradeState } from '../../host/tasks/gradeState';
+import { resolveTasks } from '../../host/taskEnv/loadTask';
+import { TaskEnv } from '../../host/taskEnv/taskEnv';
+import { gradeState } from '../../host/taskEnv/gradeState';
 import { testImage } from './environmentFixture';
 
 /** Bash as the agent's shell runs it: the IDE user, in /workspace. */

@@ -1,10 +1,10 @@
-// Lets an agent act on an Env that is already reset, as `pwp run` does (host/tasks/runTask's
+// Lets an agent act on an Env that is already reset, as `pwp run` does (host/runs/runTask's
 // runAgent: the task's wall-clock limit, limits as outcomes), optionally recording the actions
 // into a trajectory of their own that ends with an `end` record.
 import type { Agent, AgentOutcome } from '../../host/agents/agent';
 import type { EnvLike } from '../../host/env/env';
-import type { Task } from '../../host/tasks/loadTask';
-import { runAgent } from '../../host/tasks/runTask';
+import type { Task } from '../../host/taskEnv/loadTask';
+import { runAgent } from '../../host/runs/runTask';
 import { RecordTrajectory } from '../../host/trajectory/recordTrajectory';
 
 export interface ActResult { outcome: AgentOutcome; error?: string; steps: number }

@@ -1,6 +1,6 @@
 // A bench result line for tests of the bench's bookkeeping: every field a run writes, with
 // the given ones changed.
-import type { ResultLine } from '../../host/benchmark/benchResults';
+import type { ResultLine } from '../../host/runs/benchmarkResults';
 
 export function resultLine(o: Partial<ResultLine>): ResultLine {
   return {

@@ -18,9 +18,9 @@ import { CheckpointStore } from '../../host/checkpoint/checkpointStore';
 import { startFromCheckpoint } from '../../host/checkpoint/restore';
 import { SwarmDeployment } from '../../host/deployment/swarm/swarmDeployment';
 import { Env } from '../../host/env/env';
-import { paths, REPO_ROOT } from '../../host/paths';
-import { resolveTasks } from '../../host/tasks/loadTask';
-import { runTask } from '../../host/tasks/runTask';
+import { paths, REPO_ROOT } from '../../host/common/paths';
+import { resolveTasks } from '../../host/taskEnv/loadTask';
+import { runTask } from '../../host/runs/runTask';
 import { TRAJECTORY_FILE } from '../../host/trajectory/trajectoryFile';
 import { removeLeftoverClusters, startSwarmCluster, type SwarmCluster } from './swarmCluster';
 

@@ -13,7 +13,7 @@ import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import lockfile from 'proper-lockfile';
 import type { SwarmDeploymentOptions } from '../../host/deployment/swarm/swarmDeployment';
-import { BASE_IMAGE } from '../../host/image/imageInputs';
+import { BASE_IMAGE } from '../../host/imageBuild/imageInputs';
 
 const NODE_DOCKERFILE = join(__dirname, 'node.Dockerfile');
 const REGISTRY_PORT = 5000;

@@ -7,9 +7,9 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
-import { imagePools } from '../../host/env/imagePools';
-import { listSuites, resolveTasks, TASKS_ROOT, taskName, type Task } from '../../host/tasks/loadTask';
-import { MissingToolchainError, taskImagesAsBuilt } from '../../host/tasks/taskImage';
+import { imagePools } from '../../host/taskEnv/imagePools';
+import { listSuites, resolveTasks, TASKS_ROOT, taskName, type Task } from '../../host/taskEnv/loadTask';
+import { MissingToolchainError, taskImagesAsBuilt } from '../../host/taskEnv/resolveTaskImage';
 import { testImage } from '../integration/environmentFixture';
 import { describeBaselines, inParallel, taskBaselines, type Baselines } from '../integration/taskBaselines';
 

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import type { VerifierContainer } from '../../host/deployment/verifierContainer';
-import { listToolchains, resolveTaskImage, TOOLCHAINS_DIR } from '../../host/tasks/taskImage';
+import { listToolchains, resolveTaskImage, TOOLCHAINS_DIR } from '../../host/taskEnv/resolveTaskImage';
 import { testImage } from '../integration/environmentFixture';
 
 interface Probe {

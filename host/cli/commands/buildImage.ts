@@ -1,10 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import Docker from 'dockerode';
-import { ensureImage } from '../../image/buildImage';
-import { pushImage } from '../../image/pushImage';
-import { ensureTaskImage } from '../../image/taskImage';
-import { listToolchains, TOOLCHAINS_DIR } from '../../tasks/taskImage';
+import { buildImageSet } from '../../imageBuild/imageSet';
+import { listToolchains, TOOLCHAINS_DIR } from '../../taskEnv/resolveTaskImage';
 import { printJson, progress, UsageError } from '../output';
 
 export function register(program: Command): void {
@@ -21,15 +18,9 @@ export function register(program: Command): void {
       const names = asked.includes('all') ? known : [...new Set(asked)];
       const unknown = names.filter((n) => !known.includes(n));
       if (unknown.length) throw new UsageError(`no toolchain ${unknown.map((n) => `'${n}'`).join(', ')} (toolchains: ${known.join(', ')})`);
-      // Built on this host's engine whichever backend runs environments.
-      const local = new Docker();
-      const tag = await ensureImage({ docker: local, force: o.force, progress });
-      const pushed = o.push ? await pushImage(local, tag, { pushTo: o.push, progress }) : undefined;
-      const toolchains: Record<string, string> = {};
-      for (const name of names) {
-        const t = await ensureTaskImage(local, { name, dockerfile: join(TOOLCHAINS_DIR, name, 'Dockerfile') }, { ide: tag, force: o.force, progress });
-        toolchains[name] = o.push ? await pushImage(local, t, { pushTo: o.push, progress }) : t;
-      }
+      const { image: tag, pushed, toolchains } = await buildImageSet({
+        toolchains: names.map((name) => ({ name, dockerfile: join(TOOLCHAINS_DIR, name, 'Dockerfile') })), force: o.force, push: o.push, progress,
+      });
       if (o.json) printJson({ image: tag, ...(pushed ? { pushed } : {}), ...(names.length ? { toolchains } : {}) });
       else for (const line of [pushed ?? tag, ...Object.values(toolchains)]) console.log(line);
     });

@@ -2,8 +2,8 @@
 // task folders (the copy is only read).
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { convertDataset, DATASET_INPUT, DATASET_KINDS, type DatasetKind, type DatasetOptions } from '../../datasets/datasets';
-import { taskName } from '../../tasks/loadTask';
+import { convertDataset, DATASET_INPUT, DATASET_KINDS, type DatasetKind, type DatasetOptions } from '../../converters/datasets';
+import { taskName } from '../../taskEnv/loadTask';
 import { parseIntArg, printJson, UsageError } from '../output';
 
 export function register(program: Command): void {

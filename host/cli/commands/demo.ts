@@ -5,9 +5,9 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { OracleAgent } from '../../agents/oracleAgent';
-import { paths } from '../../paths';
-import { resolveTasks, taskName } from '../../tasks/loadTask';
-import { runTask } from '../../tasks/runTask';
+import { paths } from '../../common/paths';
+import { resolveTasks, taskName } from '../../taskEnv/loadTask';
+import { runTask } from '../../runs/runTask';
 import { readTrajectory } from '../../trajectory/trajectoryFile';
 import { deployment, removeContainersOnInterrupt } from '../context';
 import { formatTimings, progress, UsageError } from '../output';

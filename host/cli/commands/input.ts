@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { act } from '../context';
+import { actOn } from '../context';
 import { UsageError, parseIntArg } from '../output';
 
 export function register(program: Command): void {
@@ -8,7 +8,7 @@ export function register(program: Command): void {
     .argument('<id>', 'environment id')
     .argument('<keys...>', 'chords')
     .action(async (id: string, keys: string[]) => {
-      await act(id, { type: 'key', keys: keys.join(' ') });
+      await actOn(id, { type: 'key', keys: keys.join(' ') });
     });
 
   program.command('type')
@@ -16,7 +16,7 @@ export function register(program: Command): void {
     .argument('<id>', 'environment id')
     .argument('<text>', 'text to type (any Unicode)')
     .action(async (id: string, text: string) => {
-      await act(id, { type: 'type', text });
+      await actOn(id, { type: 'type', text });
     });
 
   program.command('click')
@@ -31,7 +31,7 @@ export function register(program: Command): void {
         ? { mark: parseIntArg('--mark', o.mark) }
         : x !== undefined && y !== undefined ? { x: parseIntArg('x', x), y: parseIntArg('y', y) } : undefined;
       if (!where) throw new UsageError('give x and y, or --mark N');
-      await act(id, { type: 'click', ...where, button: o.button, count: o.double ? 2 : 1 });
+      await actOn(id, { type: 'click', ...where, button: o.button, count: o.double ? 2 : 1 });
     });
 
   program.command('xdotool')
@@ -39,6 +39,6 @@ export function register(program: Command): void {
     .argument('<id>', 'environment id')
     .argument('<command>', 'xdotool words (no shell)')
     .action(async (id: string, command: string) => {
-      await act(id, { type: 'xdotool', command });
+      await actOn(id, { type: 'xdotool', command });
     });
 }

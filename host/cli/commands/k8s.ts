@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import { episodeManifests, namespaceDefaultDeny, tokenSecretCommands } from '../../deployment/kubernetes/episodeManifests';
-import { resolveTasks } from '../../tasks/loadTask';
+import { resolveTasks } from '../../taskEnv/loadTask';
 import { UsageError } from '../output';
 
 export function register(program: Command): void {

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Env, type EnvLike } from '../../env/env';
-import { paths } from '../../paths';
+import { paths } from '../../common/paths';
 import { PwpMcpServer } from '../../mcp/mcpServer';
 import { MCP_TOOL_GROUPS } from '../../mcp/mcpTools';
 import { RecordTrajectory } from '../../trajectory/recordTrajectory';

@@ -1,10 +1,10 @@
 // pwp predictions <run folders...>: the predictions file SWE-bench's own evaluation harness
 // takes (JSON Lines of instance_id, model_name_or_path, model_patch), from the agent.diff of
-// each run over converted SWE-bench tasks (host/datasets/sweBenchPredictions.ts).
+// each run over converted SWE-bench tasks (host/converters/sweBenchPredictions.ts).
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { collectPredictions, predictionsJsonl } from '../../datasets/sweBenchPredictions';
+import { collectPredictions, predictionsJsonl } from '../../converters/sweBenchPredictions';
 import { parseIntArg } from '../output';
 
 export function register(program: Command): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Env, type EnvLike } from '../../env/env';
-import { makeEnv } from '../../env/taskEnv';
-import { resolveTasks } from '../../tasks/loadTask';
+import { makeEnv } from '../../taskEnv/taskEnv';
+import { resolveTasks } from '../../taskEnv/loadTask';
 import { RecordTrajectory } from '../../trajectory/recordTrajectory';
 import { replayTrajectory } from '../../trajectory/replay';
 import { readTrajectory } from '../../trajectory/trajectoryFile';

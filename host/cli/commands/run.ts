@@ -1,11 +1,11 @@
 // pwp run <task> --agent oracle|null|replay|cua|cua-filebash|assisted|ide-agent|bash-only [--model <id>]:
 // one recorded run of one task, graded.
 import type { Command } from 'commander';
-import { AGENT_NAMES, makeAgent } from '../../agents/agents';
+import { AGENT_NAMES, makeAgent } from '../../agents/agentRegistry';
 import { COMMAND_AGENT_NAME } from '../../agents/commandAgent';
 import { addAgentOptions, agentConfigOf, describeAgentStats, type AgentCliOptions } from '../agentOptions';
-import { resolveTasks, taskName } from '../../tasks/loadTask';
-import { runTask } from '../../tasks/runTask';
+import { resolveTasks, taskName } from '../../taskEnv/loadTask';
+import { runTask } from '../../runs/runTask';
 import { deployment, removeContainersOnInterrupt } from '../context';
 import { formatTimings, printJson, progress, UsageError } from '../output';
 

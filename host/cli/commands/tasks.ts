@@ -3,7 +3,7 @@
 // task author can check a suite before running it.
 import type { Command } from 'commander';
 import { leaves } from '../../evaluation/evaluatorSchema';
-import { loadTask, resolveTaskDirs, TaskError, taskName, type Task } from '../../tasks/loadTask';
+import { loadTask, resolveTaskDirs, TaskError, taskName, type Task } from '../../taskEnv/loadTask';
 import { printJson } from '../output';
 
 interface Listed {

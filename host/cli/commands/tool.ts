@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { ToolGroup, type Result } from '../../../bridge/protocol';
 
 type ToolsCallResult = Result<'tools.call'>;
-import { act, withEnvironment } from '../context';
+import { actOn, withEnvironment } from '../context';
 import { UsageError, parseIntArg, printJson } from '../output';
 
 export function register(program: Command): void {
@@ -44,7 +44,7 @@ export function register(program: Command): void {
       try { args = JSON.parse(raw); } catch (err) { throw new UsageError(`args must be a JSON object: ${(err as Error).message}`); }
       if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UsageError('args must be a JSON object');
       const timeoutMs = o.timeout ? parseIntArg('--timeout', o.timeout) : undefined;
-      const r = (await act(id, { type: 'tool', name, args, ...(timeoutMs !== undefined ? { timeoutMs } : {}) })).toolResult as ToolsCallResult;
+      const r = (await actOn(id, { type: 'tool', name, args, ...(timeoutMs !== undefined ? { timeoutMs } : {}) })).toolResult as ToolsCallResult;
       const images = r.content.filter((x) => x.type === 'image');
       if (o.output && images.length) {
         mkdirSync(o.output, { recursive: true });

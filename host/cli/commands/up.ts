@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { startEnvironment } from '../../env/running/runningEnvironment';
+import { startEnvironment } from '../../running/runningEnvironment';
 import { deployment } from '../context';
 import { parseIntArg, parseSize, printJson, progress } from '../output';
 

@@ -16,7 +16,6 @@
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Container, Pod, PodSecurityContext, Service } from 'kubernetes-types/core/v1';
 import type { NetworkPolicy, NetworkPolicyPeer } from 'kubernetes-types/networking/v1';
-import type { Task } from '../../tasks/loadTask';
 
 export interface EpisodeManifestOptions {
   /** The episode's id (a-z0-9, the environment id); names every object. */
@@ -31,6 +30,14 @@ export interface EpisodeManifestOptions {
 }
 
 export type EpisodeObject = Pod | Service | NetworkPolicy | Job;
+
+/** What of a task the manifests need (a loaded Task has it): a deployment knows no task format. */
+export interface EpisodeTask {
+  suite: string;
+  id: string;
+  network?: boolean;
+  environment: { memoryMb?: number; display?: { width: number; height: number } };
+}
 
 const BRIDGE_PORT = 7000;
 const ROLE = 'pwp.dev/role';
@@ -49,7 +56,7 @@ export function labelValue(text: string): string {
   return text.replace(/[^A-Za-z0-9._-]+/g, '.').slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
 }
 
-export function episodeManifests(task: Task, o: EpisodeManifestOptions): EpisodeObject[] {
+export function episodeManifests(task: EpisodeTask, o: EpisodeManifestOptions): EpisodeObject[] {
   if (!/^[a-z0-9]([a-z0-9-]{0,40}[a-z0-9])?$/.test(o.episode)) throw new Error(`episode id '${o.episode}' must be 1-42 of a-z, 0-9 and '-'`);
   const name = `pwp-${o.episode}`;
   const labels = { 'app.kubernetes.io/name': 'pwp', [EPISODE]: o.episode, [TASK]: labelValue(`${task.suite}.${task.id}`) };

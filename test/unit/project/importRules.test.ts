@@ -1,21 +1,28 @@
-// The import rules of .dependency-cruiser.cjs hold for the tree, and a planted violation of
-// each is reported (a rule that matches nothing would pass the first check forever).
+// The import rules of .dependency-cruiser.cjs hold for the tree, and each one fires: a copy of
+// the real tree (its host/, bridge/, extension/src and scripts/, beside the checkout's installed
+// node_modules, which resolution finds by walking up) gets one planted violation per rule, and
+// every rule must report its own. A rule that matches nothing would pass the first check forever.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { IConfiguration, ICruiseOptions, IFlattenedRuleSet, IViolation } from 'dependency-cruiser';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SOURCES = ['host', 'bridge', 'extension/src', 'scripts'];
+const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
 
-async function cruiser(): Promise<{ options: ICruiseOptions; cruise: (files: string[], o: ICruiseOptions) => Promise<IViolation[]> }> {
+type Layers = Record<'host' | 'bridge', [string, string][]>;
+
+async function cruiser(): Promise<{ options: ICruiseOptions; ruleNames: string[]; layers: Layers; cruise: (files: string[], o: ICruiseOptions) => Promise<IViolation[]> }> {
   const { cruise } = await import('dependency-cruiser');
   // The config file's rules and options, as `depcruise --config` reads them.
-  const { options: cruiseOptions, ...rules } = require(join(ROOT, '.dependency-cruiser.cjs')) as IConfiguration;
+  const config = require(CONFIG) as IConfiguration & { layers: Layers };
+  const { options: cruiseOptions, ...rules } = config;
   const options: ICruiseOptions = { ...cruiseOptions, ruleSet: rules as IFlattenedRuleSet, validate: true };
   return {
     options,
+    ruleNames: (rules.forbidden ?? []).map((r) => r.name ?? ''),
+    layers: config.layers,
     cruise: async (files, o) => {
       const r = await cruise(files, o);
       if (typeof r.output === 'string') throw new Error('dependency-cruiser returned text, not a result');
@@ -25,6 +32,12 @@ async function cruiser(): Promise<{ options: ICruiseOptions; cruise: (files: str
 }
 
 const describeViolation = (v: IViolation) => `${v.rule.name}: ${v.from} -> ${v.to}`;
+const dirOf = (root: string, layer: string) => `${root}/${layer}`;
+/** The import specifier of `target` (a path without .ts) from a file in `fromDir`. */
+const spec = (fromDir: string, target: string) => {
+  const up = fromDir.split('/').map(() => '..').join('/');
+  return `${up}/${target}`;
+};
 
 describe('import rules (dependency-cruiser)', function () {
   // dependency-cruiser parses the whole tree: 70 s at a load of 50 on 2 cores.
@@ -35,36 +48,60 @@ describe('import rules (dependency-cruiser)', function () {
     assert.deepEqual(violations.map(describeViolation), []);
   });
 
-  it('report a planted file that breaks each rule', async () => {
-    const { options, cruise } = await cruiser();
-    const dir = mkdtempSync(join(tmpdir(), 'pwp-import-rules-'));
+  it('each report a violation planted in a copy of the real tree', async () => {
+    const { options, cruise, ruleNames, layers } = await cruiser();
+    // Inside the checkout, so that packages resolve to its node_modules as in the tree itself.
+    mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, 'test-results', 'import-rules-'));
     const plant = (path: string, text: string) => { mkdirSync(dirname(join(dir, path)), { recursive: true }); writeFileSync(join(dir, path), text); };
+    const expected = new Map<string, string>();
     try {
-      plant('bridge/server/dispatcher.ts', 'export const server = 1;\n');
-      plant('bridge/supervisor/procfs.ts', 'export const procfs = 1;\n');
-      plant('bridge/protocol/index.ts', "import { server } from '../server/dispatcher';\nexport const p = server;\n");
-      plant('host/env/planted.ts', [
+      for (const s of SOURCES) cpSync(join(ROOT, s), join(dir, s), { recursive: true });
+      cpSync(join(ROOT, 'tsconfig.json'), join(dir, 'tsconfig.json'));
+      // Each layer imports a real file of the layer above it.
+      for (const root of ['host', 'bridge'] as const) {
+        const stack = layers[root];
+        for (let i = 0; i + 1 < stack.length; i++) {
+          // A layer that is one file (bridge/config.ts) gets the import appended to its copy.
+          const isFile = stack[i][0].endsWith('.ts');
+          const from = isFile ? `${root}/${stack[i][0]}` : `${dirOf(root, stack[i][0])}/plantedUpward.ts`;
+          const to = stack[i + 1][0].endsWith('.ts') ? `${root}/${stack[i + 1][0].replace(/\.ts$/, '')}` : `${root}/${stack[i + 1][0]}/plantedTarget`;
+          if (!stack[i + 1][0].endsWith('.ts')) plant(`${to}.ts`, 'export const target = 1;\n');
+          const line = `import * as plantedAbove from '${spec(dirname(from), to)}';\nexport const plantedUpward = plantedAbove;\n`;
+          plant(from, isFile ? `${readFileSync(join(ROOT, from), 'utf8')}\n${line}` : line);
+          expected.set(`${root}-layer-${stack[i][0].replace(/\.ts$/, '')}`, `${from} -> ${to}.ts`);
+        }
+        plant(`${root}/plantedLoose/loose.ts`, `import * as p from '${spec(`${root}/plantedLoose`, `${root}/common/plantedCommon`)}';\nexport const loose = p;\n`);
+        plant(`${root}/common/plantedCommon.ts`, 'export const common = 1;\n');
+        expected.set(`${root}-every-file-in-a-layer`, `${root}/plantedLoose/loose.ts -> ${root}/common/plantedCommon.ts`);
+      }
+      // Two files of one folder importing each other.
+      plant('host/env/plantedCycleA.ts', "import { b } from './plantedCycleB';\nexport const a = () => b;\n");
+      plant('host/env/plantedCycleB.ts', "import { a } from './plantedCycleA';\nexport const b = () => a;\n");
+      expected.set('no-circular', 'host/env/plantedCycleA.ts -> host/env/plantedCycleB.ts');
+      // Packages, as the tree's own code would import them.
+      plant('host/env/plantedPackages.ts', [
         "import Docker from 'dockerode';",
         "import * as vscode from 'vscode';",
-        "import { server } from '../../bridge/server/dispatcher';",
         "import { pack } from 'tar-stream';",
-        'export const planted = [Docker, vscode, server, pack];',
+        'export const planted = [Docker, vscode, pack];',
       ].join('\n'));
-      plant('host/env/actions.ts', 'export const action = 1;\n');
-      plant('host/env/running/planted.ts', "import { action } from '../actions';\nexport const planted = action;\n");
-      plant('extension/src/planted.ts', "import { procfs } from '../../bridge/supervisor/procfs';\nexport const planted = procfs;\n");
-      // The same rules, without the tree's tsconfig (the planted tree has none).
-      const violations = await cruise(['host', 'bridge', 'extension'], { ...options, baseDir: dir, tsConfig: undefined });
-      const found = violations.map(describeViolation);
-      for (const expected of [
-        'dockerode-only-in-deployment-and-image: host/env/planted.ts -> dockerode',
-        'vscode-only-in-extension: host/env/planted.ts -> vscode',
-        'wire-only-from-bridge: host/env/planted.ts -> bridge/server/dispatcher.ts',
-        'wire-only-from-bridge: extension/src/planted.ts -> bridge/supervisor/procfs.ts',
-        'wire-stands-alone: bridge/protocol/index.ts -> bridge/server/dispatcher.ts',
-        'one-tar-module: host/env/planted.ts -> tar-stream',
-        'running-environment-is-the-lower-layer: host/env/running/planted.ts -> host/env/actions.ts',
-      ]) assert.ok(found.includes(expected), `not reported: ${expected}; reported: ${found.join('; ')}`);
+      expected.set('dockerode-only-in-deployment-and-image-build', 'host/env/plantedPackages.ts -> node_modules/dockerode/');
+      expected.set('vscode-only-in-extension', 'host/env/plantedPackages.ts -> node_modules/@types/vscode/');
+      expected.set('one-tar-module', 'host/env/plantedPackages.ts -> node_modules/tar-stream/');
+      plant('extension/src/plantedDaemon.ts', "import * as s from '../../bridge/supervisor/ideStack';\nexport const planted = s;\n");
+      expected.set('wire-only-from-bridge', 'extension/src/plantedDaemon.ts -> bridge/supervisor/ideStack.ts');
+      plant('bridge/protocol/plantedDaemon.ts', "import * as s from '../server/main';\nexport const planted = s;\n");
+      expected.set('wire-stands-alone', 'bridge/protocol/plantedDaemon.ts -> bridge/server/main.ts');
+      plant('bridge/server/plantedHost.ts', "import * as e from '../../host/env/env';\nexport const planted = e;\n");
+      expected.set('host-and-bridge-apart', 'bridge/server/plantedHost.ts -> host/env/env.ts');
+
+      assert.deepEqual([...expected.keys()].sort(), [...ruleNames].sort(), 'every rule has a planted violation, and only the rules there are');
+      const found = (await cruise(SOURCES, { ...options, baseDir: dir, tsConfig: { fileName: join(dir, 'tsconfig.json') } })).map(describeViolation);
+      for (const [rule, edge] of expected) {
+        const [from, to] = edge.split(' -> ');
+        assert.ok(found.some((f) => f.startsWith(`${rule}: ${from} -> `) && f.includes(to)), `${rule} did not report ${edge}; reported: ${found.join('; ')}`);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -3,7 +3,7 @@ import { InvalidParamsError } from '../../../../bridge/protocol';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseKeySequence } from '../../../../bridge/input/keys';
-import { StepSchema, stepKind } from '../../../../host/tasks/stepSchema';
+import { StepSchema, stepKind } from '../../../../host/taskEnv/stepSchema';
 
 describe('key chords', () => {
   it('maps friendly names to X keysyms', () => {

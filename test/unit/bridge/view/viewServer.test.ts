@@ -11,7 +11,7 @@ import { RpcServer } from '../../../../bridge/server/rpcServer';
 import { ViewServer } from '../../../../bridge/view/viewServer';
 import { BridgeClient } from '../../../../host/client/bridgeClient';
 import { TimeoutError } from '../../../../bridge/protocol';
-import { eventually } from '../../../../host/tasks/eventually';
+import { eventually } from '../../../../host/common/eventually';
 
 const TOKEN = 'view-test-token-0123456789';
 

@@ -12,7 +12,7 @@ import type { NetworkPolicy } from 'kubernetes-types/networking/v1';
 import type { Job } from 'kubernetes-types/batch/v1';
 import { parseAllDocuments } from 'yaml';
 import { episodeManifests, namespaceDefaultDeny, type EpisodeObject } from '../../../../host/deployment/kubernetes/episodeManifests';
-import { resolveTasks } from '../../../../host/tasks/loadTask';
+import { resolveTasks } from '../../../../host/taskEnv/loadTask';
 
 const run = promisify(execFile);
 const PWP = join(__dirname, '../../../../bin/pwp');

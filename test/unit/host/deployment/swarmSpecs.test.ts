@@ -7,7 +7,7 @@ import { engineAt, parseBackend, swarmOptionsFromEnv } from '../../../../host/de
 import type { EnvironmentInfo } from '../../../../host/deployment/deployment';
 import { confirmLoss, watchEnvironment, type WatchedPlacement } from '../../../../host/deployment/swarm/nodeWatch';
 import { environmentService, verifierService } from '../../../../host/deployment/swarm/serviceSpecs';
-import { registryName } from '../../../../host/image/pushImage';
+import { registryName } from '../../../../host/imageBuild/pushImage';
 
 const limits = { cpus: 2, memoryMb: 2048, pids: 2048, reserve: 0.25 };
 const secret = { id: 'sec1', name: 'pwp-abc-token' };

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IDE_USER, ROOT } from '../../../../host/deployment/runtime';
+import { IDE_USER, ROOT } from '../../../../host/deployment/fileEntry';
 import { bufferOf, filterTar, packEntries, readTar, readTarEntries, tarEntry, tarOf, tarOfFiles, tarOfFolder } from '../../../../host/deployment/tarArchive';
 
 describe('tar archives (host/deployment/tarArchive.ts)', () => {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { DockerDeployment } from '../../../../host/deployment/dockerDeployment';
 import { EnvPool, type Staging } from '../../../../host/env/pool';
-import type { RunningEnvironment } from '../../../../host/env/running/runningEnvironment';
+import type { RunningEnvironment } from '../../../../host/running/runningEnvironment';
 
 /** A deployment that records removals, and starts that fail with `errors` in turn, then succeed. */
 function fakes(errors: string[] = []) {

@@ -2,7 +2,7 @@
 // ratio, the assignment, block matching with merges, and the F1 scores. Expected values are
 // derived by hand from the papers' reference definitions (the derivations are beside them).
 import { strict as assert } from 'node:assert';
-import { toLine } from '../../../../host/benchmark/benchResults';
+import { toLine } from '../../../../host/runs/benchmarkResults';
 import type { ExecOptions, ExecResult } from '../../../../host/deployment/runtime';
 import { evaluate } from '../../../../host/evaluation/evaluate';
 import { EvaluatorSchema, type Evaluator } from '../../../../host/evaluation/evaluatorSchema';
@@ -12,7 +12,7 @@ import { ciede2000, colourSimilarity, rgbToLab } from '../../../../host/evaluati
 import { contextCost, design2CodeScores, differenceOfMeans, matchBlocks, mergeSameBox, type TextBlock } from '../../../../host/evaluation/metrics/design2CodeScore';
 import { sequenceRatio } from '../../../../host/evaluation/metrics/sequenceMatcher';
 import type { Sandbox } from '../../../../host/evaluation/verifier';
-import type { RunResult } from '../../../../host/tasks/runTask';
+import type { RunResult } from '../../../../host/runs/runTask';
 
 const near = (actual: number, expected: number, tol = 1e-4, what = '') => assert.ok(Math.abs(actual - expected) <= tol, `${what} ${actual} is not within ${tol} of ${expected}`);
 

@@ -11,7 +11,7 @@ import { findTampering } from '../../../../host/evaluation/tamperCheck';
 import { commandFiles, planRestore, restoreRulesOf, type WorkspaceEntry } from '../../../../host/evaluation/testInfrastructure';
 import type { TestCase } from '../../../../host/evaluation/testReports';
 import { withReportFlags } from '../../../../host/evaluation/testsGrader';
-import { resolveTasks, type Task } from '../../../../host/tasks/loadTask';
+import { resolveTasks, type Task } from '../../../../host/taskEnv/loadTask';
 
 const b = (s: string) => Buffer.from(s);
 const file = (path: string, content: string): WorkspaceEntry => ({ path, type: 'file', content: b(content) });

@@ -1,8 +1,8 @@
 // IDE-Bench's agent metrics from a recorded trajectory (records as the recorder writes them).
 import { strict as assert } from 'node:assert';
 import type { Trajectory, TrajectoryRecord } from '../../../../host/trajectory/trajectoryFile';
-import { htmlReport, markdownReport, summaryTable } from '../../../../host/benchmark/benchReport';
-import { summarize } from '../../../../host/benchmark/benchResults';
+import { htmlReport, markdownReport, summaryTable } from '../../../../host/runs/benchmarkReport';
+import { summarize } from '../../../../host/runs/benchmarkResults';
 import { diffFileCount, workMetrics } from '../../../../host/trajectory/workMetrics';
 import { resultLine } from '../../../support/resultLine';
 

@@ -1,0 +1,55 @@
+// ChartMimic-style chart-to-code tasks: a folder of charts, each a reference image and the
+// matplotlib script that drew it with the same name (bar_1.png + bar_1.py, …; ChartMimic's
+// ori_500/ folder). The agent sees the image (target.png) and writes chart.py, which must save
+// its figure as chart.png; the verifier runs chart.py and the original script traced (Agg
+// backend, offline) and scores them with ChartMimic's published low-level metrics
+// (evaluation/chartMimicGrader.ts; the task's score is the mean of the text, layout, type and
+// colour F1). The oracle writes the original script, saving to chart.png.
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import sharp from 'sharp';
+import type { Task } from '../taskEnv/loadTask';
+import { taskId, writeTaskFolder } from './taskWriter';
+
+export interface ChartMimicOptions { outRoot: string; suite?: string; limit?: number; threshold?: number; image?: string }
+
+/**
+ * The original script, made to save its figure where the evaluator looks: its own savefig
+ * calls write chart.png instead (keeping their dpi and bounding box); a script without one
+ * gets a savefig at the end.
+ */
+export function oracleScript(code: string): string {
+  const body = code.replace(/\s+$/, '');
+  const renamed = body.replace(/savefig\(\s*(['"])[^'"]*\1/g, 'savefig("chart.png"');
+  const saves = renamed !== body || /savefig\(\s*["']chart\.png["']/.test(body);
+  return `import matplotlib\nmatplotlib.use("Agg")\n${renamed}\n${saves ? '' : '\nimport matplotlib.pyplot as _pwp_plt\n_pwp_plt.savefig("chart.png")\n'}`;
+}
+
+export async function convertChartMimic(dir: string, o: ChartMimicOptions): Promise<Task[]> {
+  const charts = readdirSync(dir).filter((f) => f.endsWith('.py')).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const tasks: Task[] = [];
+  for (const script of charts.slice(0, o.limit ?? charts.length)) {
+    const name = basename(script, '.py');
+    const png = readdirSync(dir).find((f) => f === `${name}.png`);
+    if (!png) continue;
+    const target = readFileSync(join(dir, png));
+    const { width, height } = await sharp(target).metadata();
+    if (!width || !height) throw new Error(`${png}: not a readable image`);
+    tasks.push(writeTaskFolder(o.outRoot, {
+      task: {
+        id: taskId(`chart-${name}`),
+        suite: o.suite ?? 'chartmimic',
+        instruction: `target.png is a chart (${width}×${height} pixels). Write chart.py, a Python script using matplotlib, that draws the same chart and saves it as chart.png (same size).`,
+        ...(o.image ? { image: o.image } : {}),
+        evaluator: { kind: 'chartmimic', script: 'chart.py', reference: 'reference.py', timeoutSec: 120, threshold: o.threshold ?? 0.9 },
+        oracle: { steps: [{ writeFile: 'chart.py', from: 'oracle/chart.py', note: 'the original script' }] },
+        limits: { steps: 150, seconds: 1800 },
+        tags: ['dataset:chartmimic', `source:${script}`],
+      },
+      workspace: { 'target.png': target },
+      hidden: { 'reference.py': readFileSync(join(dir, script)) },
+      oracle: { 'chart.py': oracleScript(readFileSync(join(dir, script), 'utf8')) },
+    }));
+  }
+  return tasks;
+}

@@ -1,0 +1,222 @@
+// IDE-Bench datasets as its authors lay them out (AfterQuery/IDE-Arena, datasets/<repo>/):
+//
+//   Dockerfile  docker-compose.yaml  run_tests.sh    the repository's environment and grader
+//   tasks/task-N/task_description.txt                the request ("task_description: |" block
+//                                                    with difficulty, category, tags, parser_name)
+//   tasks/task-N/task_diff.txt                       the golden patch
+//   tasks/task-N/task_tests.py (.js, .java …)        the task's tests; maybe run-tests.sh
+//   everything else                                  the repository (IDE-Bench mounts it at /app)
+//
+// IDE-Bench grades with `./run_tests.sh task-N` in /app, which runs the repository's base
+// tests and tasks/task-N/task_tests.*; its score is the share of tests that pass.
+//
+// Each task becomes a pwp task: the workspace is the repository (shared by the suite's tasks
+// in _repo/), run_tests.sh and the task's folder (minus its description and patch) are hidden,
+// copied to the same paths in the verifier, "/app" in them read as "/workspace". The oracle
+// applies task_diff.txt (kept as oracle/task.diff, so runs put it beside agent.diff). Python
+// tests are graded per test case, the task's own tests counting (passRate, like
+// tasks/idebench-inventory): run_tests.sh takes only the task id, so a pwp wrapper hands it
+// pytest's report options through PYTEST_ADDOPTS. Other tests behind run_tests.sh count as one
+// case, its exit status; without run_tests.sh (or run-tests.sh) the framework is detected from
+// the repository (detectTestFramework.ts) and run directly on the task's test files.
+//
+// The repository's Dockerfile (FROM python:3.11-slim and the like, not pwp's IDE image) is not
+// built: the tasks run in the IDE image (or --image), and a copy is kept in the suite's
+// _idebench/ folder with a note naming its base image, for a task image FROM the IDE image.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { detectTestFramework, testCommand } from '../evaluation/detectTestFramework';
+import type { Task } from '../taskEnv/loadTask';
+import { applyPatchOracle, DatasetError, taskId, writeFiles, writeTaskFolder, type FileMap, type TaskFolder } from './taskWriter';
+
+export interface IdeBenchOptions { outRoot: string; suite?: string; limit?: number; image?: string }
+
+/** What the importer did that a user should know (shown by `pwp dataset`). */
+export interface IdeBenchConversion { tasks: Task[]; notes: string[] }
+
+/** Files of the task folder that are not test infrastructure. */
+const TASK_META = new Set(['task_description.txt', 'task_diff.txt', 'docker-compose.yaml', 'docker-compose.yml']);
+/** The dataset's own grader and the tasks: never in the agent's workspace (IDE-Bench's tools refuse them too). */
+const NOT_WORKSPACE = new Set(['tasks', 'run_tests.sh', '.git']);
+/** pwp's wrapper around run_tests.sh, written into the verifier with the hidden files. */
+export const WRAPPER = '.pwp-idebench/run-tests.sh';
+const WRAPPER_SH = `#!/bin/sh
+# pwp: IDE-Bench's test script takes only the task id. pytest's report options (the arguments
+# after script and id) reach pytest through PYTEST_ADDOPTS; TASK_ID as its compose file sets it.
+script="$1"; task="$2"; shift 2
+PYTEST_ADDOPTS="$*" TASK_ID="$task" exec bash "$script" "$task"
+`;
+
+export interface TaskDescription { instruction: string; meta: Record<string, string> }
+
+/**
+ * task_description.txt: a "task_description: |" block (the request, indented) followed by
+ * "key: value" lines (difficulty, category, tags, parser_name), or, in older tasks, plain text.
+ */
+export function parseTaskDescription(text: string): TaskDescription {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const start = lines.findIndex((l) => l.trim());
+  if (start === -1 || !/^task_description\s*:/.test(lines[start])) return { instruction: text.trim(), meta: {} };
+  const inline = lines[start].replace(/^task_description\s*:\s*/, '').trim();
+  const body: string[] = inline && !/^[|>][-+]?$/.test(inline) ? [inline] : [];
+  let i = start + 1;
+  for (; i < lines.length && (lines[i].trim() === '' || /^\s/.test(lines[i])); i++) body.push(lines[i]);
+  const indent = Math.min(...body.filter((l) => l.trim()).map((l) => /^\s*/.exec(l)![0].length));
+  const instruction = body.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n').trim();
+  const meta: Record<string, string> = {};
+  for (const l of lines.slice(i)) {
+    const m = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(l.trim());
+    if (m) meta[m[1].toLowerCase()] = m[2].trim().replace(/^<(.*)>$/, '$1');
+  }
+  return { instruction, meta };
+}
+
+/** IDE-Bench runs everything under /app; the verifier's copy of the repository is /workspace. */
+export function fromApp(text: string): string {
+  return text.replace(/(?<![\w/.-])\/app(?![\w.-])/g, '/workspace');
+}
+
+function readTree(dir: string, skip: (rel: string) => boolean, base = dir, out: FileMap = {}): FileMap {
+  for (const e of readdirSync(dir).sort()) {
+    const p = join(dir, e);
+    const rel = relative(base, p);
+    if (skip(rel)) continue;
+    if (statSync(p).isDirectory()) readTree(p, skip, base, out);
+    else out[rel] = readFileSync(p);
+  }
+  return out;
+}
+
+const isText = (b: Buffer) => !b.subarray(0, 8000).includes(0);
+
+/** The `def test_…` functions and `Test…` class methods of a Python test file, as pytest names them; undefined when parametrised (ids we cannot know). */
+export function pythonTestIds(file: string, source: string): string[] | undefined {
+  if (/@pytest\.mark\.parametrize|pytest_generate_tests/.test(source)) return undefined;
+  const ids: string[] = [];
+  let cls: string | undefined;
+  for (const line of source.split('\n')) {
+    const top = /^(?:async\s+)?def\s+(test\w*)\s*\(/.exec(line);
+    const klass = /^class\s+(Test\w*)\s*[(:]/.exec(line);
+    const method = /^\s+(?:async\s+)?def\s+(test\w*)\s*\(/.exec(line);
+    if (klass) cls = klass[1];
+    else if (/^\S/.test(line)) cls = undefined;
+    if (top) ids.push(`${file}::${top[1]}`);
+    else if (method && cls) ids.push(`${file}::${cls}::${method[1]}`);
+  }
+  return ids.length ? ids : undefined;
+}
+
+/** The first FROM of a Dockerfile (its base image), or undefined. */
+export function dockerBase(dockerfile: string): string | undefined {
+  return /^\s*FROM\s+(?:--\S+\s+)*(\S+)/im.exec(dockerfile)?.[1];
+}
+
+/** True when a folder is one IDE-Bench dataset (a repository with tasks/task-*). */
+export const isIdeBenchDataset = (dir: string) => existsSync(join(dir, 'tasks')) && statSync(join(dir, 'tasks')).isDirectory();
+
+/** One dataset folder (datasets/<repo>) into the suite's tasks. */
+export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchConversion {
+  if (!isIdeBenchDataset(dir)) throw new DatasetError(`${dir}: not an IDE-Bench dataset (no tasks/ folder)`);
+  const suite = o.suite ?? taskId(basename(dir));
+  const notes: string[] = [];
+  const taskDirs = readdirSync(join(dir, 'tasks')).filter((t) => existsSync(join(dir, 'tasks', t, 'task_description.txt')))
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  if (!taskDirs.length) throw new DatasetError(`${dir}/tasks: no task folder with a task_description.txt`);
+  const selected = taskDirs.slice(0, o.limit ?? taskDirs.length);
+
+  const dockerfile = existsSync(join(dir, 'Dockerfile')) ? readFileSync(join(dir, 'Dockerfile'), 'utf8') : undefined;
+  const runTests = existsSync(join(dir, 'run_tests.sh')) ? fromApp(readFileSync(join(dir, 'run_tests.sh'), 'utf8')) : undefined;
+
+  const folders = selected.map((name): TaskFolder => {
+    const src = join(dir, 'tasks', name);
+    const desc = parseTaskDescription(readFileSync(join(src, 'task_description.txt'), 'utf8'));
+    if (!desc.instruction) throw new DatasetError(`${src}/task_description.txt: no task description`);
+    const diff = existsSync(join(src, 'task_diff.txt')) ? readFileSync(join(src, 'task_diff.txt'), 'utf8') : undefined;
+    if (!diff?.trim()) throw new DatasetError(`${src}/task_diff.txt: missing or empty (the oracle applies it)`);
+    const hidden: FileMap = {};
+    for (const [p, c] of Object.entries(readTree(src, (rel) => TASK_META.has(rel)))) {
+      hidden[`workspace/tasks/${name}/${p}`] = typeof c === 'string' ? fromApp(c) : isText(c) ? fromApp(c.toString('utf8')) : c;
+    }
+    const testFiles = Object.keys(hidden).map((p) => p.slice('workspace/'.length)).filter((p) => /\/task_tests\.[^/]+$/.test(p));
+    const python = testFiles.length > 0 && testFiles.every((f) => f.endsWith('.py'));
+    const taskScript = existsSync(join(src, 'run-tests.sh')) ? `tasks/${name}/run-tests.sh` : undefined;
+    const script = runTests !== undefined ? 'run_tests.sh' : taskScript;
+    if (runTests !== undefined) hidden['workspace/run_tests.sh'] = runTests;
+
+    let evaluator: Record<string, unknown>;
+    if (script && python) {
+      hidden[`workspace/${WRAPPER}`] = WRAPPER_SH;
+      const expected = testFiles.flatMap((f) => pythonTestIds(f, (hidden[`workspace/${f}`] as string | Buffer).toString()) ?? []);
+      evaluator = { kind: 'tests', framework: 'pytest', command: ['sh', WRAPPER, script, name], ...(expected.length ? { expected } : {}), scoring: 'passRate', timeoutSec: 900 };
+    } else if (script) {
+      evaluator = { kind: 'tests', framework: 'exitCode', command: ['bash', script, name], timeoutSec: 900 };
+    } else {
+      const found = detectTestFramework(dir, { testFiles });
+      if (!found) throw new DatasetError(`${src}: no run_tests.sh and no test framework found in the repository (pytest, jest, mocha, go, cargo, ctest, maven, gradle)`);
+      const run = testFiles.length ? found.evaluator : testCommand(found.detected);
+      const expected = found.detected === 'pytest' ? testFiles.flatMap((f) => pythonTestIds(f, (hidden[`workspace/${f}`] as string | Buffer).toString()) ?? []) : [];
+      evaluator = { kind: 'tests', ...run, ...(expected.length ? { expected } : {}), scoring: 'passRate', timeoutSec: 900 };
+      notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}`);
+    }
+    const tags = ['idebench', `source:${basename(dir)}/${name}`];
+    for (const k of ['difficulty', 'category', 'parser_name']) if (desc.meta[k]) tags.push(`${k}:${desc.meta[k]}`);
+    for (const t of (desc.meta.tags ?? '').replace(/^\[|\]$/g, '').split(/[,\s]+/)) if (t.replace(/^<|>$/g, '')) tags.push(t.replace(/^<|>$/g, ''));
+    if (dockerfile) tags.push(`dockerfile:../_idebench/Dockerfile`);
+    return {
+      task: {
+        id: taskId(name),
+        suite,
+        instruction: desc.instruction,
+        ...(o.image ? { image: o.image } : {}),
+        workspace: '../_repo',
+        evaluator,
+        oracle: applyPatchOracle('task.diff', 'the golden patch (task_diff.txt)'),
+        limits: { steps: 300, seconds: 3600 },
+        tags,
+      },
+      hidden,
+      oracle: { 'task.diff': diff },
+    };
+  });
+
+  // The repository once, for every task of the suite (tasks name it as ../_repo).
+  const suiteDir = join(o.outRoot, suite);
+  const repo = readTree(dir, (rel) => NOT_WORKSPACE.has(rel) || rel.split('/').includes('.git'));
+  rmSync(join(suiteDir, '_repo'), { recursive: true, force: true });
+  mkdirSync(join(suiteDir, '_repo'), { recursive: true });
+  writeFiles(join(suiteDir, '_repo'), repo);
+
+  if (dockerfile) {
+    const base = dockerBase(dockerfile) ?? 'an unknown image';
+    mkdirSync(join(suiteDir, '_idebench'), { recursive: true });
+    writeFileSync(join(suiteDir, '_idebench', 'Dockerfile'), dockerfile);
+    const fromIde = /pwp-ide/.test(base);
+    const note = fromIde
+      ? `the repository's Dockerfile starts FROM ${base}, pwp's IDE image: kept as ${suite}/_idebench/Dockerfile for a task image`
+      : `the repository's Dockerfile starts FROM ${base}, not pwp's IDE image: it is not built; the tasks run in ${o.image ?? 'the IDE image'} (Python with pytest, Node with jest and mocha, Go). `
+        + `Kept as ${suite}/_idebench/Dockerfile: what it installs beyond that belongs in a task image FROM the IDE image (or --image)`;
+    writeFileSync(join(suiteDir, '_idebench', 'NOTES.md'), `# ${suite}: the repository's environment\n\n${note}.\n`);
+    notes.push(note);
+  }
+  return { tasks: folders.map((f) => writeTaskFolder(o.outRoot, f)), notes };
+}
+
+/** A dataset folder, or a folder of them (IDE-Bench's datasets/): one suite per repository. */
+export function convertIdeBench(input: string, o: IdeBenchOptions): IdeBenchConversion {
+  if (isIdeBenchDataset(input)) return convertIdeBenchRepo(input, o);
+  const repos = existsSync(input) && statSync(input).isDirectory()
+    ? readdirSync(input).sort().map((e) => join(input, e)).filter((p) => statSync(p).isDirectory() && isIdeBenchDataset(p))
+    : [];
+  if (!repos.length) throw new DatasetError(`${input}: not an IDE-Bench dataset (a repository folder with tasks/task-N/) nor a folder of them`);
+  if (o.suite && repos.length > 1) throw new DatasetError(`--suite names one suite, but ${input} holds ${repos.length} datasets`);
+  const out: IdeBenchConversion = { tasks: [], notes: [] };
+  let left = o.limit ?? Infinity;
+  for (const r of repos) {
+    if (left <= 0) break;
+    const c = convertIdeBenchRepo(r, { ...o, limit: Number.isFinite(left) ? left : undefined });
+    out.tasks.push(...c.tasks);
+    out.notes.push(...c.notes.map((n) => `${basename(r)}: ${n}`));
+    left -= c.tasks.length;
+  }
+  return out;
+}

@@ -1,0 +1,120 @@
+// RES-Q (Qurrent-AI/RES-Q): repository edits from short instructions. Its entries, as its JSON
+// file (a list) or the Hugging Face rows have them: id, repo_url, instruction, base_commit,
+// test_script, testbed_environment, requirements_txt, solution_commit, solution_patch,
+// modified_files and language. Each entry is a task: the workspace is the repository at
+// base_commit (read as repoCheckout.ts says, owner/name taken from repo_url); the test script is
+// hidden and graded as RES-Q's harness runs it: with python from the repository's root, passing
+// when it exits 0 and prints the line inserted before its sys.exit(0), so an edit that ends the
+// process early does not pass. The oracle applies solution_patch. Entries with requirements
+// need an image that has them (--image): nothing is installed from PyPI here.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Task } from '../taskEnv/loadTask';
+import { STDLIB_SHADOWS, stdlibImports } from './gradingScript';
+import { checkout } from './repoCheckout';
+import { applyPatchOracle, parseRecords, requireStrings, taskId, writeTaskFolder } from './taskWriter';
+
+export interface ResQEntry {
+  id: string;
+  repo_url: string;
+  instruction: string;
+  base_commit: string;
+  test_script: string;
+  testbed_environment?: string;
+  requirements_txt?: string;
+  solution_commit?: string;
+  solution_patch: string;
+  modified_files?: { path: string; content: string }[];
+  language?: string;
+}
+
+export interface ResQOptions { outRoot: string; repos: string; suite?: string; limit?: number; image?: string }
+
+const FIELDS = ['id', 'repo_url', 'instruction', 'base_commit', 'test_script', 'solution_patch'] as const;
+const OPTIONAL = ['testbed_environment', 'requirements_txt', 'solution_commit', 'language'];
+/** Where RES-Q's harness puts the test script: the repository's root. */
+const SCRIPT = 'resq_test_script.py';
+
+/** owner/name of a repository URL (https://github.com/owner/name(.git), git@github.com:owner/name). */
+export function repoOfUrl(url: string): string {
+  const m = /[/:]([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url.trim());
+  if (!m) throw new Error(`cannot read owner/name from repo_url ${JSON.stringify(url)}`);
+  return `${m[1]}/${m[2]}`;
+}
+
+/**
+ * The test script with a line printing `secret` before its first sys.exit(0) (or
+ * sys.exit(exit_code)), as RES-Q's harness marks a run that reached its end.
+ */
+export function withSecret(script: string, secret: string, where: string): string {
+  const lines = script.split('\n');
+  const i = lines.findIndex((l) => l.includes('sys.exit(0)') || l.includes('sys.exit(exit_code)'));
+  if (i === -1) throw new Error(`${where}: test_script has no sys.exit(0) line, where RES-Q marks a complete run`);
+  const indent = /^\s*/.exec(lines[i])![0];
+  lines.splice(i, 0, `${indent}print("${secret}")`);
+  return lines.join('\n');
+}
+
+function gradingTest(id: string, secret: string): string {
+  return [
+    '# RES-Q\'s check: its test script, run with python from the repository\'s root, must exit 0 and',
+    '# print the line inserted before its sys.exit(0).',
+    ...stdlibImports(['os', 'pathlib', 'subprocess']),
+    '',
+    'ROOT = pathlib.Path(__file__).resolve().parent.parent',
+    '',
+    '',
+    ...STDLIB_SHADOWS.split('\n'),
+    '',
+    `def test_resq_${id.replace(/[^A-Za-z0-9_]/g, '_')}():`,
+    '    # A new module named like one of the standard library would be imported by the script in its place.',
+    '    shadows = stdlib_shadows(ROOT, "/pwp/initial/workspace")',
+    '    assert not shadows, "new modules named like standard-library ones: %s" % ", ".join(shadows)',
+    '    # The script\'s folder first on sys.path, as `python script.py` has it.',
+    '    env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}',
+    `    run = subprocess.run([sys.executable, "${SCRIPT}"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)`,
+    '    assert run.returncode == 0, "the test script failed (exit code %d):\\n%s" % (run.returncode, (run.stdout + run.stderr)[-4000:])',
+    `    assert "${secret}" in run.stdout, "the test script did not reach its end"`,
+    '',
+  ].join('\n');
+}
+
+export function resQTask(e: ResQEntry, o: ResQOptions, where: string): Task {
+  requireStrings(e, FIELDS, where, OPTIONAL);
+  // Unknown to the agent (the script is hidden), the same on every conversion.
+  const secret = createHash('sha256').update(`${e.id}\n${e.test_script}`).digest('hex').slice(0, 32);
+  const repo = repoOfUrl(e.repo_url);
+  const co = checkout(o.repos, repo, e.base_commit);
+  try {
+    const workspace = co.files();
+    // Fails the conversion, naming the entry, when the solution does not apply to the base commit.
+    co.apply(e.solution_patch, 'solution patch');
+    return writeTaskFolder(o.outRoot, {
+      task: {
+        id: taskId(e.id),
+        suite: o.suite ?? 'res-q',
+        instruction: `Make this change to the repository (${repo}):\n\n${e.instruction.trim()}`,
+        ...(o.image ? { image: o.image } : {}),
+        evaluator: { kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', '.resq/test_resq.py'], timeoutSec: 900 },
+        oracle: applyPatchOracle('solution.patch', 'the solution patch'),
+        limits: { steps: 300, seconds: 3600 },
+        tags: ['dataset:res-q', `source:${e.id}`, `repo:${repo}`,
+          ...(e.language ? [`language:${e.language}`] : []), ...(e.testbed_environment ? [`env:${e.testbed_environment}`] : []),
+          ...(e.requirements_txt?.trim() ? ['needs:requirements'] : [])],
+      },
+      workspace,
+      hidden: { [`workspace/${SCRIPT}`]: withSecret(e.test_script, secret, where), 'workspace/.resq/test_resq.py': gradingTest(e.id, secret) },
+      oracle: { 'solution.patch': e.solution_patch },
+    });
+  } finally {
+    co.close();
+  }
+}
+
+export function convertResQ(file: string, o: ResQOptions): Task[] {
+  const entries = parseRecords<ResQEntry>(readFileSync(file, 'utf8'), file, 'RES-Q entries');
+  const chosen = entries.slice(0, o.limit ?? entries.length);
+  // Every entry is checked before any task is written, so bad input changes nothing.
+  chosen.forEach((e, i) => requireStrings(e, FIELDS, `${file}: entry ${i + 1}`, OPTIONAL));
+  return chosen.map((e, i) => resQTask(e, o, `${file}: entry ${i + 1}`));
+}

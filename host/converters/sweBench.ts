@@ -1,0 +1,159 @@
+// SWE-bench (SWE-bench, Lite, Verified, SWE-Gym… as JSON or JSONL), its instances as published:
+// instance_id, repo, base_commit, patch, test_patch, problem_statement, hints_text, created_at,
+// version, FAIL_TO_PASS and PASS_TO_PASS (JSON-encoded lists of test ids, or lists) and
+// environment_setup_commit. The user's local clones (or git bundles) are read as repoCheckout.ts
+// says, never checked out.
+//
+// The workspace is the repository at base_commit. The files the test patch touches, as they
+// read after it, are hidden and copied over the workspace in the verifier, which runs the
+// repository's test command (sweBenchSpecs.ts) on the test patch's files: every FAIL_TO_PASS
+// test must pass and every PASS_TO_PASS one still pass, each read from the per-test results
+// (pytest's report, or the runner's log through sweBenchLogGrader.ts). An instance whose tests
+// need Debian packages beyond the IDE image gets image/Dockerfile (sweBenchImage.ts); --image
+// names one image for all instead. The oracle applies the gold patch. hints_text is not given
+// to the agent (SWE-bench's default prompt leaves it out).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Task } from '../taskEnv/loadTask';
+import { checkout, patchedFiles } from './repoCheckout';
+import { instanceDebs, instanceDockerfile, type InstanceSetups } from './sweBenchImage';
+import { LOG_GRADER, LOG_GRADER_DIR, LOG_GRADER_FILE, logCaseId, logGraderSpec } from './sweBenchLogGrader';
+import { detectLanguage, LANGUAGE_SPECS } from './sweBenchMultilingual';
+import { sweTestSpec, testDirectives, type SweTestSpec } from './sweBenchSpecs';
+import { applyPatchOracle, parseRecords, requireStrings, taskId, writeTaskFolder, type FileMap } from './taskWriter';
+
+export { findClone, patchedFiles } from './repoCheckout';
+
+export interface SweInstance {
+  instance_id: string;
+  repo: string;
+  base_commit: string;
+  patch: string;
+  test_patch: string;
+  problem_statement: string;
+  FAIL_TO_PASS: string | string[];
+  PASS_TO_PASS: string | string[];
+  hints_text?: string;
+  created_at?: string;
+  version?: string;
+  environment_setup_commit?: string;
+}
+
+export interface SweOptions {
+  outRoot: string; repos: string; suite?: string; limit?: number;
+  /** One image for every instance (none is written per instance). */
+  image?: string;
+  /** Overrides the repository's test command (the test directives are appended). */
+  testCommand?: string[];
+  /** Debian packages per instance_id, repo or repo@version (--instance-setup). */
+  instanceSetups?: InstanceSetups;
+  onNote?: (line: string) => void;
+  /** SWE-bench-Multilingual: the test command and log format by the repository's language (sweBenchMultilingual.ts). */
+  multilingual?: boolean;
+}
+
+/** What a variant of SWE-bench (SWE-bench Multimodal) adds to an instance's task. */
+export interface SweVariant {
+  /** The dataset's tag and default suite. */
+  dataset: string;
+  /** The issue as the agent reads it, instead of problem_statement. */
+  problemStatement?: string;
+  /** Files added to the workspace (the issue's screenshots). */
+  workspace?: FileMap;
+  /** The test spec of a repository the table does not know. */
+  fallbackSpec?: SweTestSpec;
+}
+
+const FIELDS = ['instance_id', 'repo', 'base_commit', 'patch', 'test_patch', 'problem_statement'] as const;
+const OPTIONAL = ['hints_text', 'created_at', 'version', 'environment_setup_commit'];
+/** The tests' time limit, as the harness gives a run. */
+const TIMEOUT_SEC = 1800;
+
+function testList(v: unknown, field: string, where: string): string[] {
+  let list = v;
+  if (typeof v === 'string') {
+    try { list = JSON.parse(v); } catch { throw new Error(`${where}: ${field} is not a JSON-encoded list`); }
+  }
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list) || list.some((t) => typeof t !== 'string')) throw new Error(`${where}: ${field} must be a list of test ids`);
+  return list as string[];
+}
+
+/** The framework whose report a --test-command writes: its runner's, else the spec's. */
+export function commandFramework(argv: readonly string[], log: SweTestSpec['log']): 'pytest' | 'node' | 'jest' | 'mocha' {
+  const names = argv.map((a) => a.split('/').pop());
+  if (names.includes('jest')) return 'jest';
+  if (names.includes('mocha')) return 'mocha';
+  if (names.includes('pytest')) return 'pytest';
+  if (names[0] === 'node' && argv.includes('--test')) return 'node';
+  return log === 'node' ? 'node' : 'pytest';
+}
+
+export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_id, variant: SweVariant = { dataset: 'swe-bench' }): Task {
+  requireStrings(inst, FIELDS, where, OPTIONAL);
+  const failToPass = testList(inst.FAIL_TO_PASS, 'FAIL_TO_PASS', where);
+  const passToPass = testList(inst.PASS_TO_PASS, 'PASS_TO_PASS', where);
+  if (!failToPass.length) throw new Error(`${where}: FAIL_TO_PASS is empty: nothing would show the issue resolved`);
+  // The repository at base_commit, without touching the user's clone.
+  const co = checkout(o.repos, inst.repo, inst.base_commit);
+  try {
+    const language = o.multilingual ? LANGUAGE_SPECS[detectLanguage(co.dir, where)] : undefined;
+    const { spec, note } = language ? { spec: language.spec, note: undefined } : sweTestSpec(inst.repo, inst.version, variant.fallbackSpec);
+    if (note && !o.testCommand) o.onNote?.(note);
+    const workspace = { ...co.files(), ...variant.workspace };
+    co.apply(inst.patch, 'gold patch');
+    // The tests as the test patch leaves them, applied over the gold patch (as the harness does).
+    co.apply(inst.test_patch, 'test patch');
+    const testFiles = patchedFiles(inst.test_patch);
+    const hidden: FileMap = {};
+    for (const f of testFiles) hidden[`workspace/${f}`] = readFileSync(join(co.dir, f));
+    const gold = new Set(patchedFiles(inst.patch));
+    const both = testFiles.filter((f) => gold.has(f));
+    if (both.length) throw new Error(`${where}: the gold patch and the test patch both change ${both.join(', ')}: the test patch's copy would hide the fix`);
+    // pytest ids name their files: run those the lists name beside the test patch's.
+    const idFiles = spec.log === 'pytest' ? [...failToPass, ...passToPass].map((t) => t.split('::')[0]).filter((f) => f.endsWith('.py')) : [];
+    const directives = language ? language.directives(testFiles) : testDirectives(spec, [...new Set([...testFiles, ...idFiles])]);
+    const command = [...(o.testCommand ?? spec.command), ...directives];
+    const tests = [...failToPass, ...passToPass];
+    let evaluator: Record<string, unknown>;
+    // A --test-command of a multilingual instance still prints its language's log.
+    if (spec.log === 'pytest' || spec.log === 'node' || (o.testCommand && !language)) {
+      const framework = o.testCommand ? commandFramework(o.testCommand, spec.log) : spec.log === 'node' ? 'node' : 'pytest';
+      evaluator = { kind: 'tests', framework, command, expected: tests, scoring: 'all', timeoutSec: TIMEOUT_SEC, ...(spec.env ? { env: spec.env } : {}) };
+    } else {
+      hidden[`workspace/${LOG_GRADER_FILE}`] = LOG_GRADER;
+      hidden[`workspace/${LOG_GRADER_DIR}/spec.json`] = logGraderSpec({
+        instance_id: inst.instance_id, log: spec.log, command, env: spec.env ?? {}, runner: language ? null : spec.command[1], tests, timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace',
+      });
+      evaluator = { kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', LOG_GRADER_FILE], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC };
+    }
+    const debs = o.image ? [] : instanceDebs(inst, spec.debs, o.instanceSetups);
+    const image = o.image ?? (debs.length ? { dockerfile: 'image/Dockerfile' } : language?.toolchain ? { toolchain: language.toolchain } : undefined);
+    return writeTaskFolder(o.outRoot, {
+      task: {
+        id: taskId(inst.instance_id),
+        suite: o.suite ?? variant.dataset,
+        instruction: `Resolve this issue in the repository (${inst.repo}):\n\n${(variant.problemStatement ?? inst.problem_statement).trim()}`,
+        ...(image ? { image } : {}),
+        evaluator,
+        oracle: applyPatchOracle('gold.patch', 'the gold patch'),
+        limits: { steps: 300, seconds: 3600 },
+        tags: [`dataset:${variant.dataset}`, `source:${inst.instance_id}`, `repo:${inst.repo}`, ...(inst.version ? [`version:${inst.version}`] : [])],
+      },
+      workspace,
+      hidden,
+      oracle: { 'gold.patch': inst.patch },
+      ...(debs.length ? { extra: { 'image/Dockerfile': instanceDockerfile(inst.instance_id, debs) } } : {}),
+    });
+  } finally {
+    co.close();
+  }
+}
+
+export function convertSweBench(file: string, o: SweOptions): Task[] {
+  const instances = parseRecords<SweInstance>(readFileSync(file, 'utf8'), file, 'SWE-bench instances');
+  const chosen = instances.slice(0, o.limit ?? instances.length);
+  // Every instance is checked before any task is written, so bad input changes nothing.
+  chosen.forEach((inst, i) => requireStrings(inst, FIELDS, `${file}: instance ${i + 1}`, OPTIONAL));
+  return chosen.map((inst, i) => sweTask(inst, o, `${file}: instance ${i + 1}`, { dataset: o.multilingual ? 'swe-bench-multilingual' : 'swe-bench' }));
+}

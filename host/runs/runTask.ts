@@ -1,0 +1,227 @@
+// One run of one agent on one task, start to finish, through the task's Env (makeEnv): the
+// environment and set-up, the agent acting on the Env within the task's limits (recorded by
+// RecordTrajectory: trajectory, screenshots; plus a video), grading in the verifier (the done
+// step's, or the state the agent left), and result.json in the run's folder. The trajectory's
+// last record says what result.json says, whatever ended the run.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createDeployment } from '../deployment/backends';
+import { paths } from '../common/paths';
+import type { Deployment } from '../deployment/deployment';
+import type { EvaluationResult } from '../evaluation/evaluationResult';
+import { testCounts } from '../evaluation/evaluationResult';
+import { LimitReachedError, type Agent, type AgentOutcome } from '../agents/agent';
+import type { AgentStats } from '../models/runStatistics';
+import { EpisodeOverError, type EnvLike } from '../env/env';
+import type { EnvPool } from '../env/pool';
+import { whyLost } from '../running/runningEnvironment';
+import { makeEnv } from '../taskEnv/taskEnv';
+import type { RecordTrajectory } from '../trajectory/recordTrajectory';
+import { readTrajectory, TRAJECTORY_FILE } from '../trajectory/trajectoryFile';
+import { diffFileCount, workMetrics, type WorkMetrics } from '../trajectory/workMetrics';
+import { taskName, type Task } from '../taskEnv/loadTask';
+import { resolveTaskImage } from '../taskEnv/resolveTaskImage';
+
+export interface RunResult {
+  task: string;
+  suite: string;
+  id: string;
+  agent: string;
+  /** Model-driven agents: the model, as provider:model. */
+  model?: string;
+  attempt: number;
+  score: number;
+  passed: boolean;
+  /** Tests that passed and ran, when the evaluator ran tests. */
+  tests?: { passed: number; total: number };
+  /** finished, truncated (a limit ended it) or error (the run could not be completed). */
+  status: 'finished' | 'truncated' | 'error';
+  error?: string;
+  answer?: string;
+  steps: number;
+  evaluation?: EvaluationResult;
+  image: string;
+  runDir: string;
+  trajectory?: string;
+  video?: string;
+  screenshots: number;
+  timings: Record<string, number>;
+  /** Model-driven agents: iterations, tool usage and transitions, tokens, stopping reason. */
+  agentStats?: AgentStats;
+  /** How the agent worked on the code (files visited and edited, first edit, syntax errors, failure category), from the trajectory. */
+  work?: WorkMetrics;
+  startedAt: string;
+  endedAt: string;
+}
+
+export interface RunOptions {
+  agent: Agent;
+  /** The run's folder (default .pwp/runs/<time>/<suite>/<id>/<agent>-<attempt>). */
+  runDir?: string;
+  attempt?: number;
+  /** The IDE image: what `default` means and what task Dockerfiles build on (default: built from this tree). */
+  defaultImage?: string;
+  /** The task's image, resolved already (a bench resolves each task's once, before its runs). */
+  image?: string;
+  deployment?: Deployment;
+  /** Take the environment from a warm pool of the task's image. */
+  pool?: EnvPool;
+  video?: boolean;
+  screenshots?: boolean;
+  /** Leave the agent's environment running afterwards (its id is printed by the CLI). */
+  keep?: boolean;
+  progress?: (line: string) => void;
+  /** Called once the environment is ready, before the agent acts (where to watch live). */
+  onEnvironment?: (info: { id: string; ideUrl: string; bridgeUrl: string; viewUrl: string | null }) => void;
+  /** Serve the live view (noVNC) so a person can watch. */
+  view?: boolean;
+  labels?: Record<string, string>;
+}
+
+export function defaultRunDir(task: Task, agent: string, attempt: number): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return join(paths.state, 'runs', stamp, task.suite, task.id, `${agent}-${attempt}`);
+}
+
+/** Image files the trajectory saved (one per observed step, plus the reset's). */
+function countScreenshots(dir: string): number {
+  let n = 0;
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (/^(reset|step-\d+)\.(png|jpg)$/.test(e.name)) n++;
+    }
+  };
+  try { walk(dir); } catch { /* no folder, no screenshots */ }
+  return n;
+}
+
+/** The work metrics of a finished run, from its trajectory and agent.diff (none when the run never started). */
+function runWork(runDir: string, result: RunResult): WorkMetrics | undefined {
+  if (!result.trajectory || !existsSync(result.trajectory)) return undefined;
+  const diff = join(runDir, 'agent.diff');
+  const changedFiles = existsSync(diff) ? diffFileCount(readFileSync(diff, 'utf8')) : 0;
+  try {
+    return workMetrics(readTrajectory(result.trajectory), { passed: result.passed, finished: result.status === 'finished', changedFiles });
+  } catch {
+    return undefined; // a trajectory cut short by a crash still leaves result.json
+  }
+}
+
+export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
+  const attempt = o.attempt ?? 1;
+  const runDir = resolve(o.runDir ?? defaultRunDir(task, o.agent.name, attempt));
+  mkdirSync(runDir, { recursive: true });
+  // A re-run into the same folder must not leave an earlier run's trajectory, video or grading behind.
+  for (const stale of ['video.mp4', 'evaluation.json', 'ide-state.json', 'agent.diff', 'reference.diff', TRAJECTORY_FILE, 'episode-1', 'screenshots']) rmSync(join(runDir, stale), { recursive: true, force: true });
+  const startedAt = new Date().toISOString();
+  const t0 = Date.now();
+  const progress = o.progress ?? (() => undefined);
+  // Resolved before the environment: the trajectory records the IDE image (a replay resolves
+  // the task's image from it again), result.json the image the task ran in.
+  const deployment = o.deployment ?? o.pool?.deployment ?? createDeployment();
+  const ideImage = o.defaultImage ?? (o.image || task.imageSource.kind === 'tag' ? undefined : await deployment.ensureImage({ progress }));
+  const image = o.image ?? await resolveTaskImage(task, { deployment, ideImage, progress });
+  const base = { task: taskName(task), suite: task.suite, id: task.id, agent: o.agent.name, ...(o.agent.model ? { model: o.agent.model } : {}), attempt, image, runDir, startedAt };
+  const shots = o.screenshots !== false;
+  const env = makeEnv(task, {
+    image: ideImage, taskImage: image, deployment, pool: o.pool, view: o.view, labels: { 'pwp.run': runDir, ...o.labels },
+    observe: shots ? ['screenshot'] : [], observeOptions: { format: 'jpeg', quality: 70 },
+    saveGradeInputsTo: runDir, progress,
+    record: { dir: runDir, humanPollMs: o.view ? 500 : 0, meta: { agent: o.agent.name, ...(o.agent.model ? { model: o.agent.model } : {}), attempt } },
+  });
+  const recorder = env as unknown as RecordTrajectory;
+  const taskEnv = env.unwrapped;
+  const timings: Record<string, number> = {};
+
+  // Builds result.json and ends the trajectory with the same status and score, whatever ended
+  // the run; the environment is closed here (unless kept) so that record is the last one.
+  const finish = async (r: Omit<RunResult, keyof typeof base | 'endedAt' | 'trajectory' | 'screenshots' | 'timings'>): Promise<RunResult> => {
+    timings.totalMs = Date.now() - t0;
+    const result: RunResult = {
+      ...base, ...r, trajectory: join(runDir, TRAJECTORY_FILE), screenshots: countScreenshots(runDir), timings, endedAt: new Date().toISOString(),
+    };
+    const end = { type: 'end' as const, status: result.status, ...(result.error ? { reason: result.error } : {}), steps: result.steps, score: result.score };
+    if (o.keep && taskEnv.id) {
+      const id = await taskEnv.detach();
+      progress(`environment ${id} keeps running: pwp down ${id}`);
+    }
+    await recorder.closeWith(end).catch(() => undefined);
+    result.work = runWork(runDir, result);
+    writeFileSync(join(runDir, 'result.json'), `${JSON.stringify(result, null, 1)}\n`);
+    return result;
+  };
+
+  try {
+    progress(`${taskName(task)}: starting the environment and setting up`);
+    const reset = await env.reset();
+    timings.startMs = reset.info.pooled ? reset.info.timings.acquire ?? 0 : reset.info.startMs;
+    timings.setupMs = taskEnv.setupMs;
+  } catch (err) {
+    return finish({ score: 0, passed: false, status: 'error', error: (err as Error).message, steps: 0 });
+  }
+  const info = taskEnv.info;
+  o.onEnvironment?.({ id: info.id, ideUrl: info.ideUrl, bridgeUrl: info.bridgeUrl, viewUrl: info.viewUrl ?? null });
+  try {
+    progress(`${taskName(task)}: ${o.agent.name} agent acting`);
+    const video = o.video !== false && await taskEnv.client.call('capture.recordStart', { fps: 5, path: '/tmp/pwp-run/video.mp4' }).then(() => true, () => false);
+    const ta = Date.now();
+    const { outcome, error } = await runAgent(o.agent, env, task);
+    const steps = taskEnv.stepCount;
+    // Nothing is left to grade or record when the environment itself is gone (its node lost).
+    const lost = await whyLost(taskEnv.deployment, taskEnv.info, taskEnv.client);
+    if (lost) {
+      timings.agentMs = Date.now() - ta;
+      return await finish({ score: 0, passed: false, status: 'error', error: `${lost.name}: ${lost.message}`, steps });
+    }
+    // An agent that stops without done (the null agent, the oracle of an older trajectory) is done now.
+    if (!error && !taskEnv.episodeOver) await env.step({ type: 'done' }).catch(() => undefined);
+    timings.agentMs = Date.now() - ta;
+    let videoFile: string | undefined;
+    if (video) {
+      try {
+        const stopped = await taskEnv.client.call('capture.recordStop', {});
+        const data = await taskEnv.readFile(stopped.path);
+        if (data) { videoFile = join(runDir, 'video.mp4'); writeFileSync(videoFile, data); }
+      } catch (err) {
+        recorder.annotate({ type: 'note', text: `no video: ${(err as Error).message}` });
+      }
+    }
+    progress(`${taskName(task)}: grading in a verifier container`);
+    // The done step graded already (its reward); its grading time is then not the agent's.
+    const graded = taskEnv.episodeOver === 'done' ? taskEnv.evaluation : null;
+    if (graded) timings.agentMs -= taskEnv.gradeMs;
+    const evaluation = graded ?? await taskEnv.grade();
+    timings.gradeMs = taskEnv.gradeMs;
+    writeFileSync(join(runDir, 'evaluation.json'), `${JSON.stringify(evaluation, null, 1)}\n`);
+    const truncatedBy = taskEnv.episodeOver?.startsWith('truncated') ? taskEnv.episodeOver : undefined;
+    const status = error || outcome.error ? 'error' : truncatedBy || outcome.status === 'truncated' ? 'truncated' : 'finished';
+    return await finish({
+      score: evaluation.score, passed: evaluation.passed, tests: testCounts(evaluation),
+      status, error: error ?? outcome.error ?? (status === 'truncated' ? outcome.reason ?? truncatedBy : undefined),
+      answer: taskEnv.answerGiven ?? undefined, steps, evaluation,
+      ...(videoFile ? { video: videoFile } : {}),
+      ...(outcome.stats ? { agentStats: outcome.stats } : {}),
+    });
+  } catch (err) {
+    return await finish({ score: 0, passed: false, status: 'error', error: (err as Error).message, steps: taskEnv.stepCount });
+  }
+}
+
+/** The agent within the task's wall-clock limit; a limit that ends it is an outcome, not an error. */
+export async function runAgent(agent: Agent, env: EnvLike, task: Task): Promise<{ outcome: AgentOutcome; error?: string }> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new LimitReachedError(`time limit of ${task.limits.seconds} s reached`)), task.limits.seconds * 1000);
+  try {
+    const outcome = await Promise.race([
+      agent.run(env, task, controller.signal),
+      new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason))),
+    ]);
+    return { outcome };
+  } catch (err) {
+    if (err instanceof LimitReachedError || err instanceof EpisodeOverError) return { outcome: { status: 'truncated', reason: err.message } };
+    return { outcome: { status: 'finished', reason: 'the agent failed' }, error: (err as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,170 @@
+// An Env on a task (gymnasium's `make`): makeEnv('suite/id') gives an Env whose reset() starts
+// an environment (or takes one from the warm pool) with the task's workspace, runs its set-up
+// steps and puts the instruction in the observation, and whose done step (or reward()) grades
+// the state in a verifier container with the task's evaluator: the score is the reward, the
+// evaluation (per-check detail) is in info.evaluation. The task's limits are the TimeLimit and
+// WallClockLimit wrappers; recording is RecordTrajectory.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { archiveBuffer, readRegularFiles } from '../deployment/runtime';
+import { agentDiff } from '../evaluation/agentDiff';
+import type { EvaluationResult } from '../evaluation/evaluationResult';
+import { captureIdeState, EXTENSIONS_DIR, IDE_FILES, ideStateNeeds } from '../evaluation/ideState';
+import { gradeState } from './gradeState';
+import { resolveTaskImage } from './resolveTaskImage';
+import { resolveTasks, taskName, type Task } from './loadTask';
+import { eventually } from '../common/eventually';
+import { runSteps } from './steps';
+import { RecordTrajectory, type RecordOptions } from '../trajectory/recordTrajectory';
+import { Env, type EnvLike, type EnvOptions, type ResetOptions, type ResetResult, type StepInfo } from '../env/env';
+import type { Observation, ObserveKind } from '../env/observation';
+import { TimeLimit, WallClockLimit } from '../env/wrappers';
+
+export interface TaskEnvOptions extends Omit<EnvOptions, 'reward' | 'rewardOn'> {
+  /** Grading writes the IDE state it read here (ide-state.json), for a run's folder. */
+  saveGradeInputsTo?: string;
+  progress?: (line: string) => void;
+  /**
+   * The task's image, resolved already (a run or bench resolves it once). Without it the first
+   * reset resolves it (resolveTaskImage), with `image` as the IDE image: what `default` means
+   * and what a task Dockerfile builds on.
+   */
+  taskImage?: string;
+}
+
+export class TaskEnv extends Env {
+  private resolvedImage?: string;
+  private initialTar?: Buffer;
+  private lastEvaluation: EvaluationResult | null = null;
+  /** ms the last reset spent on the task's set-up steps */
+  setupMs = 0;
+  /** ms the last grading took (in the done step, or reward()/grade()) */
+  gradeMs = 0;
+  /** Set-up steps are not observed: nobody looks at them. */
+  private preparing = false;
+
+  constructor(readonly task: Task, readonly taskOpts: TaskEnvOptions = {}) {
+    super({
+      display: task.environment.display, memoryMb: task.environment.memoryMb, network: task.network,
+      ...taskOpts, labels: { 'pwp.task': taskName(task), ...taskOpts.labels },
+    });
+    this.resolvedImage = taskOpts.taskImage;
+  }
+
+  /** The image this task's environments and verifiers run (built first when the task has a Dockerfile). */
+  async resolveImage(): Promise<string> {
+    this.resolvedImage ??= await resolveTaskImage(this.task, { deployment: this.deployment, ideImage: this.opts.image, progress: this.taskOpts.progress });
+    return this.resolvedImage;
+  }
+
+  protected override image(): string | undefined { return this.resolvedImage; }
+
+  /** The evaluation of the latest grading (done step or reward()), or null. */
+  get evaluation(): EvaluationResult | null { return this.lastEvaluation; }
+
+  override async reset(args: { seed?: number; options?: ResetOptions } = {}): Promise<ResetResult> {
+    await this.resolveImage();
+    this.lastEvaluation = null;
+    this.initialTar = undefined;
+    const workspaceDir = this.task.workspaceDir ?? mkdtempSync(join(tmpdir(), 'pwp-empty-ws-'));
+    return super.reset({ ...args, options: { workspaceDir, ...args.options } });
+  }
+
+  /** The task's set-up, after the IDE is up and before the agent's first observation. */
+  protected override async prepareEpisode(): Promise<void> {
+    const t0 = Date.now();
+    this.preparing = true;
+    try {
+      // The workbench renders before the extension host has activated pwp's extension.
+      await eventually(() => this.query('ide.status', {}), () => true, 60_000, 'the IDE extension answering');
+      await runSteps(this.task.setup, this, this.task.dir);
+      this.initialTar = await archiveBuffer(await this.deployment.runtime(this.info.id), '/workspace');
+    } catch (err) {
+      await this.close().catch(() => undefined);
+      throw new Error(`${taskName(this.task)}: set-up failed: ${(err as Error).message}`);
+    } finally {
+      this.preparing = false;
+    }
+    this.setupMs = Date.now() - t0;
+  }
+
+  override async observe(kinds?: readonly ObserveKind[]): Promise<Observation> {
+    if (this.preparing) return { timings: {} };
+    return { ...(await super.observe(kinds)), instruction: this.task.instruction };
+  }
+
+  protected override async stepReward(terminated: boolean, info: StepInfo): Promise<number> {
+    if (!terminated) return 0;
+    const evaluation = await this.grade();
+    info.evaluation = evaluation;
+    return evaluation.score;
+  }
+
+  override async reward(): Promise<number> {
+    return (await this.grade()).score;
+  }
+
+  /** Grades the environment's state now in a fresh verifier container. */
+  async grade(): Promise<EvaluationResult> {
+    const t0 = Date.now();
+    const runtime = await this.deployment.runtime(this.info.id);
+    // Listed as root: the agent may have made its own folders unreadable to the IDE user.
+    const listExtensionFolders = async () => (await this.exec(['/usr/bin/find', EXTENSIONS_DIR, '-mindepth', '1', '-maxdepth', '1', '-type', 'd', '-printf', '%f\n'], { user: 'root', cwd: '/' }))
+      .stdout.split('\n').filter(Boolean);
+    // The IDE's own files in one read (one by one, each is an archive the engine packs).
+    const ideFiles = await readRegularFiles(runtime, IDE_FILES);
+    const readFile = (p: string) => (ideFiles.has(p) ? Promise.resolve(ideFiles.get(p)) : this.readFile(p));
+    const ideState = await captureIdeState(this.client, ideStateNeeds(this.task.evaluator), readFile, listExtensionFolders);
+    const workspaceTar = await archiveBuffer(runtime, '/workspace');
+    const dir = this.taskOpts.saveGradeInputsTo;
+    if (dir) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'ide-state.json'), JSON.stringify(ideState, null, 1));
+      // The agent's changes since set-up, beside the task's reference patch when it has one.
+      if (this.initialTar) writeFileSync(join(dir, 'agent.diff'), (await agentDiff(this.initialTar, workspaceTar)).diff);
+      const reference = referencePatch(this.task);
+      if (reference) copyFileSync(reference, join(dir, 'reference.diff'));
+    }
+    this.lastEvaluation = await gradeState(this.task, {
+      image: this.resolvedImage!, deployment: this.deployment, workspaceTar, initialTar: this.initialTar, ideState, answer: this.answerGiven ?? undefined,
+    });
+    this.gradeMs = Date.now() - t0;
+    return this.lastEvaluation;
+  }
+}
+
+/** The task's reference solution as a patch (a .diff or .patch in its oracle folder), if it has one. */
+function referencePatch(task: Task): string | undefined {
+  const dir = join(task.dir, 'oracle');
+  if (!existsSync(dir)) return undefined;
+  const file = readdirSync(dir).sort().find((f) => f.endsWith('.diff') || f.endsWith('.patch'));
+  return file ? join(dir, file) : undefined;
+}
+
+export interface MakeEnvOptions extends TaskEnvOptions {
+  /** Apply the task's step and time limits (TimeLimit, WallClockLimit); default true. */
+  limits?: boolean;
+  /** Record the episodes into this folder (RecordTrajectory). */
+  record?: string | ({ dir: string } & RecordOptions);
+  /** Where `suite/id` names are looked up (default the bundled tasks/). */
+  tasksRoot?: string;
+}
+
+/** An Env on a task: `makeEnv('vscode-config/rebind-shortcut')`, or a loaded Task. */
+export function makeEnv(task: string | Task, o: MakeEnvOptions = {}): EnvLike & { readonly unwrapped: TaskEnv } {
+  const t = typeof task === 'string' ? resolveOne(task, o.tasksRoot) : task;
+  let env: EnvLike = new TaskEnv(t, o);
+  if (o.limits !== false) env = new WallClockLimit(new TimeLimit(env, t.limits.steps), t.limits.seconds * 1000);
+  if (o.record) {
+    const r = typeof o.record === 'string' ? { dir: o.record } : o.record;
+    env = new RecordTrajectory(env, r.dir, { ...r, meta: { task: taskName(t), instruction: t.instruction, ...r.meta } });
+  }
+  return env as EnvLike & { readonly unwrapped: TaskEnv };
+}
+
+function resolveOne(sel: string, root?: string): Task {
+  const tasks = resolveTasks([sel], root);
+  if (tasks.length !== 1) throw new Error(`'${sel}' names ${tasks.length} tasks; makeEnv takes one`);
+  return tasks[0];
+}
