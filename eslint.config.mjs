@@ -24,6 +24,9 @@ export default tseslint.config(
     rules: {
       // A leading `_` marks a name kept on purpose: a parameter an interface requires, or a
       // field taken out of an object so that `...rest` holds the others.
+      // `let` where a closure above the assignment reads the name, or where one of the names a
+      // destructuring declares is reassigned.
+      'prefer-const': ['error', { destructuring: 'all', ignoreReadBeforeAssign: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // core max-len is deprecated for @stylistic/max-len but kept until ESLint 11; one
       // dependency fewer until then.

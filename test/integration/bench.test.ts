@@ -27,7 +27,7 @@ async function run(file: string, args: string[]): Promise<{ stdout: string; stde
     return await p;
   } catch (err) {
     const e = err as Error & { stdout?: string; stderr?: string };
-    throw new Error(`${e.message}\nstdout:\n${e.stdout}\nstderr:\n${e.stderr}`);
+    throw new Error(`${e.message}\nstdout:\n${e.stdout}\nstderr:\n${e.stderr}`, { cause: err });
   }
 }
 

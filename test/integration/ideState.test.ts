@@ -7,7 +7,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NotAvailableError, type Result } from '../../bridge/protocol';
-import type { BridgeClient } from '../../host/client/bridgeClient';
 import { eventually, execIn, marksUntil, openWithKeyboard, quickOpenShows, runCommand, writeOnDisk } from './ideDriving';
 import { useEnvironment, type TestEnvironment } from './environmentFixture';
 

@@ -104,7 +104,7 @@ describe('tools.*: IDE-native tools', function () {
     assert.match(textOf(await callTool(client, 'organize_imports', { file: 'messy.py' })), /Organized the imports/);
     assert.match((await fileIn(env(), '/workspace/messy.py'))!, /^import json\nimport os\nimport sys\n/);
     assert.match(textOf(await callTool(client, 'format_document', { file: 'messy.py' })), /Formatted messy\.py/);
-    assert.match((await fileIn(env(), '/workspace/messy.py'))!, /\n\n\ndef f\(a, b\):\n    return a \+ b\n\n\nprint\(os\.sep, json\.dumps\(f\(1, 2\)\)\)\n$/);
+    assert.match((await fileIn(env(), '/workspace/messy.py'))!, /\n\n\ndef f\(a, b\):\n {4}return a \+ b\n\n\nprint\(os\.sep, json\.dumps\(f\(1, 2\)\)\)\n$/);
     await callTool(client, 'format_document', { file: 'ts/app.ts' });
     await callTool(client, 'organize_imports', { file: 'ts/app.ts' });
     assert.equal(await fileIn(env(), '/workspace/ts/app.ts'), 'import { twice } from "./util";\nconst x = twice(21)\nconsole.log(x);\n');

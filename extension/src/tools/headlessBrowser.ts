@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { ToolError } from './toolError';
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- DevTools messages are JSON whose shape each caller knows by method */
+
 /** Closed this long after its last use; a restart costs about a second. */
 const IDLE_CLOSE_MS = 30_000;
 /** How long a closed connection's error waits to learn how the process ended. */

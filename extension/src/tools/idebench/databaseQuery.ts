@@ -56,6 +56,7 @@ type MongoArgs = { connection_string: string; database?: string; collection?: st
 async function mongo(a: MongoArgs, signal: AbortSignal): Promise<string> {
   if (!a.database) throw new ToolError('database is required for mongodb', 'MissingArgument');
   if (!a.operation) throw new ToolError('operation is required for mongodb', 'MissingArgument');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a driver loaded at run time from the image, without types here
   let driver: any;
   try { driver = createRequire(__filename)(MONGO_DRIVER); } catch (err) { throw new ToolError(`the MongoDB driver is not installed in this image (${(err as Error).message})`, 'NotAvailable'); }
   const client = new driver.MongoClient(a.connection_string, { serverSelectionTimeoutMS: 3000, connectTimeoutMS: 3000 });

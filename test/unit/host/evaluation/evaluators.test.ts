@@ -95,7 +95,7 @@ describe('file, diff and IDE graders', () => {
     const bad = await grade({ kind: 'files', checks: [{ path: 'a.py', equals: 'def area(w, h):\n    return h * w\n' }, { path: 'a.py', contains: ['def area'] }], scoring: 'fraction' }, sb);
     assert.equal(bad.score, 0.5);
     assert.equal(bad.passed, false);
-    assert.match(bad.summary, /line 2: found "    return w \* h", expected "    return h \* w"/);
+    assert.match(bad.summary, /line 2: found " {4}return w \* h", expected " {4}return h \* w"/);
   });
 
   it('grades a saved Mermaid flowchart on its structure, naming what is missing, and a file that is no flowchart with the parser\'s reason', async () => {

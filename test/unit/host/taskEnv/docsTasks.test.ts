@@ -33,7 +33,7 @@ function insideFence(lines: string[], i: number): boolean {
 function jsonBlocks(text: string): { value: unknown; source: string }[] {
   return [...text.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => {
     try { return { value: JSON.parse(m[1]) as unknown, source: m[1] }; } catch (err) {
-      throw new Error(`a json block of docs/tasks.md is not JSON (${(err as Error).message}):\n${m[1]}`);
+      throw new Error(`a json block of docs/tasks.md is not JSON (${(err as Error).message}):\n${m[1]}`, { cause: err });
     }
   });
 }
