@@ -42,7 +42,9 @@ export function jestSummary(output: string): RunnerCounts | undefined {
 }
 
 /** Why the report and the runner disagree, or undefined when they agree. */
-export function crossCheck(framework: string, cases: readonly TestCase[], run: { exitCode: number; stdout: string; stderr: string; timedOut: boolean }, quietSummary = false): string | undefined {
+export function crossCheck(
+  framework: string, cases: readonly TestCase[], run: { exitCode: number; stdout: string; stderr: string; timedOut: boolean }, quietSummary = false,
+): string | undefined {
   if (run.timedOut) return undefined;
   const passed = cases.filter((c) => c.status === 'passed').length;
   const failed = cases.filter((c) => c.status === 'failed').length;

@@ -226,7 +226,10 @@ export class HeadlessBrowser {
     while (!this.exits.has(proc) && proc.exitCode === null && proc.signalCode === null && Date.now() < end) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    return this.exits.get(proc) ?? (proc.exitCode === null && proc.signalCode === null ? 'its process was still running' : `exited with ${proc.signalCode ?? `code ${proc.exitCode}`}`);
+    return (
+      this.exits.get(proc) ??
+      (proc.exitCode === null && proc.signalCode === null ? 'its process was still running' : `exited with ${proc.signalCode ?? `code ${proc.exitCode}`}`)
+    );
   }
 
   /**

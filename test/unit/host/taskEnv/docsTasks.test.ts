@@ -45,7 +45,16 @@ function namesInCode(text: string, name: string): boolean {
 }
 
 // zod's own description of a schema: its kind and parts, as `_zod.def` holds them.
-type Def = { type: string; shape?: Record<string, Schema>; element?: Schema; options?: Schema[]; innerType?: Schema; entries?: Record<string, unknown>; values?: unknown[]; getter?: () => Schema };
+type Def = {
+  type: string;
+  shape?: Record<string, Schema>;
+  element?: Schema;
+  options?: Schema[];
+  innerType?: Schema;
+  entries?: Record<string, unknown>;
+  values?: unknown[];
+  getter?: () => Schema;
+};
 type Schema = { _zod: { def: Def } };
 const def = (s: unknown): Def => (s as Schema)._zod.def;
 
