@@ -17,6 +17,9 @@ import { FolderRuntime } from './fakeRuntime';
 
 export const FAKE_IMAGE = 'pwp-fake:latest';
 
+/** Settle options for Envs on the fake: its screen goes quiet after a few frames, not after an IDE's repaint. */
+export const SETTLE = { quietMs: 20, pollMs: 5 };
+
 export interface FakeEnvironment { info: EnvironmentInfo; bridge: FakeBridge; runtime: FolderRuntime; paused: boolean }
 
 export interface FakeDeploymentOptions {

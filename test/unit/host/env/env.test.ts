@@ -13,10 +13,7 @@ import { eventually } from '../../../../host/common/eventually';
 import { readTar } from '../../../../host/deployment/tarArchive';
 import { Env, EpisodeOverError, type RewardContext } from '../../../../host/env/env';
 import { ANIMATION_FRAMES } from '../../../support/fakeBridge';
-import { FakeDeployment } from '../../../support/fakeDeployment';
-
-/** A short quiet window: the fake screen stops changing after a few frames, not after an IDE's repaint. */
-export const SETTLE = { quietMs: 20, pollMs: 5 };
+import { FakeDeployment, SETTLE } from '../../../support/fakeDeployment';
 
 describe('Env on the fake deployment (no Docker)', () => {
   let fake: FakeDeployment;
