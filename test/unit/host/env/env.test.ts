@@ -145,17 +145,18 @@ describe('Env on the fake deployment (no Docker)', () => {
 
   it('takes a checkpoint: the workspace, unsaved editors and the editor layout, read while frozen', async () => {
     const store = new CheckpointStore(mkdtempSync(join(tmpdir(), 'pwp-fake-checkpoints-')));
-    env = new Env({ deployment: fake, settle: SETTLE, checkpoints: store });
-    await env.reset({ options: { files: { 'a.txt': 'A', 'b.txt': 'B' }, open: ['a.txt', 'b.txt'] } });
-    await env.step({ type: 'type', text: '+typed' });
-    const m = await env.checkpoint('c1');
-    assert.equal(m.frozen, true, 'a runtime that works from outside reads the archives frozen');
-    assert.deepEqual(m.editors.tabs.map((t) => [t.path, t.active, t.dirty]), [['/workspace/a.txt', false, false], ['/workspace/b.txt', true, true]]);
-    assert.deepEqual(m.unsaved, [{ path: '/workspace/b.txt', text: 'B+typed' }]);
-    const dir = store.list().find((c) => c.name === 'c1')!.dir;
-    const files = await readTar(createReadStream(join(dir, m.files.workspace)));
-    assert.equal(files.get('workspace/a.txt')?.toString(), 'A');
-    await assert.rejects(env.checkpoint('c2', { criu: true }), (e: unknown) => e instanceof NotAvailableError && /CRIU/.test((e as Error).message));
-    rmSync(store.root, { recursive: true, force: true });
+    try {
+      env = new Env({ deployment: fake, settle: SETTLE, checkpoints: store });
+      await env.reset({ options: { files: { 'a.txt': 'A', 'b.txt': 'B' }, open: ['a.txt', 'b.txt'] } });
+      await env.step({ type: 'type', text: '+typed' });
+      const m = await env.checkpoint('c1');
+      assert.equal(m.frozen, true, 'a runtime that works from outside reads the archives frozen');
+      assert.deepEqual(m.editors.tabs.map((t) => [t.path, t.active, t.dirty]), [['/workspace/a.txt', false, false], ['/workspace/b.txt', true, true]]);
+      assert.deepEqual(m.unsaved, [{ path: '/workspace/b.txt', text: 'B+typed' }]);
+      const dir = store.list().find((c) => c.name === 'c1')!.dir;
+      const files = await readTar(createReadStream(join(dir, m.files.workspace)));
+      assert.equal(files.get('workspace/a.txt')?.toString(), 'A');
+      await assert.rejects(env.checkpoint('c2', { criu: true }), (e: unknown) => e instanceof NotAvailableError && /CRIU/.test((e as Error).message));
+    } finally { rmSync(store.root, { recursive: true, force: true }); }
   });
 });
