@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NotAvailableError, TargetClosedError } from '../../../../bridge/protocol';
+import { InvalidParamsError, NotAvailableError, TargetClosedError } from '../../../../bridge/protocol';
 import { CheckpointStore } from '../../../../host/checkpoint/checkpointStore';
 import { BridgeClient } from '../../../../host/client/bridgeClient';
 import { eventually } from '../../../../host/common/eventually';
@@ -141,6 +141,48 @@ describe('Env on the fake deployment (no Docker)', () => {
     assert.deepEqual(fake.removed.sort(), [first.envId, second.envId].sort());
     assert.deepEqual([existsSync(firstRoot), existsSync(secondRoot)], [false, false]);
     await assert.rejects(BridgeClient.connect(secondInfo.bridgeUrl, secondInfo.token), TargetClosedError);
+  });
+
+  it('hands off to a person: agent input waits while the person holds control, and the answer comes back', async () => {
+    env = new Env({ deployment: fake, settle: SETTLE });
+    const { info } = await env.reset();
+    const where = await fake.get(info.envId);
+    const person = await BridgeClient.connect(where.bridgeUrl, where.token);
+    try {
+      const handOff = env.handOff('please log in', { timeoutMs: 60_000 });
+      await eventually(() => person.call('control.status', {}), (s) => s.holder === 'human', 60_000, 'the person holds control');
+      // The agent's input is held by the real control gate until the person hands back.
+      const bridge = fake.environment(info.envId).bridge;
+      let typed = false;
+      const agentInput = env.client.call('input.type', { text: 'x' }).then(() => { typed = true; });
+      // A call sent after it on the same connection has come back: the input reached the bridge and is held there.
+      await env.client.call('ide.status', {});
+      assert.deepEqual([typed, bridge.callsOf('input.type').length], [false, 0]);
+      await person.call('control.handBack', { answer: 'done, logged in' });
+      const status = await handOff;
+      await agentInput;
+      assert.deepEqual([status.holder, status.answer, typed], ['agent', 'done, logged in', true]);
+    } finally { person.close(); }
+  });
+
+  it('query answers read-only methods and refuses those that change the environment', async () => {
+    env = new Env({ deployment: fake, settle: SETTLE });
+    await env.reset();
+    assert.equal((await env.query('ide.status', {})).appName, 'fake IDE');
+    await assert.rejects(env.query('input.key', { keys: 'a' }), (e: unknown) => e instanceof InvalidParamsError && /send it as an action/.test((e as Error).message));
+  });
+
+  it('attach puts an Env on a running environment; reset begins in place and close leaves it running', async () => {
+    const owner = new Env({ deployment: fake, settle: SETTLE });
+    env = owner;
+    const { info } = await owner.reset();
+    const attached = await Env.attach(info.envId, { deployment: fake, settle: SETTLE });
+    const r = await attached.reset({ options: { files: { 'in-place.txt': 'here' } } });
+    assert.deepEqual([r.info.envId, r.info.attached, r.info.startMs], [info.envId, true, 0]);
+    assert.equal((await attached.readFile('in-place.txt'))?.toString(), 'here');
+    await attached.close();
+    assert.deepEqual(fake.live, [info.envId], 'an attached Env does not remove what it did not start');
+    assert.equal((await owner.step({ type: 'key', keys: 'a' })).info.error, undefined, 'the owner still drives it');
   });
 
   it('takes a checkpoint: the workspace, unsaved editors and the editor layout, read while frozen', async () => {
