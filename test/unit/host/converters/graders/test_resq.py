@@ -43,6 +43,10 @@ def test_fails_when_the_script_ends_early_with_exit_code_0(repo):
 
 
 def test_fails_on_a_new_module_named_like_the_standard_library(repo):
-    (repo / "random.py").write_text("")
+    # csv: one pytest itself does not import from the root, so only the grader can refuse it.
+    (repo / "csv.py").write_text("")
     code, out = script(repo, "print(%r)\nsys.exit(0)\n" % MARK)
-    assert code == 1 and "random.py" in out, out
+    assert code == 1 and "new modules named like standard-library ones: csv.py" in out, out
+    (repo.parent / "initial" / "csv.py").write_text("")
+    code, out = script(repo, "print(%r)\nsys.exit(0)\n" % MARK)
+    assert code == 0, "one the initial workspace had is not new: " + out
