@@ -105,6 +105,9 @@ const [bridge, extension] = await Promise.all([
  * `npm run typecheck` do).
  */
 async function declarations() {
+  // The compiler's record of what it wrote says nothing of files removed since: without the
+  // entry's declaration, start over.
+  if (!existsSync('dist/types/host/index.d.ts')) rmSync('dist/types', { recursive: true, force: true });
   try {
     await promisify(execFile)(process.execPath, [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.types.json'], { maxBuffer: 64 * 1024 * 1024 });
   } catch (err) {
