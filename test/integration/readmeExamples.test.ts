@@ -19,46 +19,7 @@ const documented: Example[] = documents.flatMap((doc) =>
     .map((m, i) => ({ source: `${doc}, ts block ${i + 1}`, code: m[1] }))
     .filter((e) => /from ['"]pwp['"]/.test(e.code)));
 
-// TEMPORARY, until README.md's examples import from 'pwp' (they still import the sources by
-// paths that have moved): the README's two makeEnv examples as they will read. Delete this
-// and `examples` falls back to nothing once the documents have their own.
-const STAND_INS: Example[] = [
-  {
-    source: "stand-in for README.md's agent loop",
-    code: `import { makeEnv, type Action, type Observation } from 'pwp';
-
-// Your policy: from what it sees to what it does (a model, a script, a person).
-async function policy(observation: Observation, step: number): Promise<Action> {
-  return step === 0 ? { type: 'key', keys: 'ctrl+k ctrl+s' } : { type: 'done' };
-}
-
-const env = makeEnv('vscode-config/rebind-shortcut', { record: '.pwp/runs/readme-example' });
-let { observation } = await env.reset();
-console.log(observation.instruction);      // Bind ctrl+alt+d to "Duplicate Selection" in the editor.
-for (let step = 0; ; step++) {
-  const r = await env.step(await policy(observation, step));
-  observation = r.observation;
-  if (r.terminated || r.truncated) {
-    console.log(\`reward \${r.reward}: \${r.info.evaluation?.summary}\`);   // graded on done
-    break;
-  }
-}
-await env.close();
-`,
-  },
-  {
-    source: "stand-in for README.md's oracle example",
-    code: `import { makeEnv, OracleAgent } from 'pwp';
-
-const env = makeEnv('vscode-config/rebind-shortcut');
-await env.reset();
-await new OracleAgent().run(env, env.unwrapped.task, new AbortController().signal);  // ends with done
-console.log(\`reward \${env.unwrapped.evaluation?.score}\`);                            // reward 1
-await env.close();
-`,
-  },
-];
-const examples = documented.length > 0 ? documented : STAND_INS;
+const examples = documented;
 const runnable = examples.filter((e) => e.code.includes('makeEnv('));
 
 describe("README and docs: the TypeScript examples work as written from a project that depends on pwp", function () {
