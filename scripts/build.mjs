@@ -70,7 +70,8 @@ const bridgeOptions = { ...common, entryPoints: ['bridge/server/main.ts'], outfi
 // (names kept: errors travel by class name) with its source map beside it instead of
 // inline, 2.0 MB instead of 7 MB to read and parse. The vsix leaves the .map out.
 const extensionOptions = {
-  ...common, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', target: 'node20', external: [...common.external, 'vscode'], mainFields: ['module', 'main'],
+  ...common, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', target: 'node20',
+  external: [...common.external, 'vscode'], mainFields: ['module', 'main'],
   sourcemap: 'linked', minify: true, keepNames: true,
 };
 const vsceArgs = ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--allow-star-activation', '--out', '../dist/pwp-extension.vsix'];
@@ -109,7 +110,8 @@ async function declarations() {
   // entry's declaration, start over.
   if (!existsSync('dist/types/host/index.d.ts')) rmSync('dist/types', { recursive: true, force: true });
   try {
-    await promisify(execFile)(process.execPath, [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.types.json'], { maxBuffer: 64 * 1024 * 1024 });
+    const tsc = new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname;
+    await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { maxBuffer: 64 * 1024 * 1024 });
   } catch (err) {
     console.warn(`warning: the library's declarations (dist/types) were written with type errors:\n${err.stdout || err.message}`);
   }

@@ -6,12 +6,12 @@
 // where pwp really lies, as they would under node_modules/pwp. The compiler and tsx come from
 // this checkout by path: a consumer has its own, and they are not what is under test.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export const REPO = join(__dirname, '..', '..');
-const pkg = require(join(REPO, 'package.json')) as { types: string; main: string };
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { types: string; main: string };
 
 export interface ConsumerProject {
   readonly dir: string;
