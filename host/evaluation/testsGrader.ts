@@ -38,7 +38,9 @@ export function withReportFlags(e: Pick<TestsEvaluator, 'framework' | 'command'>
       return [...argv, ...(canary ? ['--require', NODE_PRELOAD, '--file', MOCHA_CANARY] : []), '--reporter', 'json', '--reporter-option', `output=${report}`];
     case 'go': {
       const i = argv.indexOf('test');
-      const extra = [...(argv.includes('-json') ? [] : ['-json']), ...(canary ? [`-overlay=${CANARY_PLACEHOLDER}/overlay.json`] : [])];
+      // go vet (run by go test) does not read overlays (Go 1.19): the canary's files would stop it.
+      const vet = argv.some((a) => a.startsWith('-vet')) ? [] : ['-vet=off'];
+      const extra = [...(argv.includes('-json') ? [] : ['-json']), ...(canary ? [`-overlay=${CANARY_PLACEHOLDER}/overlay.json`, ...vet] : [])];
       return i === -1 ? [...argv, ...extra] : [...argv.slice(0, i + 1), ...extra, ...argv.slice(i + 1)];
     }
     default:
