@@ -141,7 +141,7 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
     : '';
   return {
     kind: 'tests', score, passed: allPass,
-    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary ? ', the canary\'s failure included' : ''})${why ? `; ${why}` : ''}${replaced}`,
+    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${why ? `; ${why}` : ''}${replaced}`,
     tests: { ...t, cases, exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr) },
     ...(tampering ? { tampering: { reason: tampering, findings, disagreement: disagreement ?? (equality.length ? equality.join('; ') : undefined) } } : {}),
     ...(ctx?.infrastructure.length ? { infrastructure: ctx.infrastructure } : {}),
