@@ -124,7 +124,7 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   const t = tally(cases, e.expected);
   const ctx = sandbox.grading;
   const quiet = e.command.some((a) => a === '-qq' || a === 'no:terminal' || a === '--no-summary');
-  const disagreement = crossCheck(e.framework, all, run, quiet) ?? (canary ? checkCanary(canary, all, run) : undefined);
+  const disagreement = crossCheck(e.framework, all, run, quiet) ?? (canary ? checkCanary(canary, all, run, quiet) : undefined);
   const findings = ctx?.findings ?? [];
   const equality = equalityFindings(cases);
   const tampering = disagreement ? `tampering suspected: ${disagreement}`

@@ -43,6 +43,7 @@ describe('grading canary', () => {
     assert.match(checkCanary(PY, [real, c('t::test_okay', 'passed'), c('t::test_bad', 'passed')], run('PASSED t::test_okay\nPASSED t::test_bad\n'))!, /the canary test test_bad that must have failed is reported passed/);
     assert.match(checkCanary(PY, [real, c('t::test_okay', 'passed'), c('t::test_bad', 'failed')], run('PASSED t::test_okay\n'))!, /the report has the canary test test_bad failed 1 time\(s\), the console 0/);
     assert.equal(checkCanary(PY, [c('tests/t.py::test_a', 'failed')], run('')), undefined, 'a run that passes nothing claims nothing');
+    assert.equal(checkCanary(PY, [real, c('t::test_okay', 'passed'), c('t::test_bad', 'failed')], run(''), true), undefined, 'a task that turns the console off');
   });
 
   it('go: reads the console from test2json\'s Output, wants the canary in every package with passes, and a package that did not build is no clean exit', () => {
