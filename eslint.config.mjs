@@ -49,12 +49,13 @@ export default tseslint.config(
     },
   },
   {
-    // Plain Node scripts, not type-checked (they are outside tsconfig.json).
-    files: ['**/*.cjs', '**/*.mjs'],
+    // Plain Node scripts, not type-checked (they are outside tsconfig.json); the verifier's
+    // scripts run on the image's Node as CommonJS.
+    files: ['**/*.cjs', '**/*.mjs', 'host/**/verifierScripts/*.js', 'host/**/graders/**/*.js'],
     languageOptions: { globals: globals.node },
   },
   {
-    files: ['**/*.cjs'],
+    files: ['**/*.cjs', 'host/**/verifierScripts/*.js', 'host/**/graders/**/*.js'],
     languageOptions: { sourceType: 'commonjs' },
     // require() is how CommonJS imports.
     rules: { '@typescript-eslint/no-require-imports': 'off' },

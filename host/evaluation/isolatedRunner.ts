@@ -12,6 +12,9 @@
 //   process of the tests' user is killed, so nothing left in the background can rewrite the
 //   report, and only then root copies report, output and exit status into /pwp/report,
 //   which the tests' user cannot write.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CANARY_PLACEHOLDER, CANARY_ROOT } from './canary';
 import type { TestsEvaluator } from './evaluatorSchema';
 
 export const TESTS_UID = 1000;
@@ -28,7 +31,14 @@ export const TESTS_PATH = `${RUNNER_DIR}/bin:/opt/node/bin:/opt/test-runners/bin
 // from the packages already imported). The workspace then goes first, as `python -m pytest`
 // would put it: a repository's own package must win over an installed one of the same name
 // (SWE-bench). A new workspace module named like an installed one is reported (tamperCheck.ts).
-const PYTEST_LAUNCH = "import sys, pytest; sys.path.insert(0, '/workspace'); sys.exit(pytest.console_main())";
+// pytest runs with the verifier's plugin (the canary and the equality check: pwp_pytest.py),
+// passed as an object: no option or ini file can leave it out.
+const PYTHON_DIR = `${RUNNER_DIR}/python`;
+const PYTEST_LAUNCH = `import sys; sys.path.insert(0, '${PYTHON_DIR}'); import pwp_pytest; sys.path[0] = '/workspace'; sys.exit(pwp_pytest.main())`;
+/** The verifier's preload for node --test and mocha runs (pwp_node.js), and mocha's canary spec. */
+export const NODE_PRELOAD = `${RUNNER_DIR}/node/pwp_node.js`;
+export const MOCHA_CANARY = `${RUNNER_DIR}/node/pwp_mocha_canary.js`;
+const script = (name: string) => readFileSync(join(__dirname, 'verifierScripts', name), 'utf8');
 
 const PYTHON_SHIM = `#!/bin/sh
 # python3 as the tests see it: "-m pytest" runs pytest isolated; anything else as asked, with
@@ -47,7 +57,21 @@ export function runnerFiles(): { path: string; content: string; mode: number }[]
     { path: 'pwp/runner/run.js', content: RUNNER_JS, mode: 0o644 },
     ...['python3', 'python'].map((n) => ({ path: `pwp/runner/bin/${n}`, content: PYTHON_SHIM, mode: 0o755 })),
     ...['pytest', 'py.test'].map((n) => ({ path: `pwp/runner/bin/${n}`, content: PYTEST_SHIM, mode: 0o755 })),
+    { path: `${PYTHON_DIR.slice(1)}/pwp_pytest.py`, content: script('pwp_pytest.py'), mode: 0o644 },
+    { path: NODE_PRELOAD.slice(1), content: script('pwp_node.js'), mode: 0o644 },
+    { path: MOCHA_CANARY.slice(1), content: script('pwp_mocha_canary.js'), mode: 0o644 },
   ];
+}
+
+/**
+ * What the verifier's equality check (pwp_pytest.py) knows of the agent's Python: each file
+ * it added (null) or changed (with the original text, whose classes may keep their __eq__).
+ * Nothing secret: the agent wrote or was given all of it.
+ */
+export function deliverableFile(deliverable: ReadonlyMap<string, Buffer>, baseline: ReadonlyMap<string, Buffer> | undefined): { path: string; content: string; mode: number } {
+  const files: Record<string, string | null> = {};
+  for (const path of deliverable.keys()) if (path.endsWith('.py')) files[path] = baseline?.get(path)?.toString('utf8') ?? null;
+  return { path: `${PYTHON_DIR.slice(1)}/deliverable.json`, content: JSON.stringify(files), mode: 0o644 };
 }
 
 /** The runner the image has in place of one the workspace brings (`npx jest`, `node_modules/.bin/mocha`). */
@@ -78,6 +102,15 @@ export function testsEnv(e: Pick<TestsEvaluator, 'env'>): Record<string, string>
 }
 
 export interface RunSpec { argv: string[]; cwd: string; env: Record<string, string>; dropEnv: string[]; timeoutSec: number; uid: number; gid: number; id: string; report?: string }
+/**
+ * The run's canary folder and its files (canary.ts). Given to the runner in its environment
+ * (CANARY_ENV), never on its command line, which any user can read in /proc; the runner
+ * writes them root-owned under CANARY_ROOT, which the tests' user can pass through but not
+ * list, gives the tests the folder as PWP_CANARY_DIR and CANARY_PLACEHOLDER in their argv,
+ * and removes it when the run is over.
+ */
+export interface CanarySpec { dir: string; files: Record<string, string> }
+export const CANARY_ENV = 'PWP_CANARY_SPEC';
 export interface RunOutcome { exitCode: number; timedOut: boolean; stdout: string; stderr: string; report?: Buffer; survivors: number; problem?: string }
 
 // Plain JavaScript for the image's Node, run as root: spec in argv[2], a JSON line out.
@@ -136,9 +169,21 @@ function readReport(path) {
 fs.mkdirSync(results, { recursive: true, mode: 0o755 });
 killAll();
 if (spec.report) spawnSync('setpriv', [...asTests, 'mkdir', '-p', '-m', '755', require('node:path').dirname(spec.report)], { stdio: 'ignore' });
+const canary = process.env.${CANARY_ENV} ? JSON.parse(process.env.${CANARY_ENV}) : undefined;
 const env = Object.assign({}, process.env, spec.env);
-for (const k of spec.dropEnv) delete env[k];
-const child = spawn('setpriv', [...asTests, ...spec.argv], { cwd: spec.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+for (const k of [...spec.dropEnv, ${JSON.stringify(CANARY_ENV)}, 'PWP_CANARY_DIR']) delete env[k];
+let argv = spec.argv;
+if (canary) {
+  // The root is 0711: the tests' user reaches the run's folder by its name only.
+  fs.mkdirSync(${JSON.stringify(CANARY_ROOT)}, { recursive: true, mode: 0o711 });
+  fs.chmodSync(${JSON.stringify(CANARY_ROOT)}, 0o711);
+  fs.rmSync(canary.dir, { recursive: true, force: true });
+  fs.mkdirSync(canary.dir, { mode: 0o755 });
+  for (const [name, content] of Object.entries(canary.files)) fs.writeFileSync(canary.dir + '/' + name, content, { mode: 0o644 });
+  env.PWP_CANARY_DIR = canary.dir;
+  argv = argv.map((a) => a.split(${JSON.stringify(CANARY_PLACEHOLDER)}).join(canary.dir));
+}
+const child = spawn('setpriv', [...asTests, ...argv], { cwd: spec.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
 const out = collect(child.stdout);
 const err = collect(child.stderr);
 let timedOut = false;
@@ -156,6 +201,7 @@ async function finish(code, signal, started) {
   await Promise.race([Promise.all([out.done, err.done]), new Promise((r) => { grace = setTimeout(r, 5000); })]);
   clearTimeout(grace);
   const report = spec.report ? readReport(spec.report) : {};
+  if (canary) fs.rmSync(canary.dir, { recursive: true, force: true });
   if (report.data) fs.writeFileSync(results + '/report', report.data, { mode: 0o644 });
   fs.writeFileSync(results + '/stdout', out.text(), { mode: 0o644 });
   fs.writeFileSync(results + '/stderr', err.text(), { mode: 0o644 });

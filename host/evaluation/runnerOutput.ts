@@ -2,24 +2,43 @@
 // against: pytest's summary line, node --test's TAP totals, jest's "Tests:" line, mocha's
 // exit code (its failure count), go test's exit code. A report that shows more passes or
 // fewer failures than the runner printed, or an exit code of 0 after failures, was not
-// written by an honest run: the grade is 0 with "tampering suspected" and the evidence.
+// written by an honest run: the grade is 0 with "tampering suspected" and the evidence. So
+// is a console with more than one summary: the runner prints one, at the end; a second is
+// someone else's (an exit handler printing "4 passed" after pytest's "4 failed").
 import type { TestCase } from './testReports';
 
 export interface RunnerCounts { passed: number; failed: number; source: string }
 
-/** pytest's final line, `3 failed, 2 passed, 1 skipped in 0.12s` (with or without `=` bars). */
-export function pytestSummary(stdout: string): RunnerCounts | undefined {
+const PYTEST_SUMMARY = /^((?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)(?:, )?)+) in [\d.]+s\b/;
+const PYTEST_EMPTY = /^no tests ran in [\d.]+s\b/;
+
+/**
+ * pytest's summary lines, last first: `3 failed, 2 passed, 1 skipped in 0.12s` (with or
+ * without `=` bars). Lines inside a failure's captured output (a test that runs pytest
+ * itself) are the test's, not the runner's, and are left out.
+ */
+export function pytestSummaries(stdout: string): RunnerCounts[] {
   // eslint-disable-next-line no-control-regex -- ESC starts the colour codes stripped here
   const lines = stdout.split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()).filter(Boolean);
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const l = lines[i].replace(/^=+\s*|\s*=+$/g, '');
-    const m = /^((?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)(?:, )?)+) in [\d.]+s\b/.exec(l);
-    if (m || /^no tests ran in [\d.]+s\b/.test(l)) {
+  const found: RunnerCounts[] = [];
+  let captured = false;
+  for (const line of lines) {
+    if (/^-+ Captured (?:stdout|stderr|log) [\w ]+ -+$/.test(line)) { captured = true; continue; }
+    if (/^(?:_{3,}|={3,}|-{3,}) /.test(line)) captured = false;
+    if (captured) continue;
+    const l = line.replace(/^=+\s*|\s*=+$/g, '');
+    const m = PYTEST_SUMMARY.exec(l);
+    if (m || PYTEST_EMPTY.test(l)) {
       const n = (word: string) => Number(new RegExp(`(\\d+) ${word}\\b`).exec(m?.[1] ?? '')?.[1] ?? 0);
-      return { passed: n('passed') + n('xpassed'), failed: n('failed') + n('errors?'), source: lines[i] };
+      found.unshift({ passed: n('passed') + n('xpassed'), failed: n('failed') + n('errors?'), source: line });
     }
   }
-  return undefined;
+  return found;
+}
+
+/** pytest's final summary line. */
+export function pytestSummary(stdout: string): RunnerCounts | undefined {
+  return pytestSummaries(stdout)[0];
 }
 
 /** node --test's TAP totals (`# pass 3`, `# fail 1`). */
@@ -55,9 +74,16 @@ export function crossCheck(
     if (run.exitCode === 0 && own.failed > 0) return `${name} exited with 0 after ${own.failed} failures (${own.source})`;
     return undefined;
   };
+  const several = (sources: string[], name: string) => `${name} printed ${sources.length} summaries, one is not its own: ${sources.slice(0, 3).reverse().map((x) => `"${x}"`).join(', ')}`;
   switch (framework) {
-    case 'pytest': return against(pytestSummary(run.stdout), 'pytest');
-    case 'node': return against(tapSummary(run.stdout), 'node --test');
+    case 'pytest': {
+      const all = pytestSummaries(run.stdout);
+      return all.length > 1 ? several(all.map((x) => x.source), 'pytest') : against(all[0], 'pytest');
+    }
+    case 'node': {
+      const totals = [...run.stdout.matchAll(/^# tests \d+$/gm)].map((m) => m[0]);
+      return totals.length > 1 ? several(totals, 'node --test') : against(tapSummary(run.stdout), 'node --test');
+    }
     case 'jest': return against(jestSummary(`${run.stderr}\n${run.stdout}`), 'jest');
     case 'mocha':
       // mocha exits with its failure count (at most 255).

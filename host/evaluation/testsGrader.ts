@@ -2,10 +2,16 @@
 // (isolatedRunner.ts): the image's runner as the tests' user, the report copied out of its
 // reach once every process of that user is gone. The cases are then checked against the
 // runner's own output and exit status (runnerOutput.ts), and the deliverable against code
-// that patches the runner from inside (tamperCheck.ts); either finding scores 0.
+// that patches the runner from inside (tamperCheck.ts); either finding scores 0. Runs of
+// pytest, node --test, mocha and go test carry a canary (canary.ts) that must show in the
+// report and the console as it must, and never counts in the score; a test the verifier's
+// equality check failed (pwp_pytest.py, pwp_node.js) is reported as tampering.
 import type { CommandEvaluator, TestsEvaluator } from './evaluatorSchema';
 import { tail, type EvaluationResult } from './evaluationResult';
-import { DROPPED_ENV, imageRunner, RESULTS_DIR, SCRATCH_DIR, TESTS_UID, testsEnv, type RunOutcome, type RunSpec } from './isolatedRunner';
+import { canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, goPackages, isCanaryCase, CANARY_PLACEHOLDER, type Canary } from './canary';
+import {
+  CANARY_ENV, DROPPED_ENV, imageRunner, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, SCRATCH_DIR, TESTS_UID, testsEnv, type CanarySpec, type RunOutcome, type RunSpec,
+} from './isolatedRunner';
 import { match } from './matcher';
 import { crossCheck } from './runnerOutput';
 import { describeFindings } from './tamperCheck';
@@ -14,8 +20,12 @@ import type { Sandbox } from './verifier';
 
 let runs = 0;
 
-/** The command with the flags that make the framework write its report to `report` (and, for node, TAP totals to stdout). */
-export function withReportFlags(e: Pick<TestsEvaluator, 'framework' | 'command'>, report = `${SCRATCH_DIR}/report`): string[] {
+/**
+ * The command with the flags that make the framework write its report to `report` (and, for
+ * node, TAP totals to stdout); with `canary`, also what brings in the canary (canary.ts): the
+ * verifier's preload for node and mocha, the overlay for go (pytest's comes with the launch).
+ */
+export function withReportFlags(e: Pick<TestsEvaluator, 'framework' | 'command'>, report = `${SCRATCH_DIR}/report`, canary = false): string[] {
   const argv = imageRunner(e.command);
   switch (e.framework) {
     case 'pytest':
@@ -23,15 +33,17 @@ export function withReportFlags(e: Pick<TestsEvaluator, 'framework' | 'command'>
       return [...argv, `--junitxml=${report}`, '-o', 'junit_family=xunit1', '-p', 'no:cacheprovider'];
     case 'node':
       // Options must come before the test files. TAP on stdout is node's own count of the run.
-      return [argv[0], '--test-reporter=junit', `--test-reporter-destination=${report}`, '--test-reporter=tap', '--test-reporter-destination=stdout', ...argv.slice(1)];
+      return [argv[0], ...(canary ? ['--require', NODE_PRELOAD] : []), '--test-reporter=junit', `--test-reporter-destination=${report}`, '--test-reporter=tap', '--test-reporter-destination=stdout', ...argv.slice(1)];
     case 'jest':
       return [...argv, '--json', `--outputFile=${report}`];
     case 'mocha':
-      return [...argv, '--reporter', 'json', '--reporter-option', `output=${report}`];
+      return [...argv, ...(canary ? ['--require', NODE_PRELOAD, '--file', MOCHA_CANARY] : []), '--reporter', 'json', '--reporter-option', `output=${report}`];
     case 'go': {
-      if (argv.includes('-json')) return argv;
       const i = argv.indexOf('test');
-      return i === -1 ? [...argv, '-json'] : [...argv.slice(0, i + 1), '-json', ...argv.slice(i + 1)];
+      // go vet (run by go test) does not read overlays (Go 1.19): the canary's files would stop it.
+      const vet = argv.some((a) => a.startsWith('-vet')) ? [] : ['-vet=off'];
+      const extra = [...(argv.includes('-json') ? [] : ['-json']), ...(canary ? [`-overlay=${CANARY_PLACEHOLDER}/overlay.json`, ...vet] : [])];
+      return i === -1 ? [...argv, ...extra] : [...argv.slice(0, i + 1), ...extra, ...argv.slice(i + 1)];
     }
     default:
       return argv;
@@ -49,9 +61,11 @@ function ownReport(e: TestsEvaluator, dir: string): string | undefined {
 }
 
 /** Runs the tests through the verifier's root-owned runner and reads what it kept. */
-export async function runIsolated(sandbox: Sandbox, spec: Omit<RunSpec, 'uid' | 'gid' | 'dropEnv'>): Promise<RunOutcome> {
+export async function runIsolated(sandbox: Sandbox, spec: Omit<RunSpec, 'uid' | 'gid' | 'dropEnv'>, canary?: CanarySpec): Promise<RunOutcome> {
   const full: RunSpec = { ...spec, uid: TESTS_UID, gid: TESTS_UID, dropEnv: DROPPED_ENV };
-  const r = await sandbox.exec(['/opt/node/bin/node', '/pwp/runner/run.js', JSON.stringify(full)], { user: 'root', cwd: '/', timeoutSec: spec.timeoutSec + 60 });
+  const r = await sandbox.exec(['/opt/node/bin/node', '/pwp/runner/run.js', JSON.stringify(full)], {
+    user: 'root', cwd: '/', timeoutSec: spec.timeoutSec + 60, ...(canary ? { env: { [CANARY_ENV]: JSON.stringify(canary) } } : {}),
+  });
   const line = r.stdout.trim().split('\n').pop() ?? '';
   let meta: { exitCode: number; timedOut: boolean; survivors: number; hasReport: boolean; problem?: string };
   try { meta = JSON.parse(line); } catch {
@@ -84,6 +98,16 @@ function readCases(e: TestsEvaluator, run: RunOutcome): { cases: TestCase[]; pro
   }
 }
 
+/** The canary's files: for go, a test file for each package with tests (their package clause read in the verifier). */
+async function prepareCanary(canary: Canary, sandbox: Sandbox): Promise<CanarySpec> {
+  let packages;
+  if (canary.framework === 'go') {
+    const r = await sandbox.exec(['sh', '-c', "find /workspace -name '*_test.go' -type f -not -path '*/vendor/*' -not -path '*/testdata/*' -not -path '*/.*' -exec grep -m1 -H '^package ' {} +"], { user: 'root', cwd: '/', timeoutSec: 60 });
+    packages = goPackages(r.stdout);
+  }
+  return { dir: canary.dir, files: canaryFiles(canary, { goPackages: packages }) };
+}
+
 export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
   const id = `run-${++runs}-${Date.now().toString(36)}`;
@@ -94,17 +118,24 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   if (e.framework === 'junit' && (await sandbox.exec(['rm', '-f', '--', report!])).exitCode !== 0) {
     return { kind: 'tests', score: 0, passed: false, summary: `could not remove the stale report ${report} before the run`, durationMs: Date.now() - t0 };
   }
-  const run = await runIsolated(sandbox, { id, argv: withReportFlags(e, report), cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report });
-  const { cases, problem } = readCases(e, run);
+  const canary = e.framework === 'go' && e.command.some((a) => a === '-overlay' || a.startsWith('-overlay=')) ? undefined : drawCanary(e.framework);
+  const canarySpec = canary ? await prepareCanary(canary, sandbox) : undefined;
+  const run = await runIsolated(sandbox, { id, argv: withReportFlags(e, report, !!canary), cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report }, canarySpec);
+  const { cases: all, problem } = readCases(e, run);
+  const cases = canary ? all.filter((c) => !isCanaryCase(canary, c)) : all;
   const t = tally(cases, e.expected);
   const ctx = sandbox.grading;
   const quiet = e.command.some((a) => a === '-qq' || a === 'no:terminal' || a === '--no-summary');
-  const disagreement = crossCheck(e.framework, cases, run, quiet);
+  const disagreement = crossCheck(e.framework, all, run, quiet) ?? (canary ? checkCanary(canary, all, run, quiet) : undefined);
   const findings = ctx?.findings ?? [];
+  const equality = equalityFindings(cases);
   const tampering = disagreement ? `tampering suspected: ${disagreement}`
-    : findings.length ? `tampering suspected: the deliverable touches the test framework: ${describeFindings(findings)}` : undefined;
+    : equality.length ? `tampering suspected: equality answered by the deliverable: ${equality.slice(0, 3).join('; ')}`
+      : findings.length ? `tampering suspected: the deliverable touches the test framework: ${describeFindings(findings)}` : undefined;
+  // With a canary the run has failures of its own: a clean exit is the runner's for exactly those.
+  const exitOk = canary ? exitAsExpected(canary, all, run) : run.exitCode === 0;
   const passRate = t.total > 0 ? t.passed / t.total : 0;
-  const allPass = !tampering && t.total > 0 && t.passed === t.total && (e.expected?.length ? true : run.exitCode === 0);
+  const allPass = !tampering && t.total > 0 && t.passed === t.total && (e.expected?.length ? true : exitOk);
   const score = tampering ? 0 : e.scoring === 'passRate' ? passRate : allPass ? 1 : 0;
   const why = tampering ?? (run.timedOut ? `timed out after ${e.timeoutSec} s` : problem ?? (t.missing.length ? `missing tests: ${t.missing.slice(0, 5).join(', ')}` : ''));
   const replaced = ctx?.infrastructure.length
@@ -112,9 +143,9 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
     : '';
   return {
     kind: 'tests', score, passed: allPass,
-    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode})${why ? `; ${why}` : ''}${replaced}`,
+    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${why ? `; ${why}` : ''}${replaced}`,
     tests: { ...t, cases, exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr) },
-    ...(tampering ? { tampering: { reason: tampering, findings, disagreement } } : {}),
+    ...(tampering ? { tampering: { reason: tampering, findings, disagreement: disagreement ?? (equality.length ? equality.join('; ') : undefined) } } : {}),
     ...(ctx?.infrastructure.length ? { infrastructure: ctx.infrastructure } : {}),
     durationMs: Date.now() - t0,
   };

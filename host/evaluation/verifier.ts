@@ -26,7 +26,7 @@ import { archiveEntriesIn, type ExecOptions, type ExecResult, type Runtime } fro
 import { fileEntries, readTar, readTarEntries, type TarEntry } from '../deployment/tarArchive';
 import type { VerifierContainer } from '../deployment/verifierContainer';
 import type { IdeState } from './ideState';
-import { runnerFiles, SCRATCH_DIR } from './isolatedRunner';
+import { deliverableFile, runnerFiles, SCRATCH_DIR } from './isolatedRunner';
 import { findTampering, type TamperFinding } from './tamperCheck';
 import { planRestore, type InfrastructureChange, type RestoreRules, type WorkspaceEntry } from './testInfrastructure';
 
@@ -111,7 +111,7 @@ export class Verifier implements Sandbox {
         : new Map<string, Buffer>();
     const workspace = await this.workspaceEntries(inputs.workspaceTar, baseline, new Set(overlay.map((f) => f.path)), inputs.rules);
     const entries: TarEntry[] = [
-      ...fileEntries([...runnerFiles(), { path: 'pwp/report/.keep', content: '' }], ROOT),
+      ...fileEntries([...runnerFiles(), deliverableFile(workspace.deliverable, workspace.baseline), { path: 'pwp/report/.keep', content: '' }], ROOT),
       // Scratch space the IDE user can write in; root's like the rest of /pwp.
       { header: { name: `${SCRATCH_DIR.slice(1)}/`, type: 'directory', mode: 0o777, ...ROOT }, content: Buffer.alloc(0) },
       ...workspace.entries,

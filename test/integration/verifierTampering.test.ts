@@ -160,7 +160,7 @@ EOF`);
     const r = await session().grade();
     assert.equal(r.score, 0, show(r));
     assert.equal(r.tampering?.findings.length, 0, 'the detector missed it; the cross-check must not');
-    assert.match(r.summary, /tampering suspected: the report has \d+ passing tests, pytest counted 0/);
+    assert.match(r.summary, /tampering suspected: the report has \d+ passing tests, pytest counted 1 /, 'the one pytest counted is the canary\'s');
     assert.equal(r.tests!.exitCode, 0, 'the handler did force exit code 0');
   });
 
