@@ -1,11 +1,14 @@
 // SWT-Bench (logic-star-ai/swt-bench): test generation for real issues. Its instances are
 // SWE-bench's (instance_id, repo, base_commit, patch, test_patch, problem_statement, …; JSON or
 // JSON Lines); the agent is given the issue and writes tests that reproduce it. They are graded
-// as SWT-Bench grades them: the test files the agent added or changed must fail on the original
-// code and pass once the gold patch is applied (fail-before, pass-after). Both runs happen in the
-// verifier on fresh copies of the workspace as the agent received it with only the agent's test
-// files added, so changes to other files count for nothing. The oracle applies the gold tests
-// (test_patch). Repositories are read as repoCheckout.ts says.
+// on behaviour, test by test (graders/swt-bench/test_swt.py): a test function the agent added or
+// changed counts when it fails on the original code, passes once the gold patch is applied and
+// still fails after a change that keeps behaviour (a comment added to the patched files), and the
+// task is solved when one counts and all pass with the gold patch; a test that reads the code it
+// tests is refused. Every run happens in the verifier on a fresh copy of the workspace as the
+// agent received it with only the agent's test files added, so changes to other files count for
+// nothing. The oracle applies the gold tests (test_patch). Repositories are read as
+// repoCheckout.ts says.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';

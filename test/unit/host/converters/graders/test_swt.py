@@ -1,5 +1,6 @@
-# swt-bench/test_swt.py: the agent's new or changed test files must fail on the original code and
-# pass with the gold patch, each run in a fresh copy of the initial workspace.
+# swt-bench/test_swt.py: the agent's new or changed test functions must fail on the original code,
+# pass with the gold patch and fail on a change that keeps behaviour, each run in a fresh copy of
+# the initial workspace, without reading the code they test.
 import json
 import shutil
 
@@ -36,31 +37,58 @@ def grade(ws):
 def test_a_test_that_reproduces_the_issue_passes_both_cases(ws):
     (ws / "test_shout.py").write_text("from pkg.text import shout\n\n\ndef test_shout():\n    assert shout('a') == 'A'\n")
     code, out = grade(ws)
-    assert code == 0 and "2 passed" in out, out
+    assert code == 0 and "3 passed" in out, out
 
 
 def test_a_test_that_passes_on_the_original_code_fails(ws):
     (ws / "test_shout.py").write_text("from pkg.text import shout\n\n\ndef test_shout():\n    assert shout('a')\n")
     code, out = grade(ws)
-    assert code == 1 and "1 failed, 1 passed" in out and "do not fail on the original code" in out, out
+    assert code == 1 and "1 failed, 2 passed" in out and "no test fails on the original code" in out, out
 
 
 def test_a_test_that_fails_with_the_gold_patch_fails(ws):
     (ws / "shout_test.py").write_text("def test_never():\n    assert False\n")
     code, out = grade(ws)
-    assert code == 1 and "1 failed, 1 passed" in out and "do not pass with the gold patch" in out, out
+    assert code == 1 and "2 failed, 1 passed" in out and "do not pass with the gold patch: shout_test.py::test_never" in out, out
 
 
 def test_changes_outside_test_files_count_for_nothing(ws):
     (ws / "pkg" / "text.py").write_text(FIXED)  # the agent "fixes" the code: the original run must still fail
     (ws / "test_shout.py").write_text("from pkg.text import shout\n\n\ndef test_shout():\n    assert shout('a') == 'A'\n")
     code, out = grade(ws)
-    assert code == 0 and "2 passed" in out, out
+    assert code == 0 and "3 passed" in out, out
+
+
+def test_only_the_test_functions_the_agent_added_or_changed_are_judged(ws):
+    # test_old passes in every state; it is the task's, so it neither counts nor spoils the grade.
+    (ws / "test_old.py").write_text("from pkg.text import shout\n\n\ndef test_old():\n    assert True\n\n\nclass TestShout:\n    def test_upper(self):\n        assert shout('a') == 'A'\n")
+    code, out = grade(ws)
+    assert code == 0 and "3 passed" in out, out
+
+
+def test_a_test_that_detects_a_change_instead_of_the_issue_fails(ws):
+    # It hashes the patched file through another process (out of the audit hook's sight): it fails
+    # on the original and passes with the gold patch, and passes on the decoy as well.
+    (ws / "test_hash.py").write_text(
+        "import subprocess\n\nORIGINAL = subprocess.run(['sha1sum'], input=%r, capture_output=True, text=True).stdout\n\n\n"
+        "def test_changed():\n    now = subprocess.run(['sha1sum', 'pkg/text.py'], capture_output=True, text=True).stdout.split()[0]\n"
+        "    assert now != ORIGINAL.split()[0]\n" % ORIGINAL)
+    code, out = grade(ws)
+    assert code == 1 and "1 failed, 2 passed" in out and "detect a change, not the issue" in out, out
+
+
+def test_a_test_that_reads_the_code_it_tests_is_refused(ws):
+    (ws / "test_read.py").write_text(
+        "import hashlib, pathlib\n\n\ndef test_changed():\n"
+        "    assert hashlib.sha1(pathlib.Path('pkg/text.py').read_bytes()).hexdigest() != %r\n"
+        % __import__("hashlib").sha1(ORIGINAL.encode()).hexdigest())
+    code, out = grade(ws)
+    assert code == 1 and "the tests read the code they test (refused): pkg/text.py" in out, out
 
 
 def test_no_new_or_changed_test_file_fails_and_tests_may_not_read_the_grader(ws):
     code, out = grade(ws)
-    assert code == 1 and "no test file" in out, out
+    assert code == 1 and "3 failed" in out and "no test file" in out, out
     (ws / "test_peek.py").write_text("import pathlib\n\n\ndef test_peek():\n    assert pathlib.Path('.swt/gold').exists()\n")
     code, out = grade(ws)
     assert code == 1 and "reads the grader's files" in out, out
