@@ -15,6 +15,7 @@ export const GRADER_SCRIPTS = {
   canItEdit: 'canitedit/test_canitedit.py',
   miniCtx: 'minictx/check_proof.py',
   interCodeCtf: 'intercode-ctf/check_flag.py',
+  interCodeCtfOracle: 'intercode-ctf/oracle_flag.py',
   dsBenchSolve: 'dsbench/solve.py',
   ideBenchRunTests: 'idebench/run-tests.sh',
 } as const;
