@@ -37,9 +37,8 @@ export async function convertChartMimic(dir: string, o: ChartMimicOptions): Prom
   for (const script of charts.slice(0, o.limit ?? charts.length)) {
     const name = basename(script, '.py');
     const code = readFileSync(join(dir, script));
+    const head = { id: taskId(`chart-${name}`), suite: o.suite ?? 'chartmimic' };
     const common = {
-      id: taskId(`chart-${name}`),
-      suite: o.suite ?? 'chartmimic',
       ...(o.image ? { image: o.image } : {}),
       evaluator: { kind: 'chartmimic', script: 'chart.py', reference: 'reference.py', timeoutSec: 120, threshold: o.threshold ?? 0.9 },
       oracle: { steps: [{ writeFile: 'chart.py', from: 'oracle/chart.py', note: 'the original script' }] },
@@ -52,7 +51,7 @@ export async function convertChartMimic(dir: string, o: ChartMimicOptions): Prom
       const { width, height } = await sharp(target).metadata();
       if (!width || !height) throw new Error(`${name}.png: not a readable image`);
       tasks.push(writeTaskFolder(o.outRoot, {
-        task: { ...common, instruction: `target.png is a chart (${width}×${height} pixels). Write chart.py, a Python script using matplotlib, that draws the same chart and saves it as chart.png (same size).` },
+        task: { ...head, instruction: `target.png is a chart (${width}×${height} pixels). Write chart.py, a Python script using matplotlib, that draws the same chart and saves it as chart.png (same size).`, ...common },
         workspace: { 'target.png': target },
         hidden: { 'reference.py': code },
         oracle,
@@ -60,8 +59,9 @@ export async function convertChartMimic(dir: string, o: ChartMimicOptions): Prom
     } else if (files.has(`${name}.pdf`)) {
       tasks.push(writeTaskFolder(o.outRoot, {
         task: {
-          ...common,
+          ...head,
           instruction: 'target.png is a chart. Write chart.py, a Python script using matplotlib, that draws the same chart and saves it as chart.png (the same size as target.png).',
+          ...common,
           setup: [
             { writeFile: '/tmp/pwp-render/chart.py', from: 'render/chart.py', note: 'the original script, saving chart.png' },
             { exec: ['bash', '-c', 'cd /tmp/pwp-render && python3 chart.py && mv chart.png /workspace/target.png; rc=$?; rm -rf /tmp/pwp-render; exit $rc'], timeoutSec: 300, note: 'the reference image, rendered in the task\'s image' },
