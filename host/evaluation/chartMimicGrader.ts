@@ -16,7 +16,14 @@ const traceArgv = (marker: string, script: string) => ['/usr/bin/python3', '-I',
 
 export async function gradeChartMimic(e: ChartMimicEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
-  const fail = (summary: string, output?: EvaluationResult['output']): EvaluationResult => ({ kind: 'chartmimic', score: 0, passed: false, summary, output, durationMs: Date.now() - t0 });
+  const fail = (summary: string, output?: EvaluationResult['output']): EvaluationResult => ({
+    kind: 'chartmimic',
+    score: 0,
+    passed: false,
+    summary,
+    output,
+    durationMs: Date.now() - t0,
+  });
   const marker = `@pwp-trace-${randomUUID()}@`;
   if (!(await sandbox.readFile(`/workspace/${e.script}`))) return fail(`${e.script} does not exist`);
   const ref = await prepareReference(sandbox, e.reference);

@@ -37,7 +37,10 @@ function fileValue(file: Json | undefined, key: string, languageId?: string): un
  * user, registered default); object values merge across the layers, as VS Code merges them
  * (`files.exclude` keeps the default's entries). The defaults come from the IDE.
  */
-export function settingFromFiles(files: SettingFiles, key: string, languageId: string | undefined, scope: 'effective' | 'user' | 'workspace' | 'workspaceFolder', defaults: { value?: unknown; languageValue?: unknown } = {}): { value: unknown; source: string } {
+export function settingFromFiles(
+  files: SettingFiles, key: string, languageId: string | undefined, scope: 'effective' | 'user' | 'workspace' | 'workspaceFolder',
+  defaults: { value?: unknown; languageValue?: unknown } = {},
+): { value: unknown; source: string } {
   const layers: [string, Json | undefined][] = scope === 'effective' ? [['workspace', files.workspace], ['machine', files.machine], ['user', files.user]]
     : scope === 'user' ? [['machine', files.machine], ['user', files.user]] : [['workspace', files.workspace]];
   // Highest precedence first.

@@ -136,7 +136,14 @@ describe('SWE-bench', () => {
     assert.deepEqual((plain.evaluator as TestsEvaluator).expected, ['test_calc.py::test_add']);
     assert.match(notes[0], /acme\/calc: no test spec/);
 
-    writeFileSync(join(root, 'setup.json'), JSON.stringify({ 'acme/calc@1.0': { debs: ['python3-numpy'] }, 'acme__calc-7': { debs: ['python3-yaml'] }, 'acme/calc@2.0': { debs: ['python3-scipy'] } }));
+    writeFileSync(
+      join(root, 'setup.json'),
+      JSON.stringify({
+        'acme/calc@1.0': { debs: ['python3-numpy'] },
+        'acme__calc-7': { debs: ['python3-yaml'] },
+        'acme/calc@2.0': { debs: ['python3-scipy'] },
+      }),
+    );
     const [setUp] = convertSweBench(join(root, 'in.jsonl'), { ...o, instanceSetups: readInstanceSetups(join(root, 'setup.json')) });
     assert.equal(setUp.imageSource.kind, 'build');
     assert.match(readFileSync(join(setUp.dir, 'image/Dockerfile'), 'utf8'), /^ {6}python3-numpy python3-yaml \\$/m);

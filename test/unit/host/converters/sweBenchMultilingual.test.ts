@@ -158,7 +158,10 @@ describe('SWE-bench-Multilingual', () => {
   it('converts the bundled instances: the grader and the test patch hidden, the tool command per language, a toolchain for Java, Rust and C only', async () => {
     const src = join(DATASETS_ROOT, 'swe-bench-multilingual');
     const tasks = await convertDataset('swe-bench-multilingual', join(src, 'instances.jsonl'), { outRoot: join(root, 'out'), repos: join(src, 'repos') });
-    assert.deepEqual(tasks.map((t) => t.id), ['pwp-samples__units-1', 'pwp-samples__units-2', 'pwp-samples__slugger-1', 'pwp-samples__csvline-1', 'pwp-samples__vercmp-1', 'pwp-samples__cpath-1']);
+    assert.deepEqual(
+      tasks.map((t) => t.id),
+      ['pwp-samples__units-1', 'pwp-samples__units-2', 'pwp-samples__slugger-1', 'pwp-samples__csvline-1', 'pwp-samples__vercmp-1', 'pwp-samples__cpath-1'],
+    );
     const specOf = (i: number) => JSON.parse(readFileSync(join(tasks[i].dir, 'hidden/workspace/.swebench/spec.json'), 'utf8'));
     const imageOf = (i: number) => JSON.parse(readFileSync(join(tasks[i].dir, 'task.json'), 'utf8')).image;
     assert.deepEqual(tasks.map((_, i) => [specOf(i).log, imageOf(i)?.toolchain]), [
