@@ -20,7 +20,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
 import { graderScript } from './graderScripts';
-import { DatasetError, parseJsonLines, requireStrings, taskId, writeFiles, writeTaskFolder } from './taskWriter';
+import { DatasetError, requireStrings, taskId, writeFiles, writeTaskFolder } from './taskWriter';
 
 export interface MiniCtxRecord {
   theoremCreated?: { commit?: string; date?: string } | string;

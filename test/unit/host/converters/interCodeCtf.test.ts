@@ -112,7 +112,10 @@ describe('intercode-ctf converter', () => {
     writeFileSync(join(src, 'ic_ctf.json'), JSON.stringify([{ task_id: 45, query: 'The vault door.', gold: 'picoCTF{d35cr4mbl3}' }]));
     const [t] = await convertDataset('intercode-ctf', join(src, 'ic_ctf.json'), { outRoot: join(root, 'out') });
     assert.equal(readFileSync(join(t.dir, 'oracle', 'oracle_flag.py'), 'utf8'), graderScript('interCodeCtfOracle'));
-    assert.deepEqual(t.oracle.steps.at(-1), { answerFrom: { exec: ['python3', '/tmp/pwp-oracle/oracle_flag.py', 'python3', '/tmp/pwp-oracle/solution.py', 'picoCTF'], timeoutSec: 120 }, note: 'the flag it recovers from the files' });
+    assert.deepEqual(t.oracle.steps.at(-1), {
+      answerFrom: { exec: ['python3', '/tmp/pwp-oracle/oracle_flag.py', 'python3', '/tmp/pwp-oracle/solution.py', 'picoCTF'], timeoutSec: 120 },
+      note: 'the flag it recovers from the files',
+    });
   });
 
   const bad: [string, (r: Record<string, unknown>[]) => void, RegExp][] = [

@@ -70,11 +70,12 @@ describe('minictx converter', () => {
   it('gives records that import Mathlib a project requiring it at the revision they name, supplied in the image and linked at set-up', async () => {
     const good = JSON.parse(readFileSync(join(SRC, 'listbasics.jsonl'), 'utf8').trim()) as Record<string, unknown>;
     const mathlib = (name: string, commit: string, date: string) => ({ ...good, theoremName: name, srcContext: `import Mathlib.Data.Nat.Basic\n\n${good.srcContext as string}`, theoremCreated: { commit, date } });
-    writeFileSync(join(root, 'mathlib.jsonl'), [mathlib('older', '12c27420d4', '2024-01-02'), mathlib('newest', '85a47191ab', '2024-04-17'), { ...good, theoremName: 'core_only' }].map((r) => JSON.stringify(r)).join('\n'));
+    const records = [mathlib('older', '12c27420d4', '2024-01-02'), mathlib('newest', '85a47191ab', '2024-04-17'), { ...good, theoremName: 'core_only' }];
+    writeFileSync(join(root, 'mathlib.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
     const [a, b, core] = await convertDataset('minictx', join(root, 'mathlib.jsonl'), { outRoot: root });
     for (const t of [a, b]) {
       const lakefile = readFileSync(join(t.workspaceDir!, 'lakefile.lean'), 'utf8');
-      assert.match(lakefile, /require mathlib from git\n  "https:\/\/github\.com\/leanprover-community\/mathlib4" @ "85a47191ab"/);
+      assert.match(lakefile, /require mathlib from git\n {2}"https:\/\/github\.com\/leanprover-community\/mathlib4" @ "85a47191ab"/);
       const manifest = JSON.parse(readFileSync(join(t.workspaceDir!, 'lake-manifest.json'), 'utf8')) as { packages: { name: string; rev: string }[] };
       assert.deepEqual(manifest.packages.map((p) => [p.name, p.rev]), [['mathlib', '85a47191ab']]);
       assert.deepEqual(t.setup.map((s) => Object.keys(s)[0]), ['writeFile', 'exec']);
