@@ -5,10 +5,21 @@
 // one of the two instructions, and a hidden pytest file grades the edit as CanItEdit's
 // evaluator does: the edited program with the row's tests appended, run as one script, must exit
 // cleanly. The oracle writes the `after` program.
-import { readFileSync } from 'node:fs';
+//
+// taxonomy.libraries names the packages a row's program imports: they become the task's image,
+// the IDE image with their Debian packages; a library Debian does not have makes the task
+// pending (its image needs the library's wheels supplied, named in the error), never failed.
+// A row whose `before` already passes its tests measures nothing: it is tagged invalid (see
+// taskEnv/taskFlags.ts), noted, and left out of a bench's scores by default.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IDE_IMAGE_ARG } from '../imageBuild/buildTaskImage';
 import type { Task } from '../taskEnv/loadTask';
+import { invalidTag } from '../taskEnv/taskFlags';
 import { graderScript } from './graderScripts';
-import { parseRecords, requireStrings, taskId, writeTaskFolder } from './taskWriter';
+import { parseRecords, requireStrings, taskId, writeFiles, writeTaskFolder } from './taskWriter';
 
 export interface CanItEditRow {
   id: number | string;
@@ -26,7 +37,84 @@ export interface CanItEditRow {
 export const CANITEDIT_INSTRUCTIONS = ['descriptive', 'lazy'] as const;
 export type CanItEditInstruction = (typeof CANITEDIT_INSTRUCTIONS)[number];
 
-export interface CanItEditOptions { outRoot: string; suite?: string; limit?: number; image?: string; instruction?: CanItEditInstruction }
+export interface CanItEditOptions {
+  outRoot: string; suite?: string; limit?: number; image?: string; instruction?: CanItEditInstruction;
+  /** Run each row's `before` with its tests (python3 on PATH, 10 s) to flag rows that already pass (default true). */
+  checkBefore?: boolean;
+  onNote?: (line: string) => void;
+}
+
+/**
+ * The Debian packages of the libraries CanItEdit's rows name (bookworm has each); a library not
+ * here has no Debian package and must be supplied.
+ */
+export const LIBRARY_DEBS: Readonly<Record<string, string>> = {
+  numpy: 'python3-numpy', pandas: 'python3-pandas', torch: 'python3-torch', scipy: 'python3-scipy',
+  'scikit-learn': 'python3-sklearn', sklearn: 'python3-sklearn', z3: 'python3-z3', 'z3-solver': 'python3-z3',
+  flask: 'python3-flask', matplotlib: 'python3-matplotlib', sympy: 'python3-sympy', networkx: 'python3-networkx',
+};
+
+const LIBRARY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,60}$/;
+
+/**
+ * The image of rows that need these libraries: a Dockerfile shared by the suite's rows with the
+ * same libraries, under <suite>/_images/<libraries>/. Libraries Debian lacks are installed from
+ * wheels the user puts in wheels/<library>/ beside it; until then the task is pending with the
+ * library named (resolveTaskImage.ts, MissingToolchainError).
+ */
+function libraryImage(suiteDir: string, libraries: readonly string[], where: string): Record<string, unknown> {
+  for (const l of libraries) if (!LIBRARY_NAME.test(l)) throw new Error(`${where}: taxonomy.libraries has ${JSON.stringify(l)}, not a package name`);
+  const libs = [...new Set(libraries.map((l) => l.toLowerCase()))].sort();
+  const debs = [...new Set(libs.flatMap((l) => LIBRARY_DEBS[l] ?? []))].sort();
+  const missing = libs.filter((l) => !LIBRARY_DEBS[l]);
+  const key = taskId(libs.join('-'));
+  const folder = `_images/${key}`;
+  writeFiles(join(suiteDir, folder), { Dockerfile: [
+    `# CanItEdit rows that use ${libs.join(', ')}: the IDE image with ${missing.length ? 'the Debian packages there are and wheels supplied in wheels/ for the rest' : 'their Debian packages'}.`,
+    `ARG ${IDE_IMAGE_ARG}`,
+    `FROM \${${IDE_IMAGE_ARG}}`,
+    'USER root',
+    'RUN apt-get update \\',
+    ` && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${[...debs, ...(missing.length ? ['python3-pip'] : [])].join(' ')} \\`,
+    ' && apt-get clean && rm -rf /var/lib/apt/lists/*',
+    ...(missing.length ? [
+      'COPY wheels/ /tmp/pwp-wheels/',
+      'RUN python3 -m pip install --break-system-packages --no-index --find-links /tmp/pwp-wheels $(find /tmp/pwp-wheels -name "*.whl") && rm -rf /tmp/pwp-wheels',
+    ] : []),
+    'USER pwp',
+    '',
+  ].join('\n') });
+  return {
+    dockerfile: `../${folder}/Dockerfile`,
+    ...(missing.length ? { requires: missing.map((l) => ({
+      toolchain: `Python library ${l} (no Debian package)`,
+      path: `wheels/${l}`,
+      how: `put its wheels (and those of its dependencies Debian lacks) in ${folder}/wheels/${l}/ of the suite's folder, which the Dockerfile beside it installs with pip; or build an image with it yourself and run with --image <tag>`,
+    })) } : {}),
+  };
+}
+
+/**
+ * Whether the row's `before` already passes its tests, run as the grader runs them with python3 on
+ * this machine (undefined when it cannot tell: no python3, a library this machine lacks, a
+ * timeout). A failure is tried once more: some rows' tests time the program, and a `before` that
+ * passes one run in two still lets an agent that does nothing score.
+ */
+export function beforePasses(row: Pick<CanItEditRow, 'before' | 'tests'>, timeoutMs = 10_000): boolean | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'pwp-canitedit-'));
+  try {
+    const mark = `pwp-end-${process.pid}-${Date.now()}`;
+    writeFileSync(join(dir, 'program.py'), `${row.before}\n\n${row.tests}\nprint(${JSON.stringify(mark)})\n`);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const run = spawnSync('python3', ['-I', 'program.py'], { cwd: dir, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 16 << 20 });
+      if (run.error || /ModuleNotFoundError|ImportError/.test(run.stderr ?? '')) return undefined;
+      if (run.status === 0 && run.stdout.includes(mark)) return true;
+    }
+    return false;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const FIELDS = ['name', 'before', 'after', 'tests', 'instruction_descriptive', 'instruction_lazy'] as const;
 
@@ -36,17 +124,25 @@ export function canItEditTask(row: CanItEditRow, o: CanItEditOptions, where: str
   const kind = o.instruction ?? 'descriptive';
   const instruction = row[`instruction_${kind}`].trim();
   const tax = row.taxonomy ?? {};
+  const suite = o.suite ?? 'canitedit';
+  const libraries = tax.libraries ?? [];
+  if (!Array.isArray(libraries) || libraries.some((l) => typeof l !== 'string')) throw new Error(`${where}: taxonomy.libraries must be a list of names`);
+  const image = o.image ?? (libraries.length ? libraryImage(join(o.outRoot, suite), libraries, where) : undefined);
+  const invalid = o.checkBefore !== false && beforePasses(row) === true;
+  const id = taskId(row.full_name ?? `${row.id}_${row.name}`);
+  if (invalid) o.onNote?.(`${suite}/${id}: invalid row: its program before the edit already passes the tests (tagged ${invalidTag('before-passes')}; left out of bench scores by default)`);
   return writeTaskFolder(o.outRoot, {
     task: {
-      id: taskId(row.full_name ?? `${row.id}_${row.name}`),
-      suite: o.suite ?? 'canitedit',
+      id,
+      suite,
       instruction: `Edit the program in main.py as follows:\n\n${instruction}`,
-      ...(o.image ? { image: o.image } : {}),
+      ...(image ? { image } : {}),
       evaluator: { kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', 'tests/test_canitedit.py'], timeoutSec: 120 },
       oracle: { steps: [{ tool: 'write_file', args: { file_path: 'main.py', contents: row.after }, note: 'the program after the edit' }] },
       limits: { steps: 100, seconds: 900 },
       tags: ['dataset:canitedit', `source:${row.full_name ?? row.id}`, `instruction:${kind}`,
-        ...(tax.change_kind ? [`change:${tax.change_kind}`] : []), ...(tax.topic ? [`topic:${tax.topic}`] : [])],
+        ...(tax.change_kind ? [`change:${tax.change_kind}`] : []), ...(tax.topic ? [`topic:${tax.topic}`] : []),
+        ...libraries.map((l) => `library:${l}`), ...(invalid ? [invalidTag('before-passes')] : [])],
     },
     workspace: { 'main.py': row.before },
     hidden: { 'workspace/tests/test_canitedit.py': graderScript('canItEdit'), 'workspace/tests/canitedit_tests.py': row.tests },

@@ -5,13 +5,18 @@
 // backend, offline) and scores them with ChartMimic's published low-level metrics
 // (evaluation/chartMimicGrader.ts; the task's score is the mean of the text, layout, type and
 // colour F1). The oracle writes the original script, saving to chart.png.
+//
+// ChartMimic publishes two layouts: its Hugging Face dataset has name.png beside name.py, its
+// GitHub repository's ori_500/ has name.pdf instead. For the second, the reference image is
+// rendered from the script in the task's image when the episode is set up (the script is copied
+// to /tmp, run, and removed before the agent starts). A chart with neither is skipped, noted.
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import type { Task } from '../taskEnv/loadTask';
 import { taskId, writeTaskFolder } from './taskWriter';
 
-export interface ChartMimicOptions { outRoot: string; suite?: string; limit?: number; threshold?: number; image?: string }
+export interface ChartMimicOptions { outRoot: string; suite?: string; limit?: number; threshold?: number; image?: string; onNote?: (line: string) => void }
 
 /**
  * The original script, made to save its figure where the evaluator looks: its own savefig
@@ -26,30 +31,50 @@ export function oracleScript(code: string): string {
 }
 
 export async function convertChartMimic(dir: string, o: ChartMimicOptions): Promise<Task[]> {
-  const charts = readdirSync(dir).filter((f) => f.endsWith('.py')).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const files = new Set(readdirSync(dir));
+  const charts = [...files].filter((f) => f.endsWith('.py')).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   const tasks: Task[] = [];
   for (const script of charts.slice(0, o.limit ?? charts.length)) {
     const name = basename(script, '.py');
-    const png = readdirSync(dir).find((f) => f === `${name}.png`);
-    if (!png) continue;
-    const target = readFileSync(join(dir, png));
-    const { width, height } = await sharp(target).metadata();
-    if (!width || !height) throw new Error(`${png}: not a readable image`);
-    tasks.push(writeTaskFolder(o.outRoot, {
-      task: {
-        id: taskId(`chart-${name}`),
-        suite: o.suite ?? 'chartmimic',
-        instruction: `target.png is a chart (${width}×${height} pixels). Write chart.py, a Python script using matplotlib, that draws the same chart and saves it as chart.png (same size).`,
-        ...(o.image ? { image: o.image } : {}),
-        evaluator: { kind: 'chartmimic', script: 'chart.py', reference: 'reference.py', timeoutSec: 120, threshold: o.threshold ?? 0.9 },
-        oracle: { steps: [{ writeFile: 'chart.py', from: 'oracle/chart.py', note: 'the original script' }] },
-        limits: { steps: 150, seconds: 1800 },
-        tags: ['dataset:chartmimic', `source:${script}`],
-      },
-      workspace: { 'target.png': target },
-      hidden: { 'reference.py': readFileSync(join(dir, script)) },
-      oracle: { 'chart.py': oracleScript(readFileSync(join(dir, script), 'utf8')) },
-    }));
+    const code = readFileSync(join(dir, script));
+    const head = { id: taskId(`chart-${name}`), suite: o.suite ?? 'chartmimic' };
+    const common = {
+      ...(o.image ? { image: o.image } : {}),
+      evaluator: { kind: 'chartmimic', script: 'chart.py', reference: 'reference.py', timeoutSec: 120, threshold: o.threshold ?? 0.9 },
+      oracle: { steps: [{ writeFile: 'chart.py', from: 'oracle/chart.py', note: 'the original script' }] },
+      limits: { steps: 150, seconds: 1800 },
+      tags: ['dataset:chartmimic', `source:${script}`],
+    };
+    const oracle = { 'chart.py': oracleScript(code.toString('utf8')) };
+    if (files.has(`${name}.png`)) {
+      const target = readFileSync(join(dir, `${name}.png`));
+      const { width, height } = await sharp(target).metadata();
+      if (!width || !height) throw new Error(`${name}.png: not a readable image`);
+      tasks.push(writeTaskFolder(o.outRoot, {
+        task: { ...head, instruction: `target.png is a chart (${width}×${height} pixels). Write chart.py, a Python script using matplotlib, that draws the same chart and saves it as chart.png (same size).`, ...common },
+        workspace: { 'target.png': target },
+        hidden: { 'reference.py': code },
+        oracle,
+      }));
+    } else if (files.has(`${name}.pdf`)) {
+      tasks.push(writeTaskFolder(o.outRoot, {
+        task: {
+          ...head,
+          instruction: 'target.png is a chart. Write chart.py, a Python script using matplotlib, that draws the same chart and saves it as chart.png (the same size as target.png).',
+          ...common,
+          setup: [
+            { writeFile: '/tmp/pwp-render/chart.py', from: 'render/chart.py', note: 'the original script, saving chart.png' },
+            { exec: ['bash', '-c', 'cd /tmp/pwp-render && python3 chart.py && mv chart.png /workspace/target.png; rc=$?; rm -rf /tmp/pwp-render; exit $rc'], timeoutSec: 300, note: 'the reference image, rendered in the task\'s image' },
+          ],
+        },
+        workspace: {},
+        hidden: { 'reference.py': code },
+        oracle,
+        extra: { 'render/chart.py': oracleScript(code.toString('utf8')) },
+      }));
+    } else {
+      o.onNote?.(`${script}: skipped: no ${name}.png (Hugging Face's layout) or ${name}.pdf (GitHub's) beside it`);
+    }
   }
   return tasks;
 }

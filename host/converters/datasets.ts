@@ -14,6 +14,7 @@ import { convertSweBench } from './sweBench';
 import { readInstanceSetups } from './sweBenchImage';
 import { convertSweBenchMm } from './sweBenchMm';
 import { convertSwtBench } from './swtBench';
+import { DatasetError } from './taskWriter';
 
 export const DATASET_KINDS = ['humaneval', 'canitedit', 'swe-bench', 'swe-bench-mm', 'swe-bench-multilingual', 'swt-bench', 'res-q', 'bird', 'design2code', 'chartmimic', 'idebench', 'dsbench', 'intercode-ctf', 'minictx'] as const;
 export type DatasetKind = (typeof DATASET_KINDS)[number];
@@ -51,14 +52,28 @@ export const DATASET_INPUT: Record<DatasetKind, string> = {
   'res-q': 'its JSON list (or JSON Lines) of entries (id, repo_url, instruction, base_commit, test_script, solution_patch); --repos names the folder of local clones or git bundles',
   bird: 'the questions JSON (dev.json); --databases names the folder of <db_id>/<db_id>.sqlite',
   design2code: 'a folder of N.html pages with their N.png screenshots',
-  chartmimic: 'a folder of charts: name.png with the name.py script that drew it',
+  chartmimic: 'a folder of charts: name.py, the script that drew each, beside name.png (Hugging Face\'s layout) or name.pdf (GitHub\'s ori_500/: the reference image is rendered from the script in the task\'s image)',
   dsbench: 'the DSBench folder: data_analysis/data.json (JSON Lines: id, name, questions, answers) with data/<id>/, and/or data_modeling/data.json (JSON Lines: name) with data/task, data/data_resplit, data/answers, evaluation/<name>_eval.py and save_performance/{GT,baseline}',
   idebench: 'an IDE-Bench dataset folder (the repository with run_tests.sh and tasks/task-N/), or a folder of them (one suite each)',
   'intercode-ctf': 'ic_ctf.json (task_id, query, gold, source, tags), with the problems\' files in task_assets/<task_id>/ beside it',
   minictx: 'a miniCTX JSON Lines file, or a folder of them (one per project: srcContext, theoremStatement, theoremName, file, proofMetadata.proof); its tasks need a Lean 4 toolchain supplied in the suite\'s image (docs/tasks.md)',
 };
 
+/**
+ * The tasks a dataset converts to. Writing none is a failure (DatasetError), never an empty
+ * success: the message says why as far as the converter told (the records it skipped).
+ */
 export async function convertDataset(kind: DatasetKind, input: string, o: DatasetOptions): Promise<Task[]> {
+  const notes: string[] = [];
+  const tasks = await convertKind(kind, input, { ...o, onNote: (line) => { notes.push(line); o.onNote?.(line); } });
+  if (!tasks.length) {
+    const why = notes.length ? `every record was skipped (${notes.slice(0, 3).join('; ')}${notes.length > 3 ? `; … ${notes.length - 3} more` : ''})` : `it holds no ${kind} record`;
+    throw new DatasetError(`0 tasks written from ${input}: ${why}; ${kind} takes ${DATASET_INPUT[kind]}`);
+  }
+  return tasks;
+}
+
+async function convertKind(kind: DatasetKind, input: string, o: DatasetOptions): Promise<Task[]> {
   switch (kind) {
     case 'humaneval': return convertHumanEval(input, o);
     case 'canitedit':

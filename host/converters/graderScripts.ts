@@ -14,7 +14,9 @@ export const GRADER_SCRIPTS = {
   resQ: 'res-q/test_resq.py',
   canItEdit: 'canitedit/test_canitedit.py',
   miniCtx: 'minictx/check_proof.py',
+  miniCtxLinkMathlib: 'minictx/link_mathlib.py',
   interCodeCtf: 'intercode-ctf/check_flag.py',
+  interCodeCtfOracle: 'intercode-ctf/oracle_flag.py',
   dsBenchSolve: 'dsbench/solve.py',
   ideBenchRunTests: 'idebench/run-tests.sh',
 } as const;

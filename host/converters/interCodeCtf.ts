@@ -2,16 +2,24 @@
 // of {task_id, query, gold, source, tags}, some with a `setup` shell command) beside
 // task_assets/<task_id>/, the files of each problem. The agent starts in a workspace holding the
 // problem's files and gives the flag as its final answer; as InterCode compares the submitted
-// flag with `gold`, the verifier compares the two, trimmed, exactly (case counts). The flag is
-// only in the hidden folder, never in task.json or the workspace.
+// flag with `gold`, the verifier compares the two as its checker does: trimmed, ignoring case. The
+// flag is only in the hidden folder, never in task.json or the workspace.
+//
+// A problem whose files or solution import what the IDE image lacks (PyCryptodome, gmpy2,
+// pwntools, tqdm) or that names the tools of the trade (binwalk, steghide, gdb…) runs in the ctf
+// toolchain image (images/toolchains/ctf). A problem that talks to picoCTF's own servers (`nc
+// host port`, a URL on them) needs the network and a server that may be gone: it is tagged
+// needs:live-server (taskEnv/taskFlags.ts), noted, and left out of a bench's default run.
 //
 // task_assets/<task_id>/solution/ holds InterCode's write-up and, for some problems, a script
 // that recovers the flag from the files: the agent never gets that folder. The oracle runs the
 // script (solution.py, solve.py, solution.sh or solve.sh) in the workspace and answers the flag
-// it prints; a problem without one gets an oracle that answers the gold flag, noted.
+// it prints (graders/intercode-ctf/oracle_flag.py: a solution that prints only what goes between
+// the braces has it wrapped); a problem without one gets an oracle that answers the gold flag, noted.
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
+import { LIVE_SERVER_TAG } from '../taskEnv/taskFlags';
 import { graderScript } from './graderScripts';
 import { parseRecords, requireStrings, taskId, writeTaskFolder, type FileMap } from './taskWriter';
 
@@ -37,6 +45,27 @@ function readAssets(dir: string): Asset[] {
   };
   walk(dir);
   return out;
+}
+
+/** Python modules of the ctf toolchain that the IDE image lacks (Crypto is PyCryptodome's name). */
+const TOOLCHAIN_IMPORT = /^\s*(?:from|import)\s+(?:Crypto|Cryptodome|gmpy2|pwn|pwnlib|tqdm)\b/m;
+/** Tools a problem's text names that the ctf toolchain has and the IDE image does not. */
+const TOOLCHAIN_TOOL = /\b(?:binwalk|foremost|exiftool|steghide|gdb|strace|ltrace|xxd|netcat|mmls|fls|icat|pwntools)\b/i;
+/** picoCTF's challenge servers (not play.picoctf.org, the page a problem's `source` names). */
+const LIVE_HOST = /\b(?!play\.)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.picoctf\.(?:net|org)\b/i;
+const NC_COMMAND = /\bnc\s+[a-z0-9.-]+\s+\d{2,5}\b/i;
+
+/** Why a problem runs in the ctf toolchain image, or undefined when the IDE image does. */
+export function toolchainReason(query: string, scripts: readonly { rel: string; text: string }[]): string | undefined {
+  const imports = scripts.find((s) => TOOLCHAIN_IMPORT.test(s.text));
+  if (imports) return `${imports.rel} imports ${TOOLCHAIN_IMPORT.exec(imports.text)![0].trim()}`;
+  const tool = TOOLCHAIN_TOOL.exec(query);
+  return tool ? `the problem names ${tool[0]}` : undefined;
+}
+
+/** The live server a problem's text sends the agent to, or undefined. */
+export function liveServer(query: string): string | undefined {
+  return NC_COMMAND.exec(query)?.[0] ?? LIVE_HOST.exec(query)?.[0];
 }
 
 /** `picoCTF{...}` gives picoCTF: the flag's format, which InterCode tells the agent too. */
@@ -74,14 +103,15 @@ export function convertInterCodeCtf(file: string, o: InterCodeCtfOptions): Task[
     const oracleFiles: FileMap = Object.fromEntries(assets.filter(isSolution).map((a) => [a.rel, a.content]));
     const script = SOLUTION_SCRIPTS.find(([name]) => oracleFiles[`solution/${name}`] !== undefined);
     const prefix = flagPrefix(p.gold.trim());
-    const regex = prefix ? `(${prefix}\\{.*\\})` : undefined;
     const id = taskId(`ctf-${p.task_id}`);
     let steps: Record<string, unknown>[];
     if (script) {
       const [name, interpreter] = script;
+      oracleFiles['oracle_flag.py'] = graderScript('interCodeCtfOracle');
       steps = [
         { writeFile: `/tmp/pwp-oracle/${name}`, from: `oracle/solution/${name}`, note: "InterCode's solution script" },
-        { answerFrom: { exec: [interpreter, `/tmp/pwp-oracle/${name}`], ...(regex ? { regex } : {}) }, note: 'the flag it recovers from the files' },
+        { writeFile: '/tmp/pwp-oracle/oracle_flag.py', from: 'oracle/oracle_flag.py', note: 'runs it and reads the flag from its output' },
+        { answerFrom: { exec: ['python3', '/tmp/pwp-oracle/oracle_flag.py', interpreter, `/tmp/pwp-oracle/${name}`, ...(prefix ? [prefix] : [])] }, note: 'the flag it recovers from the files' },
       ];
     } else {
       o.onNote?.(`${suite}/${id}: task_assets/${p.task_id}/solution/ has no solution script; its oracle answers the gold flag`);
@@ -91,6 +121,11 @@ export function convertInterCodeCtf(file: string, o: InterCodeCtfOptions): Task[
         { answerFrom: { exec: ['cat', '/tmp/pwp-oracle/gold.txt'] } },
       ];
     }
+    const texts = assets.filter((a) => /\.(py|sh|sage)$/.test(a.rel)).map((a) => ({ rel: a.rel, text: a.content.toString('utf8') }));
+    const toolchain = o.image ? undefined : toolchainReason(p.query, texts);
+    if (toolchain) o.onNote?.(`${suite}/${id}: runs in the ctf toolchain image (${toolchain})`);
+    const server = liveServer(p.query);
+    if (server) o.onNote?.(`${suite}/${id}: needs picoCTF's live server (${server}): tagged ${LIVE_SERVER_TAG}, with the network, and left out of a bench's default run`);
     const files = Object.keys(workspace).length ? 'The problem\'s files are in the workspace. ' : '';
     const format = prefix ? ` (it looks like ${prefix}{...})` : '';
     const task = writeTaskFolder(o.outRoot, {
@@ -98,14 +133,15 @@ export function convertInterCodeCtf(file: string, o: InterCodeCtfOptions): Task[
         id,
         suite,
         instruction: `${p.query.trim()}\n\n${files}When you have the flag${format}, give it as your final answer, exactly as you found it.`,
-        ...(o.image ? { image: o.image } : {}),
+        ...(o.image ? { image: o.image } : toolchain ? { image: { toolchain: 'ctf' } } : {}),
         // InterCode's set-up fetches files from the problem's site, so those tasks need the network.
-        ...(p.setup?.trim() ? { setup: [{ exec: ['bash', '-c', p.setup], note: "InterCode's set-up command" }], network: true } : {}),
+        ...(p.setup?.trim() ? { setup: [{ exec: ['bash', '-c', p.setup], note: "InterCode's set-up command" }] } : {}),
+        ...(p.setup?.trim() || server ? { network: true } : {}),
         // python3 -I: no workspace module stands in for one the check imports. It never prints the flag.
         evaluator: { kind: 'command', command: ['python3', '-I', '/pwp/hidden/check_flag.py'], stdout: 'flag accepted' },
         oracle: { steps },
         limits: { steps: 100, seconds: 900 },
-        tags: ['dataset:intercode-ctf', ...(p.tags ?? []).map((t) => `category:${taskId(t)}`)],
+        tags: ['dataset:intercode-ctf', ...(p.tags ?? []).map((t) => `category:${taskId(t)}`), ...(server ? [LIVE_SERVER_TAG] : [])],
       },
       workspace,
       hidden: { 'flag.txt': `${p.gold}\n`, 'check_flag.py': graderScript('interCodeCtf') },

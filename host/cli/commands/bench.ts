@@ -13,6 +13,7 @@ import { paths } from '../../common/paths';
 import { runBench, runFolderName } from '../../runs/benchmark';
 import { summaryTable } from '../../runs/benchmarkReport';
 import { resolveTasks, taskName } from '../../taskEnv/loadTask';
+import { leftOutReason } from '../../taskEnv/taskFlags';
 import { LITE_PER_FAMILY, liteSample } from '../../runs/families';
 import { deployment, removeContainersOnInterrupt } from '../context';
 import { parseIntArg, printJson, progress, UsageError } from '../output';
@@ -33,11 +34,12 @@ export function register(program: Command): void {
     .option('--view', 'serve the live view from every environment (its URL is printed per run): a person can watch, take over, and answer ask_person')
     .option('--lite', `PwP-Bench-Lite: a seeded sample of ${LITE_PER_FAMILY} tasks per family (suite); the seed and the sample are written to lite.json in the bench folder`)
     .option('--seed <n>', 'the seed of the --lite sample', '1')
+    .option('--include-flagged', 'also run tasks their converter flagged: invalid rows (tag invalid:<why>) and problems that need a live server (needs:live-server)')
     .option('--json', 'print the summary as JSON');
   addAgentOptions(cmd)
     .action(async (sel: string[], o: {
       agent: string; agentCmd?: string; attempts: string; parallel: string; baselines?: boolean; out?: string; trajectory?: string; image?: string;
-      video: boolean; view?: boolean; lite?: boolean; seed: string; json?: boolean;
+      video: boolean; view?: boolean; lite?: boolean; seed: string; includeFlagged?: boolean; json?: boolean;
     } & AgentCliOptions) => {
       const interrupted = removeContainersOnInterrupt();
       if (o.agentCmd !== undefined) {
@@ -59,6 +61,11 @@ export function register(program: Command): void {
       if (attempts < 1 || parallel < 1) throw new UsageError('--attempts and --parallel must be at least 1');
       const outDir = resolve(o.out ?? join(paths.state, 'bench', new Date().toISOString().replace(/[:.]/g, '-')));
       let tasks = resolveTasks(sel);
+      if (!o.includeFlagged) {
+        const left = tasks.flatMap((t) => { const why = leftOutReason(t); return why ? [`${taskName(t)}: ${why}`] : []; });
+        if (left.length) progress(`left out (--include-flagged runs them): ${left.length} task${left.length === 1 ? '' : 's'}\n  ${left.join('\n  ')}`);
+        tasks = tasks.filter((t) => !leftOutReason(t));
+      }
       if (o.lite) {
         const seed = parseIntArg('--seed', o.seed);
         tasks = liteSample(tasks, seed);

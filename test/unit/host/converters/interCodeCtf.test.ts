@@ -1,6 +1,8 @@
 // InterCode-CTF's published layout (ic_ctf.json beside task_assets/<task_id>/) becomes tasks
-// whose flag only the verifier has; the flag check is exact after trimming; malformed problems
-// are refused with the record and the field, and nothing is written.
+// whose flag only the verifier has; the flag check is InterCode's (trimmed, any case); problems
+// that need the ctf toolchain get its image, problems on picoCTF's live servers are tagged and
+// left out of a bench; malformed problems are refused with the record and the field, and
+// nothing is written.
 import { strict as assert } from 'node:assert';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,7 @@ import { DATASETS_ROOT, readTreeFiles } from '../../../../host/converters/bundle
 import { convertDataset } from '../../../../host/converters/datasets';
 import { graderScript } from '../../../../host/converters/graderScripts';
 import { loadTask, TASKS_ROOT } from '../../../../host/taskEnv/loadTask';
+import { leftOutReason } from '../../../../host/taskEnv/taskFlags';
 
 const SRC = join(DATASETS_ROOT, 'intercode-ctf');
 const published = JSON.parse(readFileSync(join(SRC, 'ic_ctf.json'), 'utf8')) as { task_id: number; gold: string }[];
@@ -30,7 +33,7 @@ describe('intercode-ctf converter', () => {
       for (const [p, c] of ws) assert.ok(!c.includes(gold), `${p} does not hold the flag`);
       assert.ok(!readFileSync(join(t.dir, 'task.json'), 'utf8').includes(gold), 'task.json does not hold the flag');
       for (const [p, c] of readTreeFiles(join(t.dir, 'oracle'))) assert.ok(!c.includes(gold), `the oracle's ${p} recovers the flag rather than holding it`);
-      assert.deepEqual(t.oracle.steps.map((s) => Object.keys(s)[0]), ['writeFile', 'answerFrom']);
+      assert.deepEqual(t.oracle.steps.map((s) => Object.keys(s)[0]), ['writeFile', 'writeFile', 'answerFrom']);
       assert.equal(t.evaluator.kind, 'command');
     }
   });
@@ -58,6 +61,61 @@ describe('intercode-ctf converter', () => {
       'mine/ctf-7: task_assets/7/solution/ has no solution script; its oracle answers the gold flag',
       'mine/ctf-8: task_assets/8/solution/ has no solution script; its oracle answers the gold flag',
     ]);
+  });
+
+  it('picks the ctf toolchain for problems whose scripts import what the IDE image lacks or that name its tools', async () => {
+    // Twins of InterCode's rows: a solution importing Crypto (RSA with a small N), a problem
+    // naming mmls, and one a plain Python solution solves.
+    const src = join(root, 'in');
+    const solution = (id: number, text: string) => {
+      mkdirSync(join(src, 'task_assets', String(id), 'solution'), { recursive: true });
+      writeFileSync(join(src, 'task_assets', String(id), 'solution', 'solution.py'), text);
+    };
+    solution(12, 'from Crypto.Util.number import inverse, long_to_bytes\nprint(long_to_bytes(inverse(3, 7)))\n');
+    solution(13, 'import base64\nprint("picoCTF{x}")\n');
+    solution(14, 'import gmpy2\n');
+    writeFileSync(join(src, 'ic_ctf.json'), JSON.stringify([
+      { task_id: 12, query: 'Small N, small e.', gold: 'picoCTF{a}' },
+      { task_id: 13, query: 'Decode it.', gold: 'picoCTF{b}' },
+      { task_id: 14, query: 'Roots.', gold: 'picoCTF{c}' },
+      { task_id: 15, query: 'Use mmls on the disk image to find the partition.', gold: 'picoCTF{d}' },
+    ]));
+    const notes: string[] = [];
+    const tasks = await convertDataset('intercode-ctf', join(src, 'ic_ctf.json'), { outRoot: join(root, 'out'), onNote: (l) => notes.push(l) });
+    assert.deepEqual(tasks.map((t) => t.imageSource.kind === 'build' ? t.imageSource.name : t.imageSource.kind), ['ctf', 'ide', 'ctf', 'ctf']);
+    assert.ok(notes.includes('intercode-ctf/ctf-12: runs in the ctf toolchain image (solution/solution.py imports from Crypto)'), notes.join('\n'));
+    const withImage = await convertDataset('intercode-ctf', join(src, 'ic_ctf.json'), { outRoot: join(root, 'out2'), image: 'mine:1' });
+    assert.deepEqual(withImage.map((t) => t.imageSource), withImage.map(() => ({ kind: 'tag', tag: 'mine:1' })));
+  });
+
+  it('tags problems on picoCTF\'s live servers, gives them the network, and a bench leaves them out with the reason', async () => {
+    const src = join(root, 'in');
+    mkdirSync(src, { recursive: true });
+    writeFileSync(join(src, 'ic_ctf.json'), JSON.stringify([
+      { task_id: 9, query: 'Talk to it: $ nc mercury.example-ctf.picoctf.net 43239', gold: 'picoCTF{a}', source: 'https://play.picoctf.org/practice/challenge/9' },
+      { task_id: 16, query: 'Inspect the page at https://jupiter.challenges.picoctf.org/problem/1/', gold: 'picoCTF{b}' },
+      { task_id: 17, query: 'Connect with nc 10.0.0.1 4000 to get the flag.', gold: 'picoCTF{c}' },
+      { task_id: 18, query: 'The file is in the workspace.', gold: 'picoCTF{d}', source: 'https://play.picoctf.org/practice/challenge/18' },
+    ]));
+    const notes: string[] = [];
+    const tasks = await convertDataset('intercode-ctf', join(src, 'ic_ctf.json'), { outRoot: join(root, 'out'), onNote: (l) => notes.push(l) });
+    assert.deepEqual(tasks.map((t) => [t.network, t.tags.includes('needs:live-server')]), [[true, true], [true, true], [true, true], [false, false]]);
+    assert.equal(leftOutReason(tasks[0]), "it needs the benchmark's live server, which the network may not reach");
+    assert.equal(leftOutReason(tasks[3]), undefined);
+    assert.ok(notes.includes("intercode-ctf/ctf-9: needs picoCTF's live server (nc mercury.example-ctf.picoctf.net 43239): tagged needs:live-server, with the network, and left out of a bench's default run"), notes.join('\n'));
+  });
+
+  it('runs the solution through oracle_flag.py, which wraps a flag printed without its prefix', async () => {
+    const src = join(root, 'in');
+    mkdirSync(join(src, 'task_assets', '45', 'solution'), { recursive: true });
+    writeFileSync(join(src, 'task_assets', '45', 'solution', 'solution.py'), 'print("d35cr4mbl3")\n');
+    writeFileSync(join(src, 'ic_ctf.json'), JSON.stringify([{ task_id: 45, query: 'The vault door.', gold: 'picoCTF{d35cr4mbl3}' }]));
+    const [t] = await convertDataset('intercode-ctf', join(src, 'ic_ctf.json'), { outRoot: join(root, 'out') });
+    assert.equal(readFileSync(join(t.dir, 'oracle', 'oracle_flag.py'), 'utf8'), graderScript('interCodeCtfOracle'));
+    assert.deepEqual(t.oracle.steps.at(-1), {
+      answerFrom: { exec: ['python3', '/tmp/pwp-oracle/oracle_flag.py', 'python3', '/tmp/pwp-oracle/solution.py', 'picoCTF'], timeoutSec: 120 },
+      note: 'the flag it recovers from the files',
+    });
   });
 
   const bad: [string, (r: Record<string, unknown>[]) => void, RegExp][] = [

@@ -1,6 +1,7 @@
 // miniCTX's published records (srcContext, theoremStatement, theoremName, file,
 // proofMetadata.proof) become Lean tasks whose reference proof only the oracle has; malformed
-// records are refused (the hidden grader's own tests are pytest's:
+// records are skipped with a note, after --limit; records that import Mathlib get a project
+// requiring it at the revision they name (the hidden grader's own tests are pytest's:
 // test/unit/host/converters/graders/test_check_proof.py); and a run without the Lean toolchain fails with
 // MissingToolchainError naming it and how to supply it.
 import { strict as assert } from 'node:assert';
@@ -21,7 +22,7 @@ describe('minictx converter', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it('reads a folder of per-project JSON Lines: the file cut at the theorem with sorry, the proof only in oracle/', async () => {
-    const records = readMiniCtx(SRC);
+    const records = readMiniCtx(SRC).map((i) => i.record);
     const tasks = await convertDataset('minictx', SRC, { outRoot: root });
     assert.deepEqual(tasks.map((t) => `${t.suite}/${t.id}`), ['minictx/sumlist_append', 'minictx/double_add', 'minictx/double_eq_two_mul']);
     for (const [i, t] of tasks.entries()) {
@@ -37,9 +38,10 @@ describe('minictx converter', () => {
     }
   });
 
-  it('refuses records without the published fields, a proof, or a relative .lean file, and writes nothing', async () => {
-    const good = readFileSync(join(SRC, 'listbasics.jsonl'), 'utf8').trim();
+  it('skips a bad record with a note (after --limit chose the records) and converts the rest', async () => {
+    const good = JSON.parse(readFileSync(join(SRC, 'listbasics.jsonl'), 'utf8').trim()) as Record<string, unknown>;
     const cases: [Record<string, unknown>, RegExp][] = [
+      [{ theoremName: null }, /record 1: missing field "theoremName"/],
       [{ theoremStatement: undefined }, /record 1: missing field "theoremStatement"/],
       [{ proofMetadata: { hasProof: false } }, /proofMetadata\.proof must be the reference proof/],
       [{ file: '/abs/Sum.lean' }, /file must be a relative path ending in \.lean/],
@@ -48,12 +50,43 @@ describe('minictx converter', () => {
     ];
     for (const [change, message] of cases) {
       const f = join(root, 'bad.jsonl');
-      writeFileSync(f, `${JSON.stringify({ ...JSON.parse(good), ...change })}\n`);
-      await assert.rejects(convertDataset('minictx', f, { outRoot: join(root, 'out') }), message);
+      // Like mathlib.jsonl, whose 18th record has theoremName null: one bad record among good ones.
+      writeFileSync(f, [{ ...good, ...change }, { ...good, theoremName: 'second' }, { ...good, theoremName: 'third' }].map((r) => JSON.stringify(r)).join('\n'));
+      const notes: string[] = [];
+      const tasks = await convertDataset('minictx', f, { outRoot: join(root, 'out'), limit: 2, onNote: (l) => notes.push(l) });
+      assert.deepEqual(tasks.map((t) => t.id), ['second']);
+      assert.equal(notes.length, 1);
+      assert.match(notes[0], message);
+      assert.match(notes[0], /^skipped: /);
     }
+    writeFileSync(join(root, 'broken.jsonl'), `{"srcContext": \n${JSON.stringify({ ...good, theoremName: 'ok' })}\n`);
+    const notes: string[] = [];
+    assert.deepEqual((await convertDataset('minictx', join(root, 'broken.jsonl'), { outRoot: join(root, 'out'), onNote: (l) => notes.push(l) })).map((t) => t.id), ['ok']);
+    assert.match(notes[0], /broken\.jsonl:1: not JSON/);
     mkdirSync(join(root, 'empty'));
-    await assert.rejects(convertDataset('minictx', join(root, 'empty'), { outRoot: join(root, 'out') }), /no \.jsonl file/);
-    assert.throws(() => readTreeFiles(join(root, 'out')), /ENOENT/);
+    await assert.rejects(convertDataset('minictx', join(root, 'empty'), { outRoot: join(root, 'out2') }), /no \.jsonl file/);
+  });
+
+  it('gives records that import Mathlib a project requiring it at the revision they name, supplied in the image and linked at set-up', async () => {
+    const good = JSON.parse(readFileSync(join(SRC, 'listbasics.jsonl'), 'utf8').trim()) as Record<string, unknown>;
+    const mathlib = (name: string, commit: string, date: string) => ({ ...good, theoremName: name, srcContext: `import Mathlib.Data.Nat.Basic\n\n${good.srcContext as string}`, theoremCreated: { commit, date } });
+    const records = [mathlib('older', '12c27420d4', '2024-01-02'), mathlib('newest', '85a47191ab', '2024-04-17'), { ...good, theoremName: 'core_only' }];
+    writeFileSync(join(root, 'mathlib.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
+    const [a, b, core] = await convertDataset('minictx', join(root, 'mathlib.jsonl'), { outRoot: root });
+    for (const t of [a, b]) {
+      const lakefile = readFileSync(join(t.workspaceDir!, 'lakefile.lean'), 'utf8');
+      assert.match(lakefile, /require mathlib from git\n {2}"https:\/\/github\.com\/leanprover-community\/mathlib4" @ "85a47191ab"/);
+      const manifest = JSON.parse(readFileSync(join(t.workspaceDir!, 'lake-manifest.json'), 'utf8')) as { packages: { name: string; rev: string }[] };
+      assert.deepEqual(manifest.packages.map((p) => [p.name, p.rev]), [['mathlib', '85a47191ab']]);
+      assert.deepEqual(t.setup.map((s) => Object.keys(s)[0]), ['writeFile', 'exec']);
+      assert.ok(t.tags.includes('mathlib:85a47191ab'));
+    }
+    assert.doesNotMatch(readFileSync(join(core.workspaceDir!, 'lakefile.lean'), 'utf8'), /mathlib/);
+    assert.deepEqual(core.setup, []);
+    mkdirSync(join(root, 'minictx', '_image', 'lean', 'bin'), { recursive: true });
+    writeFileSync(join(root, 'minictx', '_image', 'lean', 'bin', 'lean'), '');
+    assert.throws(() => checkToolchains(a.imageSource), (err: Error) => err instanceof MissingToolchainError && /toolchain missing: Mathlib at 85a47191ab \(no .*_image\/mathlib\/85a47191ab\/lake-manifest\.json\)/.test(err.message));
+    assert.match(readFileSync(join(root, 'minictx', '_image', 'Dockerfile'), 'utf8'), /COPY mathlib\/ \/opt\/mathlib\//);
   });
 
   it('a run without the Lean toolchain fails with MissingToolchainError saying which and how to supply it', () => {

@@ -32,3 +32,11 @@ def test_fails_a_wrong_edit_with_the_failing_assertion(ws):
 def test_fails_a_program_that_exits_cleanly_before_the_tests(ws):
     code, out = grade(ws, "import sys\n\ndef add(a, b):\n    return 0\n\nsys.exit(0)\n")
     assert code == 1 and "ended before the tests ran to their end" in out, out
+
+
+def test_runs_the_program_as_a_file_so_tests_can_read_its_source(ws):
+    # Like CanItEdit's rows that check a function's source (54_strategy, 38_high_order).
+    (ws / "tests" / "canitedit_tests.py").write_text(
+        "import inspect\nassert 'return a + b' in inspect.getsource(add)\nassert add(1, 2) == 3\n")
+    code, out = grade(ws, "def add(a, b):\n    return a + b\n")
+    assert code == 0 and "1 passed" in out, out

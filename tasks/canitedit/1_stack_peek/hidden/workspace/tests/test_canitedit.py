@@ -1,6 +1,8 @@
 # CanItEdit's check: the edited main.py with the benchmark's tests (canitedit_tests.py) appended,
-# run as one script; the edit is correct when the script exits cleanly. A line printing a mark
-# made now ends the script, so a program that exits early (sys.exit(0) before the tests) fails.
+# written to a file and run as that file, as CanItEdit's harness does (tests that read a
+# function's source with inspect.getsource need one); the edit is correct when the script exits
+# cleanly. A line printing a mark made now ends the script, so a program that exits early
+# (sys.exit(0) before the tests) fails.
 # Copied by host/converters/canItEdit.ts to a task's hidden/workspace/tests/test_canitedit.py,
 # beside the row's tests (canitedit_tests.py); the verifier runs it as
 # `python3 -m pytest -q tests/test_canitedit.py` from /workspace, where main.py is.
@@ -13,6 +15,7 @@ sys.path[:] = [p for p in sys.path if p and not p.startswith("/workspace")]
 import pathlib  # noqa: E402
 import secrets  # noqa: E402
 import subprocess  # noqa: E402
+import tempfile  # noqa: E402
 sys.path[:] = _path
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -23,6 +26,9 @@ def test_canitedit():
     tests = (HERE / "canitedit_tests.py").read_text()
     mark = secrets.token_hex(16)
     script = program + "\n\n" + tests + "\nprint(%r)\n" % mark
-    run = subprocess.run([sys.executable, "-c", script], cwd=HERE.parent, capture_output=True, text=True, timeout=60)
+    with tempfile.TemporaryDirectory(prefix="canitedit-") as tmp:
+        path = pathlib.Path(tmp) / "program.py"
+        path.write_text(script)
+        run = subprocess.run([sys.executable, str(path)], cwd=HERE.parent, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, (run.stderr or run.stdout)[-4000:]
     assert mark in run.stdout, "the program ended before the tests ran to their end"
