@@ -16,7 +16,7 @@ export interface BirdOptions { outRoot: string; databases: string; suite?: strin
 
 export function convertBird(file: string, o: BirdOptions): Task[] {
   let questions: BirdQuestion[];
-  try { questions = JSON.parse(readFileSync(file, 'utf8')) as BirdQuestion[]; } catch (err) { throw new Error(`${file}: not JSON (${(err as Error).message})`); }
+  try { questions = JSON.parse(readFileSync(file, 'utf8')) as BirdQuestion[]; } catch (err) { throw new Error(`${file}: not JSON (${(err as Error).message})`, { cause: err }); }
   if (!Array.isArray(questions)) throw new Error(`${file}: expected a JSON list of questions`);
   const suite = o.suite ?? 'bird';
   const copied = new Set<string>();

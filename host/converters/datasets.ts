@@ -16,7 +16,10 @@ import { convertSweBenchMm } from './sweBenchMm';
 import { convertSwtBench } from './swtBench';
 import { DatasetError } from './taskWriter';
 
-export const DATASET_KINDS = ['humaneval', 'canitedit', 'swe-bench', 'swe-bench-mm', 'swe-bench-multilingual', 'swt-bench', 'res-q', 'bird', 'design2code', 'chartmimic', 'idebench', 'dsbench', 'intercode-ctf', 'minictx'] as const;
+export const DATASET_KINDS = [
+  'humaneval', 'canitedit', 'swe-bench', 'swe-bench-mm', 'swe-bench-multilingual', 'swt-bench', 'res-q', 'bird', 'design2code', 'chartmimic', 'idebench', 'dsbench',
+  'intercode-ctf', 'minictx',
+] as const;
 export type DatasetKind = (typeof DATASET_KINDS)[number];
 
 export interface DatasetOptions {
@@ -30,7 +33,10 @@ export interface DatasetOptions {
   images?: string;
   /** bird: the folder of <db_id>/<db_id>.sqlite databases. */
   databases?: string;
-  /** design2code, chartmimic: the low-level score (mean of the published components) that counts as solved; dsbench: the relative performance gap a modelling task must reach (default 1). */
+  /**
+   * design2code, chartmimic: the low-level score (mean of the published components) that counts as solved; dsbench: the relative
+   * performance gap a modelling task must reach (default 1).
+   */
   threshold?: number;
   /** What a conversion did that the user should know (a Dockerfile not used, a detected test command). */
   onNote?: (line: string) => void;

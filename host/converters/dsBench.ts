@@ -141,7 +141,9 @@ function savedValue(p: string, what: string): number {
   return v;
 }
 
-interface Competition { c: DsModelingCompetition; metric: MetricName; target: string; id: string; sample: string; baseline: number; gold: number; description: string; split: string; answers: string }
+interface Competition {
+  c: DsModelingCompetition; metric: MetricName; target: string; id: string; sample: string; baseline: number; gold: number; description: string; split: string; answers: string;
+}
 
 function readCompetitions(dir: string): Competition[] {
   const file = join(dir, 'data.json');

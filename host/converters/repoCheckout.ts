@@ -69,7 +69,7 @@ export function checkout(repos: string, repo: string, commit: string): Checkout 
     }
     let tar: Buffer;
     try { tar = git(source, ['archive', '--format=tar', commit]); } catch (err) {
-      throw new Error(`${repo}: commit ${commit} not found in ${clone} (${String((err as { stderr?: Buffer }).stderr ?? err).trim()})`);
+      throw new Error(`${repo}: commit ${commit} not found in ${clone} (${String((err as { stderr?: Buffer }).stderr ?? err).trim()})`, { cause: err });
     }
     mkdirSync(dir);
     execFileSync('tar', ['-x', '-C', dir], { input: tar, maxBuffer: 1 << 30 });
@@ -82,7 +82,7 @@ export function checkout(repos: string, repo: string, commit: string): Checkout 
     files: () => readTree(dir),
     apply(diff, what) {
       try { git(dir, ['apply', '--whitespace=nowarn', '-'], diff); } catch (err) {
-        throw new Error(`${repo}@${commit.slice(0, 12)}: the ${what} does not apply: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`);
+        throw new Error(`${repo}@${commit.slice(0, 12)}: the ${what} does not apply: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`, { cause: err });
       }
     },
     close: () => rmSync(scratch, { recursive: true, force: true }),

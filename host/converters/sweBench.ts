@@ -123,7 +123,8 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
     } else {
       hidden[`workspace/${LOG_GRADER_FILE}`] = logGrader();
       hidden[`workspace/${LOG_GRADER_DIR}/spec.json`] = logGraderSpec({
-        instance_id: inst.instance_id, log: spec.log, command, env: spec.env ?? {}, runner: language ? null : spec.command[1], tests, timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace',
+        instance_id: inst.instance_id, log: spec.log, command, env: spec.env ?? {}, runner: language ? null : spec.command[1], tests,
+        timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace',
       });
       evaluator = { kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', LOG_GRADER_FILE], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC };
     }

@@ -18,7 +18,7 @@ const DEB_NAME = /^[a-z0-9][a-z0-9+.-]+$/;
 /** Reads an --instance-setup JSON file, naming the key and the field of a bad entry. */
 export function readInstanceSetups(file: string): InstanceSetups {
   let v: unknown;
-  try { v = JSON.parse(readFileSync(file, 'utf8')); } catch (err) { throw new Error(`${file}: not JSON (${(err as Error).message})`); }
+  try { v = JSON.parse(readFileSync(file, 'utf8')); } catch (err) { throw new Error(`${file}: not JSON (${(err as Error).message})`, { cause: err }); }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${file}: expected an object keyed by instance_id, repo or repo@version`);
   for (const [key, s] of Object.entries(v)) {
     if (typeof s !== 'object' || s === null || Array.isArray(s)) throw new Error(`${file}: "${key}" must be an object ({"debs": [...]})`);

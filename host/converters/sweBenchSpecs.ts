@@ -32,11 +32,19 @@ export const NODE_TEST: SweTestSpec = { command: ['node', '--test'], log: 'node'
 interface RepoSpecs { default: SweTestSpec; versions?: Record<string, Partial<SweTestSpec>> }
 
 export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
-  'astropy/astropy': { default: pytest(['-vv', '-o', 'console_output_style=classic', '--tb=no'], { debs: ['python3-numpy', 'python3-erfa', 'python3-yaml', 'python3-packaging'] }) },
+  'astropy/astropy': {
+    default: pytest(['-vv', '-o', 'console_output_style=classic', '--tb=no'], { debs: ['python3-numpy', 'python3-erfa', 'python3-yaml', 'python3-packaging'] }),
+  },
   'django/django': {
-    default: { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite', '--parallel', '1'], log: 'django', directives: 'django-labels', env: { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' }, debs: ['python3-asgiref', 'python3-sqlparse', 'python3-tz'] },
+    default: {
+      command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite', '--parallel', '1'], log: 'django', directives: 'django-labels',
+      env: { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' }, debs: ['python3-asgiref', 'python3-sqlparse', 'python3-tz'],
+    },
     // Before 1.11 the runner had no --parallel.
-    versions: { '1.9': { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite'] }, '1.10': { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite'] } },
+    versions: {
+      '1.9': { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite'] },
+      '1.10': { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite'] },
+    },
   },
   'matplotlib/matplotlib': { default: pytest([], { debs: ['python3-numpy', 'python3-dateutil', 'python3-pyparsing', 'python3-cycler', 'python3-kiwisolver', 'python3-pil'] }) },
   'mwaskom/seaborn': { default: pytest(['--no-header'], { debs: ['python3-numpy', 'python3-pandas', 'python3-matplotlib', 'python3-scipy'] }) },
@@ -47,7 +55,9 @@ export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
   'pytest-dev/pytest': { default: pytest([], { debs: ['python3-pluggy', 'python3-iniconfig', 'python3-packaging'] }) },
   'scikit-learn/scikit-learn': { default: pytest([], { debs: ['python3-numpy', 'python3-scipy', 'python3-joblib', 'python3-threadpoolctl'] }) },
   // Published: tox --current-env -epy39 -v --, which runs pytest -rA in the current environment.
-  'sphinx-doc/sphinx': { default: pytest([], { debs: ['python3-docutils', 'python3-jinja2', 'python3-pygments', 'python3-babel', 'python3-imagesize', 'python3-snowballstemmer', 'python3-alabaster'] }) },
+  'sphinx-doc/sphinx': {
+    default: pytest([], { debs: ['python3-docutils', 'python3-jinja2', 'python3-pygments', 'python3-babel', 'python3-imagesize', 'python3-snowballstemmer', 'python3-alabaster'] }),
+  },
   'sympy/sympy': { default: { command: ['python3', 'bin/test', '-C', '--verbose'], log: 'sympy', directives: 'paths', env: { PYTHONWARNINGS: 'ignore::UserWarning,ignore::SyntaxWarning' }, debs: ['python3-mpmath'] } },
 };
 

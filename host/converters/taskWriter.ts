@@ -56,7 +56,7 @@ export function writeTaskFolder(outRoot: string, f: TaskFolder): Task {
 /** Reads JSON Lines, naming the line of a broken record. */
 export function parseJsonLines<T>(text: string, file: string): T[] {
   return text.split('\n').map((l, i) => [l, i] as const).filter(([l]) => l.trim()).map(([l, i]) => {
-    try { return JSON.parse(l) as T; } catch (err) { throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`); }
+    try { return JSON.parse(l) as T; } catch (err) { throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`, { cause: err }); }
   });
 }
 
@@ -64,7 +64,7 @@ export function parseJsonLines<T>(text: string, file: string): T[] {
 export function parseRecords<T>(text: string, file: string, what: string): T[] {
   if (!text.trimStart().startsWith('[')) return parseJsonLines<T>(text, file);
   let v: unknown;
-  try { v = JSON.parse(text); } catch (err) { throw new Error(`${file}: not JSON (${(err as Error).message})`); }
+  try { v = JSON.parse(text); } catch (err) { throw new Error(`${file}: not JSON (${(err as Error).message})`, { cause: err }); }
   if (!Array.isArray(v)) throw new Error(`${file}: expected JSON Lines or a JSON list of ${what}`);
   return v as T[];
 }
