@@ -13,8 +13,12 @@ apt_install() {
     && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
-# 1. node modules (npm ci when the lock file changed since the last install)
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# 1. node modules (npm ci when the lock file changed since the last install). A node_modules that
+# is a link (a git worktree sharing another checkout's) is that checkout's to install: npm ci
+# through the link would empty it under the other checkout.
+if [ -L node_modules ]; then
+  say "node_modules is a link to $(readlink -f node_modules): not reinstalling it here"
+elif [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing node modules"
   npm ci --no-audit --no-fund --loglevel=error >&2
 fi
