@@ -4,7 +4,7 @@
 // with VS Code's precedence), keybindings.json, the extensions folder, launch.json and the
 // `launch` settings. An ide.* answer counts only for what the IDE alone knows: a setting's
 // registered default when no file sets it, whether an installed extension is enabled,
-// breakpoints and local history (see the README's Security section for why those can be
+// breakpoints and local history (see docs/grading-and-security.md for why those can be
 // trusted). A forged answer about anything else changes nothing.
 import { checkLeaves, type IdeCheck, type IdeEvaluator } from './evaluatorSchema';
 import { anyOf, fromChecks, type CheckResult, type EvaluationResult } from './evaluationResult';

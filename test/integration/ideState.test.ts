@@ -183,7 +183,7 @@ describe('ide.*: IDE state from the extension host', function () {
 
   it('has the port finder off, as in desktop VS Code (it ran `ps` and `ls /proc/*/fd` every few seconds)', async () => {
     // code-server's default scans the container's processes for listening ports all the
-    // time: two thirds of an idle IDE's CPU (README, "Tasks and benchmarks").
+    // time: two thirds of an idle IDE's CPU (docs/benchmarks.md).
     const e = env();
     const forward = await e.client.call('ide.settings.get', { key: 'remote.autoForwardPorts' });
     assert.deepEqual([forward.value, forward.source, forward.defaultValue], [false, 'user', true]);
@@ -192,7 +192,7 @@ describe('ide.*: IDE state from the extension host', function () {
   });
 
   it('has no built-in Copilot, and its IDE server sends the browser on loopback uncompressed WebSocket frames', async () => {
-    // Both cost every start CPU for nothing here (images/Dockerfile; README, "Tasks and benchmarks").
+    // Both cost every start CPU for nothing here (images/Dockerfile; docs/benchmarks.md).
     const e = env();
     const ids = (await e.client.call('ide.extensions', { kind: 'builtin' })).extensions.map((x) => x.id.toLowerCase());
     assert.ok(ids.includes('vscode.git') && ids.includes('pwp.pwp-ide-bridge'), `the built-in extensions: ${ids.join(', ')}`);
@@ -309,7 +309,7 @@ describe('ide.*: IDE state from the extension host', function () {
     const user = await e.client.call('ide.extensions', { kind: 'user' });
     assert.deepEqual(user.extensions.map((x) => `${x.id}@${x.version}`).sort(), ['pwptest.tiny-theme@1.2.3']);
     const builtin = await e.client.call('ide.extensions', { kind: 'builtin' });
-    // pwp's own extension is built in (root's, read-only: README "Security").
+    // pwp's own extension is built in (root's, read-only: docs/grading-and-security.md).
     assert.ok(builtin.extensions.some((x) => x.id === 'pwp.pwp-ide-bridge' && x.builtin));
     const ts = builtin.extensions.find((x) => x.id === 'vscode.typescript-language-features');
     assert.ok(ts && ts.builtin && ts.enabled && ts.active, JSON.stringify(ts));

@@ -108,6 +108,8 @@ describe('verifier container', function () {
           'src/sum.ts': 'export const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);\n',
           'tests/sum.test.ts': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { sum } from '../src/sum.ts';\ntest('sums', () => assert.equal(sum([1, 2]), 3));\ntest('fails', () => assert.equal(sum([1]), 2));\n",
           'query.sql': "select a from t where b='y' order by a desc",
+          // The sqlite3 shell would read the gold query with this; SQLite's library refuses it.
+          'dot.sql': '.read /pwp/hidden/gold.sql\n',
         }),
         hiddenDir: hidden,
         answer: 'SELECT 1',
@@ -120,6 +122,9 @@ describe('verifier container', function () {
       const wrongSql = await grade({ kind: 'sql', database: 'db.sqlite', gold: 'gold.sql', predicted: 'answer' });
       assert.equal(wrongSql.score, 0);
       assert.match(wrongSql.summary, /different results/);
+      const dotCommand = await grade({ kind: 'sql', database: 'db.sqlite', gold: 'gold.sql', predicted: { file: 'dot.sql' } });
+      assert.equal(dotCommand.score, 0);
+      assert.match(dotCommand.summary, /the query failed: .*syntax error/, dotCommand.summary);
     } finally {
       await v.remove();
     }
