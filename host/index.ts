@@ -14,7 +14,7 @@
 export {
   Env, EpisodeOverError, stepError,
   type EnvLike, type EnvOptions, type ResetOptions, type ResetInfo, type ResetResult, type StepInfo, type StepResult,
-  type RewardContext, type RewardFunction, type RenderOptions, type Annotation,
+  type RewardContext, type RewardFunction, type RenderOptions, type Annotation, type EndAnnotation, type EpisodeInfo,
 } from './env/env';
 export { Action, parseAction, actionSpace, type ActionType, type Actor } from './env/actions';
 export { OBSERVE_KINDS, observationSpace, type Observation, type ObserveKind, type ObserveOptions, type ObservedImage, type IdeSummary } from './env/observation';

@@ -1,9 +1,9 @@
 // What an agent is: something that acts on an Env (host/env) until it is done. It acts only
 // through the Env's actions (env.step) and looks through its observations and read-only
-// queries (env.unwrapped.query); limits, recording and grading belong to the Env's wrappers
+// queries (env.query); limits, recording and grading belong to the Env's wrappers
 // and to the task Env, not to the agent.
 import type { Action } from '../env/actions';
-import { EpisodeOverError, stepError, type EnvLike, type StepInfo } from '../env/env';
+import { EpisodeOverError, LimitReachedError, stepError, type EnvLike, type StepInfo } from '../env/env';
 import type { Task } from '../taskEnv/loadTask';
 import type { AgentStats } from '../models/runStatistics';
 
@@ -24,10 +24,8 @@ export interface Agent {
   run(env: EnvLike, task: Task, signal: AbortSignal): Promise<AgentOutcome>;
 }
 
-/** The agent is over its step or time limit: it must stop acting. */
-export class LimitReachedError extends Error {
-  constructor(message: string) { super(message); this.name = 'LimitReachedError'; }
-}
+/** The agent is over its step or time limit: it must stop acting (defined with the Env, whose time limit aborts with it). */
+export { LimitReachedError };
 
 /**
  * Steps an action for an agent loop: a refused or failed action is thrown as its typed error

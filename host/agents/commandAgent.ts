@@ -28,6 +28,7 @@ export class CommandAgent implements Agent {
 
   async run(env: EnvLike, task: Task, signal: AbortSignal): Promise<AgentOutcome> {
     // maxEnvironments 1: the attached episode is the one; env.make from the command is refused.
+    // The run's deployment, as the server must have one; it opens no environment with it. A deployment is not the Env's contract.
     const server = await startEnvServer({ maxEnvironments: 1, deployment: env.unwrapped.deployment });
     const episodeId = server.server.attach(env, task);
     const out = this.o.output ?? ((l: string) => process.stderr.write(`  [agent] ${l}\n`));

@@ -186,25 +186,26 @@ class Turns {
         ? ['click_mark', 'xdotool']
         : ['click', 'type_text', 'press_keys', 'scroll', 'drag', 'move_mouse', 'xdotool', 'wait'];
       if (s.screen === 'on-request' && !this.computerVersion) keys.push('screenshot');
-      if (this.env.unwrapped.info.viewUrl) keys.push('ask_person');
+      if (this.env.episode.environment?.viewUrl) keys.push('ask_person');
       keys.push('done');
       for (const k of keys) {
         const t = screenFunctionTool(k);
         this.screenTools.set(t.name, k);
         this.tools.push(t);
       }
-      const shot = await this.env.unwrapped.query('capture.screenshot', { format: 'jpeg', quality: 10 });
+      // The screen's size, from the cheapest picture of it.
+      const shot = (await this.env.observe(['screenshot'], { format: 'jpeg', quality: 10, throwErrors: true })).screenshot!;
       this.scaling = new ScreenScaling({ width: shot.width, height: shot.height }, this.computerVersion ? undefined : { width: shot.width, height: shot.height });
       if (this.computerVersion) this.tools.unshift({ kind: 'computer', version: this.computerVersion, width: this.scaling.model.width, height: this.scaling.model.height });
     } else {
-      for (const k of [...(this.env.unwrapped.info.viewUrl ? ['ask_person' as const] : []), 'done' as const]) {
+      for (const k of [...(this.env.episode.environment?.viewUrl ? ['ask_person' as const] : []), 'done' as const]) {
         const t = screenFunctionTool(k);
         this.screenTools.set(t.name, k);
         this.tools.push(t);
       }
     }
     if (s.toolGroups.length) {
-      const listed = await this.env.unwrapped.query('tools.list', { groups: s.toolGroups });
+      const listed = await this.env.query('tools.list', { groups: s.toolGroups });
       const wanted = s.toolNames ? listed.tools.filter((t) => s.toolNames!.includes(t.name)) : listed.tools;
       const missing = (s.toolNames ?? []).filter((n) => !listed.tools.some((t) => t.name === n));
       if (missing.length) throw new Error(`the IDE does not offer ${missing.join(', ')} (groups ${s.toolGroups.join(', ')})`);
@@ -423,7 +424,7 @@ class Turns {
       this.signal.addEventListener('abort', () => reject(this.signal.reason), { once: true });
     });
     const t0 = Date.now();
-    const s = await Promise.race([this.env.unwrapped.handOff(a.question, { timeoutMs }), stopped]);
+    const s = await Promise.race([this.env.handOff(a.question, { timeoutMs }), stopped]);
     // Control comes back by itself when the time runs out (the request's own limit).
     const text = s.holder !== 'agent' || (!s.answer && Date.now() - t0 >= timeoutMs) ? `The person did not answer within ${timeoutMs / 1000} s; control is yours again.`
       : s.answer ? `The person handed control back and answered: ${s.answer}`
@@ -440,7 +441,7 @@ class Turns {
       parts.push(`clicked at (${p.x}, ${p.y})`);
     }
     if (this.setting.screen === 'on-request') {
-      const f = await this.env.unwrapped.query('dom.focused', {}).catch(() => undefined);
+      const f = await this.env.query('dom.focused', {}).catch(() => undefined);
       if (f) parts.push(`focus: ${f.focused ? `${f.focused.role || f.focused.tag}${f.focused.text ? ` "${f.focused.text.slice(0, 60)}"` : ''} in the ${f.focused.part || 'workbench'}` : 'none'}`);
     }
     return parts.join('; ');
@@ -449,22 +450,22 @@ class Turns {
   private async computer(call: ToolCall, args: unknown): Promise<Omit<CallOutcome, 'ms'>> {
     const usageName = `computer.${computerActionName(args) ?? '?'}`;
     const scaling = this.scaling!;
-    const step = await mapComputerAction(this.computerVersion!, args, scaling, () => this.env.unwrapped.query('capture.cursor', {}));
+    const step = await mapComputerAction(this.computerVersion!, args, scaling, () => this.env.query('capture.cursor', {}));
     switch (step.kind) {
       case 'screenshot': {
         const view: ScreenView = this.setting.screen === 'every-turn' ? { screenshot: true } : { screenshot: true, marks: true, cursor: true, focused: true };
         return { result: this.okResult(call, await this.look(view, 'The screen now')), usageName, malformed: false };
       }
       case 'cursor': {
-        const c = await this.env.unwrapped.query('capture.cursor', {});
+        const c = await this.env.query('capture.cursor', {});
         const p = scaling.toModel(c.x, c.y);
         return { result: this.okResult(call, [{ type: 'text', text: `X=${p.x},Y=${p.y}` }]), usageName, malformed: false };
       }
       case 'zoom': {
         if (!this.agent.imagesAllowed) return { result: this.errorResult(call, 'zoom is not available: this run sends no images'), usageName, malformed: false };
-        const shot = await this.env.unwrapped.query('capture.screenshot', { format: this.o.imageFormat, region: step.region });
+        const shot = (await this.env.observe(['screenshot'], { format: this.o.imageFormat, quality: 80, region: step.region, throwErrors: true })).screenshot!;
         return {
-          result: this.okResult(call, [{ type: 'image', mediaType: shot.format === 'png' ? 'image/png' : 'image/jpeg', data: shot.data, label: `zoom at step ${this.step}`, step: this.step }]),
+          result: this.okResult(call, [{ type: 'image', mediaType: shot.format === 'png' ? 'image/png' : 'image/jpeg', data: shot.data.toString('base64'), label: `zoom at step ${this.step}`, step: this.step }]),
           usageName, malformed: false,
         };
       }

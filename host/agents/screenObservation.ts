@@ -1,11 +1,13 @@
 // What a computer-use agent sees of the screen, as content for the model: the screenshot,
 // the Set-of-Marks image and its `[id] [role] [text]` listing, the delta (what changed since
-// the last look), the pointer and the focused element. Images are scaled to the size the
-// model works in when a computer-use tool asks for one.
+// the last look), the pointer and the focused element. The parts come from the Env's
+// observation (env.observe, host/env/observation.ts); this file only words them for the model
+// and scales images to the size the model works in when a computer-use tool asks for one.
 import type { Result } from '../../bridge/protocol';
 import type { ContentPart } from '../models/conversation';
 import type { ScreenScaling } from '../models/screenScaling';
 import type { EnvLike } from '../env/env';
+import type { ObservedImage, ObserveKind } from '../env/observation';
 
 export interface ScreenView {
   screenshot?: boolean;
@@ -26,8 +28,6 @@ export interface ScreenObservation {
   screen: { width: number; height: number } | null;
 }
 
-type Img = { format: 'png' | 'jpeg'; width: number; height: number; data: string };
-
 function describeFocused(f: Result<'dom.focused'>['focused']): string {
   if (!f) return 'nothing has keyboard focus';
   const text = f.text ? ` "${f.text.slice(0, 80)}"` : '';
@@ -35,41 +35,44 @@ function describeFocused(f: Result<'dom.focused'>['focused']): string {
   return `${f.role || f.tag}${text} in the ${f.part || 'workbench'}${value}`;
 }
 
+/** What each part of the view is called when it could not be observed. */
+const PROBLEM_NAMES: Partial<Record<ObserveKind, string>> = { delta: 'delta', screenshot: 'screenshot', marksImage: 'marks', marks: 'marks', cursor: 'cursor', focused: 'focused element' };
+
 export async function observeScreen(
   env: EnvLike, view: ScreenView,
   o: { step: number; format: 'png' | 'jpeg'; scaling?: ScreenScaling; label?: string; baseline?: string; deltaImage?: boolean },
 ): Promise<ScreenObservation> {
   const parts: ContentPart[] = [];
   const lines: string[] = [];
-  const quality = 80;
-  const problems: string[] = [];
-  const attempt = async <T>(what: string, fn: () => Promise<T>): Promise<T | undefined> => {
-    try { return await fn(); } catch (err) { problems.push(`${what}: ${(err as Error).message}`); return undefined; }
-  };
-  const image = async (img: Img, label: string): Promise<ContentPart> => {
-    let data: Buffer = Buffer.from(img.data, 'base64');
+  const kinds: ObserveKind[] = [];
+  if (view.delta) kinds.push('delta');
+  if (view.screenshot) kinds.push('screenshot');
+  // The marks image carries the listing too; the listing alone is the cheaper DOM walk.
+  if (view.marksImage) kinds.push('marksImage');
+  else if (view.marks) kinds.push('marks');
+  if (view.cursor) kinds.push('cursor');
+  if (view.focused) kinds.push('focused');
+  // A named baseline: the delta compares with the agent's previous look, not with screenshots
+  // the recorder or a settle wait took in between.
+  const obs = await env.observe(kinds, { format: o.format, quality: 80, baseline: o.baseline ?? 'agent', deltaImage: o.deltaImage !== false });
+  const problems = kinds.filter((k) => obs.errors?.[k]).map((k) => `${PROBLEM_NAMES[k] ?? k}: ${obs.errors![k]}`);
+
+  const image = async (img: ObservedImage, label: string): Promise<ContentPart> => {
+    let data = img.data;
     if (o.scaling && !o.scaling.identity) data = (await o.scaling.image(data, img.format, { width: img.width, height: img.height })).data;
     return { type: 'image', mediaType: img.format === 'png' ? 'image/png' : 'image/jpeg', data: data.toString('base64'), label, step: o.step };
   };
   const pt = (x: number, y: number) => (o.scaling ? o.scaling.toModel(x, y) : { x, y });
 
-  // A named baseline: the delta compares with the agent's previous look, not with screenshots
-  // the recorder or a settle wait took in between.
-  const delta = view.delta
-    ? await attempt('delta', () => env.unwrapped.query('capture.delta', { format: o.format, quality, baseline: o.baseline ?? 'agent', includeImage: o.deltaImage !== false }))
-    : undefined;
-  const shot = view.screenshot ? await attempt('screenshot', () => env.unwrapped.query('capture.screenshot', { format: o.format, quality })) : undefined;
-  const marks = view.marksImage
-    ? await attempt('marks', () => env.unwrapped.query('dom.marksImage', { format: o.format, quality }))
-    : view.marks ? await attempt('marks', () => env.unwrapped.query('dom.marks', {})) : undefined;
-  const cursor = view.cursor ? await attempt('cursor', () => env.unwrapped.query('capture.cursor', {})) : undefined;
-  const focused = view.focused ? await attempt('focused element', () => env.unwrapped.query('dom.focused', {})) : undefined;
-
-  const screen = shot ? { width: shot.width, height: shot.height } : marks ? marks.screen : null;
+  const shot = obs.screenshot;
+  const marks = obs.marksImage ?? obs.marks;
+  const screen = shot ? { width: shot.width, height: shot.height }
+    : obs.marksImage ? { width: obs.marksImage.width, height: obs.marksImage.height } : obs.marks ? obs.marks.screen : null;
   const shown = screen && o.scaling ? o.scaling.model : screen;
   lines.push(`${o.label ?? `Observation after step ${o.step}`}${shown ? ` (screen ${shown.width}x${shown.height})` : ''}:`);
   if (shot) parts.push(await image(shot, `screenshot at step ${o.step}`));
-  if (marks && 'image' in marks) parts.push(await image(marks.image as Img, `Set-of-Marks image at step ${o.step}`));
+  if (obs.marksImage) parts.push(await image(obs.marksImage, `Set-of-Marks image at step ${o.step}`));
+  const delta = obs.delta;
   if (delta) {
     if (!delta.changed || !delta.box) lines.push('Changed since the last look: nothing.');
     else {
@@ -80,8 +83,8 @@ export async function observeScreen(
       if (delta.image) parts.push(await image(delta.image, `changed region at step ${o.step}`));
     }
   }
-  if (cursor) { const c = pt(cursor.x, cursor.y); lines.push(`Mouse pointer at (${c.x}, ${c.y}).`); }
-  if (focused) lines.push(`Focused: ${describeFocused(focused.focused)}.`);
+  if (obs.cursor) { const c = pt(obs.cursor.x, obs.cursor.y); lines.push(`Mouse pointer at (${c.x}, ${c.y}).`); }
+  if (obs.focused !== undefined) lines.push(`Focused: ${describeFocused(obs.focused)}.`);
   if (marks) {
     lines.push(`Set-of-Marks elements, [id] [role] [text] (click one by id with the click tool):\n${marks.text || '(none)'}`);
   }

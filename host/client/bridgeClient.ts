@@ -58,12 +58,6 @@ export class BridgeClient {
     return this.rpc.call(method, params, opts);
   }
 
-  /** A screenshot as bytes. */
-  async screenshot(format: 'png' | 'jpeg' = 'png', quality?: number): Promise<Buffer> {
-    const r = await this.call('capture.screenshot', { format, quality });
-    return Buffer.from(r.data, 'base64');
-  }
-
   get closed(): boolean { return this.rpc.closed; }
   /** Why the connection closed, once it has (EnvironmentLostError when the backend lost the environment). */
   get closedReason(): Error | undefined { return this.rpc.closedReason; }

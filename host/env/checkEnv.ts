@@ -1,8 +1,10 @@
 // The Env contract, checked: any Env or wrapper must pass this (the integration tests run it
 // on a real environment). It throws at the first broken promise, naming it; on success it
 // returns what it checked and which environment it ran. It resets, steps, pauses and closes
-// the env it is given.
-import { NotAvailableError } from '../../bridge/protocol';
+// the env it is given, and records a short video in it where the bridge has a screen recorder
+// (a fake bridge may not). handOff needs a person and detach leaves the environment behind:
+// those two are not exercised.
+import { InvalidParamsError, MethodNotFoundError, NotAvailableError } from '../../bridge/protocol';
 import type { EnvLike, ResetOptions, StepResult } from './env';
 
 function check(cond: unknown, what: string): asserts cond {
@@ -17,17 +19,23 @@ function checkStep(r: StepResult, label: string): void {
   check(typeof r.info.step === 'number' && typeof r.info.durationMs === 'number', `${label}: info must say the step number and its duration`);
 }
 
-async function rejectsNotAvailable(p: Promise<unknown>, what: string): Promise<void> {
+async function rejectsWith(p: Promise<unknown>, type: typeof NotAvailableError | typeof InvalidParamsError, what: string): Promise<void> {
   try { await p; } catch (err) {
-    check(err instanceof NotAvailableError, `${what} must fail with NotAvailableError, got ${(err as Error).name}: ${(err as Error).message}`);
+    check(err instanceof type, `${what} must fail with ${type.name}, got ${(err as Error).name}: ${(err as Error).message}`);
     return;
   }
   throw new Error(`checkEnv: ${what} must fail, but it succeeded`);
 }
 
+const rejectsNotAvailable = (p: Promise<unknown>, what: string) => rejectsWith(p, NotAvailableError, what);
+
 export async function checkEnv(env: EnvLike, options: ResetOptions = {}): Promise<{ checked: string[]; envId: string }> {
   const checked: string[] = [];
   const ok = (s: string) => checked.push(s);
+
+  check((env.actionSpace as { type?: string }).type === 'object' && (env.observationSpace as { type?: string }).type === 'object',
+    'actionSpace and observationSpace must be object JSON Schemas');
+  ok('publishes its action and observation spaces');
 
   await rejectsNotAvailable(env.step({ type: 'key', keys: 'shift' }), 'step() before reset()');
   ok('step before reset is refused');
@@ -38,11 +46,48 @@ export async function checkEnv(env: EnvLike, options: ResetOptions = {}): Promis
   check(reset.observation && typeof reset.observation.timings === 'object', 'reset() must return an observation');
   ok('reset returns an observation and info');
 
+  const begun = env.episode;
+  check(begun.environment?.id === reset.info.envId && typeof begun.environment.bridgeUrl === 'string' && typeof begun.environment.ideUrl === 'string',
+    `episode.environment must be the environment reset() started (${JSON.stringify(begun.environment)})`);
+  check(begun.steps === 0 && begun.over === null && begun.answer === null && !begun.paused, `a new episode has taken no steps and is not over (${JSON.stringify(begun)})`);
+  check(env.signal instanceof AbortSignal && !env.signal.aborted, 'signal must be an AbortSignal, not aborted while the episode has time left');
+  check(await env.lost() === undefined, 'lost() must be undefined while the environment runs');
+  ok('episode says which environment runs, and that nothing happened yet');
+
   const s1 = await env.step({ type: 'key', keys: 'shift' });
   checkStep(s1, 'key step');
   check(!s1.terminated && !s1.info.error, `a valid key step must neither terminate nor fail (${s1.info.error?.message ?? ''})`);
   check(s1.info.settle && typeof s1.info.settle.waitedMs === 'number', 'an input step must say how long it waited for the screen to settle');
-  ok('an input step settles and says how long it waited');
+  check(env.episode.steps === 1, `episode.steps must count the step (${env.episode.steps})`);
+  ok('an input step settles, says how long it waited, and is counted');
+
+  await env.humanInput({ type: 'key', keys: 'shift' }, { settle: true });
+  check(env.episode.steps === 1, 'humanInput must not count as a step');
+  await rejectsWith(env.humanInput({ type: 'done' }), InvalidParamsError, 'humanInput() of an action that is not input');
+  ok("a person's input goes through the action table without being a step");
+
+  const cursor = await env.query('capture.cursor', {});
+  check(typeof cursor.x === 'number', 'query(capture.cursor) must answer the pointer position');
+  await rejectsWith(env.query('input.key', { keys: 'shift' }), InvalidParamsError, 'query() of a method that changes the environment');
+  ok('query answers read methods and refuses the others');
+
+  const written = await env.step({ type: 'write_file', path: 'pwp-check-env.txt', content: 'checked\n' });
+  check(!written.info.error, `write_file must succeed (${written.info.error?.message ?? ''})`);
+  check((await env.readFile('pwp-check-env.txt'))?.toString() === 'checked\n', 'readFile must return what write_file wrote');
+  check(await env.readFile('pwp-check-env-missing.txt') === undefined, 'readFile of a missing file must be undefined');
+  ok('readFile reads the environment\'s files');
+
+  check(Array.isArray(env.listCheckpoints()), 'listCheckpoints() must return a list');
+  const recording = await env.startVideo({ fps: 5 }).then(() => true, (err: unknown) => {
+    if (err instanceof MethodNotFoundError) return false;
+    throw err;
+  });
+  if (recording) {
+    await env.step({ type: 'wait', ms: 0 });
+    const video = await env.stopVideo();
+    check(Buffer.isBuffer(video) && video.length > 0, 'stopVideo() must return the recorded video');
+    ok('records a video');
+  }
 
   const bad = await env.step({ type: 'click' } as never);
   checkStep(bad, 'invalid step');
@@ -60,6 +105,7 @@ export async function checkEnv(env: EnvLike, options: ResetOptions = {}): Promis
 
   await env.pause();
   await rejectsNotAvailable(env.step({ type: 'key', keys: 'shift' }), 'step() while paused');
+  check(env.episode.paused, 'episode.paused must say the Env is paused');
   await env.resume();
   checkStep(await env.step({ type: 'wait', ms: 0 }), 'step after resume');
   ok('a paused env refuses steps and works again after resume');
@@ -69,10 +115,12 @@ export async function checkEnv(env: EnvLike, options: ResetOptions = {}): Promis
   check(done.terminated && !done.truncated, 'done must terminate (not truncate) the episode');
   check(done.info.answer === '42', 'done must carry the answer into info');
   await rejectsNotAvailable(env.step({ type: 'key', keys: 'shift' }), 'step() after done');
-  ok('done terminates the episode; later steps are refused until reset');
+  check(env.episode.over === 'done' && env.episode.answer === '42', `episode must say it ended with done and the answer (${JSON.stringify(env.episode)})`);
+  ok('done terminates the episode; later steps are refused until reset; episode says how it ended');
 
   await env.close();
   await rejectsNotAvailable(env.step({ type: 'key', keys: 'shift' }), 'step() after close()');
+  check(env.episode.environment === null, 'episode.environment must be null after close()');
   ok('close ends it');
   return { checked, envId: reset.info.envId };
 }

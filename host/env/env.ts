@@ -3,6 +3,11 @@
 //   step(action) -> {observation, reward, terminated, truncated, info}
 //   observe(kinds), reward(), pause()/resume(), render(), close()
 //   checkpoint(name)/restore(name), handOff(message) to a person watching the live view
+//   query(method) (reads between steps), readFile, humanInput, video, detach, lost()
+//   episode: what a driver reads of the episode (environment, steps, end, answer, grading)
+//   signal: aborts when a limit wrapper's time is up (the one time limit, wrappers.ts)
+// Drivers (runs, agents, replay, the inspector, MCP, the Env server) need nothing else:
+// `unwrapped` is an escape hatch for wrappers and tests, not a road.
 // Limits, recording and observation shaping are wrappers (wrappers.ts, host/trajectory), not flags.
 // Actions go through the one action table (actionTable.ts); makeEnv (taskEnv.ts) puts a task on
 // it. Below it, host/running is one running environment (container, bridge client, settle);
@@ -20,7 +25,7 @@ import type { Backend, Deployment } from '../deployment/deployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
 import type { ExecOptions, ExecResult } from '../deployment/runtime';
 import { tarOfFiles, tarOfFolder } from '../deployment/tarArchive';
-import { connectEnvironment, startEnvironment, watchForLoss, type RunningEnvironment } from '../running/runningEnvironment';
+import { connectEnvironment, startEnvironment, watchForLoss, whyLost, type RunningEnvironment } from '../running/runningEnvironment';
 import { waitForSettle, type SettleOptions, type Settled } from '../running/settle';
 import { paths } from '../common/paths';
 import { seededRandom } from '../common/seededRandom';
@@ -28,7 +33,7 @@ import type { AgentEvent } from '../models/agentEvents';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { isBridgeInput, performAction } from './actionTable';
 import { actionSpace, parseAction, type Action } from './actions';
-import { observe, observationSpace, type Observation, type ObserveKind, type ObserveOptions } from './observation';
+import { observe, observationSpace, screenshot, type Observation, type ObserveKind, type ObserveOptions } from './observation';
 import type { EnvPool } from './pool';
 
 export interface ResetOptions {
@@ -118,6 +123,9 @@ export const READ_METHODS: ReadonlySet<string> = new Set([
   'ide.timeline.read', 'ide.extensions', 'ide.debug', 'ide.terminals', 'tools.list', 'tools.log',
 ]);
 
+/** Where startVideo records inside the environment. */
+const VIDEO_PATH = '/tmp/pwp-run/video.mp4';
+
 export interface RenderOptions { path?: string; format?: 'png' | 'jpeg'; quality?: number }
 
 export interface EnvOptions {
@@ -154,21 +162,84 @@ export interface EnvOptions {
   checkpoints?: CheckpointStore;
 }
 
+/** A run's last trajectory record: how it ended (what result.json says). */
+export type EndAnnotation = Extract<Annotation, { type: 'end' }>;
+
+/**
+ * The episode as a driver reads it (gymnasium keeps such facts in `info`): where the
+ * environment is, how far the episode got, how it ended and how it was graded.
+ */
+export interface EpisodeInfo {
+  /** The running environment and where to reach it; null before reset() and after close(). */
+  environment: { id: string; ideUrl: string; bridgeUrl: string; viewUrl: string | null } | null;
+  /** Steps taken in this episode (a task's set-up steps are not counted). */
+  steps: number;
+  paused: boolean;
+  /** How the episode ended ('done', or the limit that cut it), or null while it runs. */
+  over: string | null;
+  /** What the agent answered with done, or null. */
+  answer: string | null;
+  /** A task Env's latest grading (the done step's, or reward()'s), or null. */
+  evaluation: EvaluationResult | null;
+  /** ms a task Env's last reset spent on the task's set-up steps (0 for a bare Env) */
+  setupMs: number;
+  /** ms a task Env's last grading took (0 before one) */
+  gradeMs: number;
+}
+
+/** A limit ran out (a limit wrapper's signal aborts with it; an agent loop stops on it). */
+export class LimitReachedError extends Error {
+  constructor(message: string) { super(message); this.name = 'LimitReachedError'; }
+}
+
 /** The contract every Env and wrapper keeps; wrappers reach the base through `unwrapped`. */
 export interface EnvLike {
   readonly unwrapped: Env;
+  /** What step() takes, as one object JSON Schema (usable as a tool's input schema). */
+  readonly actionSpace: Record<string, unknown>;
+  /** What reset() and step() return as the observation, as JSON Schema. */
+  readonly observationSpace: Record<string, unknown>;
+  /** The episode now: environment, step count, end, answer, grading (see EpisodeInfo). */
+  readonly episode: EpisodeInfo;
+  /**
+   * Aborts, with a LimitReachedError, when the episode's time limit passes (the wall-clock
+   * wrapper's); never without one. A driver stops its agent on it, even mid-step.
+   */
+  readonly signal: AbortSignal;
   reset(args?: { seed?: number; options?: ResetOptions }): Promise<ResetResult>;
   step(action: Action): Promise<StepResult>;
-  observe(kinds?: readonly ObserveKind[]): Promise<Observation>;
+  /** The observation now; `o` overrides the Env's format and quality for this look (and shapes delta and screenshot). */
+  observe(kinds?: readonly ObserveKind[], o?: ObserveOptions): Promise<Observation>;
+  query<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M>>;
+  /** A file of the environment (absolute, or relative to /workspace), or undefined when there is none. */
+  readFile(path: string): Promise<Buffer | undefined>;
+  /**
+   * Input a person made (a replayed live-view event), performed through the action table as an
+   * agent's input is, but not a step: not counted, observed, rewarded or limited. `settle`
+   * waits for the screen afterwards.
+   */
+  humanInput(action: Action, o?: { settle?: boolean }): Promise<void>;
   reward(): Promise<number>;
   pause(): Promise<void>;
   resume(): Promise<void>;
   render(o?: RenderOptions): Promise<Buffer>;
   checkpoint(name: string, o?: CheckpointOptions): Promise<CheckpointManifest>;
   restore(name: string, o?: RestoreOptions & { newContainer?: boolean }): Promise<RestoreResult>;
+  listCheckpoints(): CheckpointSummary[];
+  /** Asks the person watching the live view to take over; resolves when they hand control back or the time runs out. */
+  handOff(message: string, o?: { timeoutMs?: number }): Promise<ControlStatus>;
+  /** Starts recording the screen to a video inside the environment. */
+  startVideo(o?: { fps?: number }): Promise<void>;
+  /** Stops the video and returns it (MP4), or undefined when none was written. */
+  stopVideo(): Promise<Buffer | undefined>;
+  /** Why the environment is gone (its node lost, its container removed), or undefined while it is there. */
+  lost(): Promise<Error | undefined>;
   /** Notes something in the trajectory (recording wrappers write it; the Env ignores it). */
   annotate(a: Annotation): void;
-  close(): Promise<void>;
+  /** Lets go of the environment and leaves it running (`--keep`); returns its id. */
+  detach(): Promise<string | undefined>;
+  /** Ends it; `end` is the trajectory's last record (a recording wrapper writes it after the close record; others ignore it). */
+  close(o?: { end?: EndAnnotation }): Promise<void>;
 }
 
 /** The typed error a step's action was refused or failed with (info.error), or null when it succeeded. */
@@ -225,10 +296,19 @@ export class Env implements EnvLike {
   get isAttached(): boolean { return this.attached; }
 
   get unwrapped(): Env { return this; }
-  /** What step() takes, as one object JSON Schema (usable as a tool's input schema). */
   get actionSpace(): Record<string, unknown> { return actionSpace(); }
-  /** What reset() and step() return as the observation, as JSON Schema. */
   get observationSpace(): Record<string, unknown> { return observationSpace(); }
+  /** A bare Env has no time limit: its signal never aborts (WallClockLimit's does). */
+  readonly signal: AbortSignal = new AbortController().signal;
+
+  get episode(): EpisodeInfo {
+    const i = this.env?.info;
+    return {
+      environment: i ? { id: i.id, ideUrl: i.ideUrl, bridgeUrl: i.bridgeUrl, viewUrl: i.viewUrl ?? null } : null,
+      steps: this.steps, paused: this.isPaused, over: this.episodeOver, answer: this.answer,
+      evaluation: null, setupMs: 0, gradeMs: 0,
+    };
+  }
   get paused(): boolean { return this.isPaused; }
   /** What the agent answered with done in this episode, or null. */
   get answerGiven(): string | null { return this.answer; }
@@ -419,13 +499,11 @@ export class Env implements EnvLike {
     await (await this.deployment.runtime(this.live().info.id)).writeFiles(dir, [{ path: abs.slice(dir.length + 1), content }]);
   }
 
-  /** A file of the environment (absolute, or relative to /workspace), or undefined when there is none. */
   async readFile(path: string): Promise<Buffer | undefined> {
     const { info } = this.running();
     return (await this.deployment.runtime(info.id)).readFile(path.startsWith('/') ? path : `/workspace/${path}`);
   }
 
-  /** A bridge method that only looks (READ_METHODS): not a step, not counted, not recorded. */
   query<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M>> {
     if (!READ_METHODS.has(method)) return Promise.reject(new InvalidParamsError(`${method} changes the environment: send it as an action through step()`));
     return this.live().client.call(method, params);
@@ -433,8 +511,30 @@ export class Env implements EnvLike {
 
   annotate(_a: Annotation): void { /* recording wrappers write annotations; the bare Env keeps none */ }
 
-  async observe(kinds: readonly ObserveKind[] = this.opts.observe ?? ['screenshot']): Promise<Observation> {
-    return observe(this.live().client, kinds, this.opts.observeOptions);
+  async observe(kinds: readonly ObserveKind[] = this.opts.observe ?? ['screenshot'], o?: ObserveOptions): Promise<Observation> {
+    return observe(this.live().client, kinds, { ...this.opts.observeOptions, ...o });
+  }
+
+  async humanInput(action: Action, o: { settle?: boolean } = {}): Promise<void> {
+    const { client } = this.live();
+    const a = parseAction(action);
+    if (!isBridgeInput(a)) throw new InvalidParamsError(`action.type: a person's input is keys, text or the mouse, not ${a.type}`);
+    await performAction(this.actionContext(), a);
+    if (o.settle) await waitForSettle(client, this.opts.settle, true);
+  }
+
+  async startVideo(o: { fps?: number } = {}): Promise<void> {
+    await this.live().client.call('capture.recordStart', { fps: o.fps, path: VIDEO_PATH });
+  }
+
+  async stopVideo(): Promise<Buffer | undefined> {
+    const stopped = await this.live().client.call('capture.recordStop', {});
+    return this.readFile(stopped.path);
+  }
+
+  async lost(): Promise<Error | undefined> {
+    const env = this.env;
+    return env ? whyLost(this.deployment, env.info, env.client) : undefined;
   }
 
   /** The reward function's score for the state now (0 without one). */
@@ -470,9 +570,9 @@ export class Env implements EnvLike {
   /** The current frame as PNG (or JPEG), written to `path` when given. */
   async render(o: RenderOptions = {}): Promise<Buffer> {
     const format = o.format ?? (o.path && /\.jpe?g$/i.test(o.path) ? 'jpeg' : 'png');
-    const buf = await this.live().client.screenshot(format, o.quality);
-    if (o.path) writeFileSync(o.path, buf);
-    return buf;
+    const { data } = await screenshot(this.live().client, { format, quality: o.quality });
+    if (o.path) writeFileSync(o.path, data);
+    return data;
   }
 
   async checkpoint(name: string, o: CheckpointOptions = {}): Promise<CheckpointManifest> {
@@ -524,7 +624,7 @@ export class Env implements EnvLike {
   }
 
   /** Removes the container and closes the connection; nothing is left behind (an attached environment is only disconnected). */
-  async close(): Promise<void> {
+  async close(_o?: { end?: EndAnnotation }): Promise<void> {
     await this.dispose();
     await Promise.all(this.retiring);
     this.retiring = [];

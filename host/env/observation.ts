@@ -1,5 +1,7 @@
 // What an agent sees, each part only when asked for: an agent that reads the Set-of-Marks
 // listing does not pay for a PNG, and one that looks at pixels does not pay for a DOM walk.
+// The one place the screen is fetched and decoded: the Env's observations and render(), the
+// agents' views (through env.observe), the inspector's frames, MCP and `pwp screenshot`.
 import { z } from 'zod';
 import { methods, type Mark, type Result } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
@@ -20,7 +22,7 @@ export interface IdeSummary {
 export interface Observation {
   screenshot?: ObservedImage;
   /** Set-of-Marks: elements with ids for `click {mark}`, and the `[id] [role] [text]` listing. */
-  marks?: { marks: Mark[]; text: string };
+  marks?: { marks: Mark[]; text: string; screen: { width: number; height: number } };
   marksImage?: ObservedImage & { marks: Mark[]; text: string };
   /** What changed since the previous screenshot or delta; `image` is the changed box. */
   delta?: { changed: boolean; box: { x: number; y: number; width: number; height: number } | null; image: ObservedImage | null };
@@ -35,10 +37,26 @@ export interface Observation {
   errors?: Partial<Record<ObserveKind, string>>;
 }
 
-export interface ObserveOptions { format?: 'png' | 'jpeg'; quality?: number }
+export interface ObserveOptions {
+  format?: 'png' | 'jpeg';
+  quality?: number;
+  /** Crop the screenshot to this box (a zoom). */
+  region?: { x: number; y: number; width: number; height: number };
+  /** The delta's named baseline: an agent compares with its own previous look, not the recorder's (default 'default'). */
+  baseline?: string;
+  /** false: the delta says only whether and where the screen changed. */
+  deltaImage?: boolean;
+  /** Throw a part's error (typed, as the bridge sent it) instead of noting it in `errors`: for a look that must succeed. */
+  throwErrors?: boolean;
+}
 
 const image = (i: { format: 'png' | 'jpeg'; width: number; height: number; data: string }): ObservedImage =>
   ({ format: i.format, width: i.width, height: i.height, data: Buffer.from(i.data, 'base64') });
+
+/** The screen (or a region of it) now, decoded; errors are thrown as they come (typed on the wire). */
+export async function screenshot(client: BridgeClient, o: Pick<ObserveOptions, 'format' | 'quality' | 'region'> = {}): Promise<ObservedImage> {
+  return image(await client.call('capture.screenshot', { format: o.format ?? 'png', quality: o.quality, region: o.region }));
+}
 
 export async function ideSummary(client: BridgeClient): Promise<IdeSummary> {
   const [editors, diagnostics] = await Promise.all([
@@ -63,6 +81,7 @@ export async function observe(client: BridgeClient, kinds: readonly ObserveKind[
   const timed = async <T>(kind: ObserveKind, fn: () => Promise<T>, set: (v: T) => void) => {
     const t0 = performance.now();
     try { set(await fn()); } catch (err) {
+      if (o.throwErrors) throw err;
       (obs.errors ??= {})[kind] = `${(err as Error).name}: ${(err as Error).message}`;
     } finally { obs.timings[kind] = +(performance.now() - t0).toFixed(1); }
   };
@@ -70,15 +89,15 @@ export async function observe(client: BridgeClient, kinds: readonly ObserveKind[
   // compares against the previous observation, not against this one's screenshot.
   const screen = async () => {
     if (want.has('delta')) {
-      await timed('delta', () => client.call('capture.delta', { format, quality }), (d) => {
+      await timed('delta', () => client.call('capture.delta', { format, quality, baseline: o.baseline, includeImage: o.deltaImage }), (d) => {
         obs.delta = { changed: d.changed, box: d.box, image: d.image ? image(d.image) : null };
       });
     }
-    if (want.has('screenshot')) await timed('screenshot', () => client.call('capture.screenshot', { format, quality }), (s) => { obs.screenshot = image(s); });
+    if (want.has('screenshot')) await timed('screenshot', () => screenshot(client, { format, quality, region: o.region }), (s) => { obs.screenshot = s; });
   };
   await Promise.all([
     screen(),
-    want.has('marks') && timed('marks', () => client.call('dom.marks', {}), (m) => { obs.marks = { marks: m.marks, text: m.text }; }),
+    want.has('marks') && timed('marks', () => client.call('dom.marks', {}), (m) => { obs.marks = { marks: m.marks, text: m.text, screen: m.screen }; }),
     want.has('marksImage') && timed('marksImage', () => client.call('dom.marksImage', { format, quality }), (m) => {
       obs.marksImage = { ...image(m.image), marks: m.marks, text: m.text };
     }),
@@ -97,7 +116,7 @@ const Box = z.object({ x: z.number(), y: z.number(), width: z.number(), height: 
 const Counts = z.object({ error: z.int(), warning: z.int(), information: z.int(), hint: z.int() });
 export const ObservationSpace = z.object({
   screenshot: ImageSpace.optional(),
-  marks: MarksSpace.optional(),
+  marks: MarksSpace.extend({ screen: methods['dom.marks'].result.shape.screen }).optional(),
   marksImage: ImageSpace.extend(MarksSpace.shape).optional(),
   delta: z.object({ changed: z.boolean(), box: Box.nullable(), image: ImageSpace.nullable() }).optional(),
   cursor: z.object({ x: z.number(), y: z.number() }).optional(),

@@ -1,26 +1,43 @@
 // Policies around an Env, kept out of it: a wrapper is an EnvLike that delegates to the one
 // it wraps and changes one thing. `truncated` (a limit hit) stays distinct from `terminated`
 // (the agent said done); after either, a step is refused alike (EpisodeOverError) until reset.
+import type { MethodName, ParamsIn, Result } from '../../bridge/protocol';
 import type { Action } from './actions';
 import type { CheckpointOptions } from '../checkpoint/checkpoint';
 import type { RestoreOptions } from '../checkpoint/restore';
-import { EpisodeOverError, type Annotation, type Env, type EnvLike, type RenderOptions, type ResetOptions, type ResetResult, type StepResult } from './env';
-import type { ObserveKind } from './observation';
+import {
+  EpisodeOverError, LimitReachedError,
+  type Annotation, type EndAnnotation, type Env, type EnvLike, type EpisodeInfo, type RenderOptions, type ResetOptions, type ResetResult, type StepResult,
+} from './env';
+import type { ObserveKind, ObserveOptions } from './observation';
 
 export class EnvWrapper implements EnvLike {
   constructor(readonly env: EnvLike) {}
   get unwrapped(): Env { return this.env.unwrapped; }
+  get actionSpace(): Record<string, unknown> { return this.env.actionSpace; }
+  get observationSpace(): Record<string, unknown> { return this.env.observationSpace; }
+  get episode(): EpisodeInfo { return this.env.episode; }
+  get signal(): AbortSignal { return this.env.signal; }
   reset(args?: { seed?: number; options?: ResetOptions }): Promise<ResetResult> { return this.env.reset(args); }
   step(action: Action): Promise<StepResult> { return this.env.step(action); }
-  observe(kinds?: readonly ObserveKind[]) { return this.env.observe(kinds); }
+  observe(kinds?: readonly ObserveKind[], o?: ObserveOptions) { return this.env.observe(kinds, o); }
+  query<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M>> { return this.env.query(method, params); }
+  readFile(path: string): Promise<Buffer | undefined> { return this.env.readFile(path); }
+  humanInput(action: Action, o?: { settle?: boolean }): Promise<void> { return this.env.humanInput(action, o); }
   reward(): Promise<number> { return this.env.reward(); }
   pause(): Promise<void> { return this.env.pause(); }
   resume(): Promise<void> { return this.env.resume(); }
   render(o?: RenderOptions): Promise<Buffer> { return this.env.render(o); }
   checkpoint(name: string, o?: CheckpointOptions) { return this.env.checkpoint(name, o); }
   restore(name: string, o?: RestoreOptions & { newContainer?: boolean }) { return this.env.restore(name, o); }
+  listCheckpoints() { return this.env.listCheckpoints(); }
+  handOff(message: string, o?: { timeoutMs?: number }) { return this.env.handOff(message, o); }
+  startVideo(o?: { fps?: number }): Promise<void> { return this.env.startVideo(o); }
+  stopVideo(): Promise<Buffer | undefined> { return this.env.stopVideo(); }
+  lost(): Promise<Error | undefined> { return this.env.lost(); }
   annotate(a: Annotation): void { this.env.annotate(a); }
-  close(): Promise<void> { return this.env.close(); }
+  detach(): Promise<string | undefined> { return this.env.detach(); }
+  close(o?: { end?: EndAnnotation }): Promise<void> { return this.env.close(o); }
 }
 
 /** A wrapper that may cut the episode: once it has, steps are refused until reset. */
@@ -58,33 +75,65 @@ export class TimeLimit extends LimitWrapper {
 }
 
 /**
- * Truncates the episode once maxMs of wall time have passed since reset. Time spent paused
- * does not count: a frozen IDE is not the agent's time.
+ * A task's one time limit: maxMs of wall time since reset. Time while the Env is paused
+ * (pause()/resume(): the container frozen, e.g. while a person inspects it) does not count, as
+ * a frozen IDE is not the agent's time; a hand-off to a person is not a pause and counts.
+ * The limit acts twice on the same clock: a step that ends past it is truncated, and `signal`
+ * aborts the moment it passes, so a driver stops an agent that is blocked (a long step, a
+ * model call) instead of waiting for its next step. Drivers take their abort from `signal`.
  */
 export class WallClockLimit extends LimitWrapper {
   private startedAt = 0;
   private pausedAt: number | null = null;
   private pausedMs = 0;
+  private controller = new AbortController();
+  private timer?: NodeJS.Timeout;
   constructor(env: EnvLike, readonly maxMs: number, private readonly now: () => number = Date.now) { super(env); }
   get elapsedMs(): number { return (this.pausedAt ?? this.now()) - this.startedAt - this.pausedMs; }
   /** ms left before the limit (never negative). */
   get remainingMs(): number { return Math.max(0, this.maxMs - this.elapsedMs); }
+  /** Aborts with a LimitReachedError when the limit passes (or when the Env inside says its own did). */
+  override get signal(): AbortSignal { return AbortSignal.any([this.controller.signal, super.signal]); }
   override async reset(args?: { seed?: number; options?: ResetOptions }): Promise<ResetResult> {
+    this.disarm();
     const r = await super.reset(args);
     this.startedAt = this.now();
     this.pausedMs = 0;
     this.pausedAt = null;
+    this.controller = new AbortController();
+    this.arm();
     return r;
   }
   override async pause(): Promise<void> {
     await super.pause();
     this.pausedAt ??= this.now();
+    this.disarm();
   }
   override async resume(): Promise<void> {
     await super.resume();
     if (this.pausedAt !== null) { this.pausedMs += this.now() - this.pausedAt; this.pausedAt = null; }
+    this.arm();
+  }
+  override async close(o?: { end?: EndAnnotation }): Promise<void> {
+    this.disarm();
+    return super.close(o);
   }
   protected limitHit(): string | null {
     return this.elapsedMs >= this.maxMs ? `time limit (${this.maxMs} ms)` : null;
+  }
+  /** Aborts the signal when the time left has passed (not counting pauses, which disarm it). */
+  private arm(): void {
+    this.disarm();
+    if (this.controller.signal.aborted) return;
+    this.timer = setTimeout(() => {
+      if (this.pausedAt !== null) return;
+      if (this.remainingMs > 0) { this.arm(); return; }
+      this.controller.abort(new LimitReachedError(`time limit of ${this.maxMs / 1000} s reached`));
+    }, this.remainingMs);
+    this.timer.unref();
+  }
+  private disarm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }

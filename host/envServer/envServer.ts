@@ -215,13 +215,11 @@ export class EnvServer {
         this.reserved--;
       }
       this.episodes.set(id, e);
-      const base = e.env.unwrapped;
-      return { episodeId: id, task: e.taskSummary(), actionSpace: base.actionSpace, observationSpace: base.observationSpace };
+      return { episodeId: id, task: e.taskSummary(), actionSpace: e.env.actionSpace, observationSpace: e.env.observationSpace };
     });
     d.register('env.describe', async (p) => {
       const e = this.episode(p.episodeId);
-      const base = e.env.unwrapped;
-      return { episodeId: e.id, task: e.taskSummary(), attached: e.origin.attached, actionSpace: base.actionSpace, observationSpace: base.observationSpace };
+      return { episodeId: e.id, task: e.taskSummary(), attached: e.origin.attached, actionSpace: e.env.actionSpace, observationSpace: e.env.observationSpace };
     });
     d.register('env.reset', async (p) => {
       const e = this.episode(p.episodeId);
@@ -245,18 +243,15 @@ export class EnvServer {
     });
     d.register('env.reward', async (p) => {
       const e = this.episode(p.episodeId);
+      // A task Env's reward is its grading, whose detail the episode keeps (a bare Env has none).
       return e.run(async () => {
-        const t = e.taskEnv;
-        if (t) {
-          const evaluation = await t.grade();
-          return { reward: evaluation.score, evaluation: evaluation as never };
-        }
-        return { reward: await e.env.reward(), evaluation: null };
+        const reward = await e.env.reward();
+        return { reward, evaluation: e.env.episode.evaluation as never };
       });
     });
     d.register('env.query', async (p) => {
       const e = this.episode(p.episodeId);
-      return e.run(() => e.env.unwrapped.query(p.method as 'ide.status', (p.params ?? {}) as never));
+      return e.run(() => e.env.query(p.method as 'ide.status', (p.params ?? {}) as never));
     });
     d.register('env.checkpoint', async (p) => {
       const e = this.episode(p.episodeId);
@@ -269,7 +264,7 @@ export class EnvServer {
     });
     d.register('env.handOff', async (p) => {
       const e = this.episode(p.episodeId);
-      return e.run(() => e.env.unwrapped.handOff(p.message, { timeoutMs: p.timeoutMs }));
+      return e.run(() => e.env.handOff(p.message, { timeoutMs: p.timeoutMs }));
     });
     d.register('env.pause', async (p) => {
       const e = this.episode(p.episodeId);

@@ -7,7 +7,7 @@ import type { Deployment } from '../deployment/deployment';
 import { Env, type EnvLike, type ResetOptions } from '../env/env';
 import { EnvPool } from '../env/pool';
 import type { Observation, ObserveKind, ObserveOptions } from '../env/observation';
-import { makeEnv, TaskEnv } from '../taskEnv/taskEnv';
+import { makeEnv } from '../taskEnv/taskEnv';
 import { resolveTasks, taskName, type Task } from '../taskEnv/loadTask';
 import { RecordTrajectory } from '../trajectory/recordTrajectory';
 import type { EnvParams } from './envProtocol';
@@ -80,11 +80,9 @@ export class Episode {
     return next;
   }
 
-  get taskEnv(): TaskEnv | null { return this.env.unwrapped instanceof TaskEnv ? this.env.unwrapped : null; }
-
   summary(forKey: string | null) {
     return {
-      episodeId: this.id, task: this.task ? taskName(this.task) : null, envId: this.env.unwrapped.id ?? null,
+      episodeId: this.id, task: this.task ? taskName(this.task) : null, envId: this.env.episode.environment?.id ?? null,
       attached: this.origin.attached, mine: forKey !== null && this.origin.ownerKey === forKey,
     };
   }

@@ -14,6 +14,7 @@ import type { EnvironmentInfo } from '../deployment/deployment';
 import { publicLabels } from '../deployment/ownedContainers';
 import type { Action } from '../env/actions';
 import { Env } from '../env/env';
+import { screenshot } from '../env/observation';
 import { HumanInputFolder, type HumanAction } from './humanInput';
 import {
   readDebug, readDiagnostics, readEditors, readExtensions, readTerminals, readTimeline, SettingsPanel,
@@ -176,8 +177,8 @@ export class LiveSession {
           // Taken in this loop, so no older delta can arrive after it.
           const newcomers = new Set(this.needFull);
           this.needFull.clear();
-          const s = await client.call('capture.screenshot', { format: 'jpeg', quality: 80 });
-          const msg = frameMessage({ full: true, screen: { width: s.width, height: s.height }, box: { x: 0, y: 0, width: s.width, height: s.height }, format: 'jpeg', t: Date.now() }, Buffer.from(s.data, 'base64'));
+          const s = await screenshot(client, { format: 'jpeg', quality: 80 });
+          const msg = frameMessage({ full: true, screen: { width: s.width, height: s.height }, box: { x: 0, y: 0, width: s.width, height: s.height }, format: 'jpeg', t: Date.now() }, s.data);
           for (const v of newcomers) if (this.viewers.has(v)) v.send(msg);
         }
         const d = await client.call('capture.delta', { format: 'jpeg', quality: 80, baseline: 'inspector' });

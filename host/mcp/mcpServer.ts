@@ -21,6 +21,7 @@ import type { z } from 'zod';
 import { InvalidParamsError, NotAvailableError, TargetClosedError, type ToolInfo } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
 import { stepError, type EnvLike, type StepResult } from '../env/env';
+import type { ObserveOptions } from '../env/observation';
 import { REPO_ROOT } from '../common/paths';
 import {
   annotationsOf, AskPersonArgs, CheckpointArgs, ideTool, INPUT_TOOLS, MarksArgs, OWN_GROUPS, OWN_TOOLS, READ_TOOLS, ScreenshotArgs, type Content,
@@ -120,7 +121,7 @@ export class PwpMcpServer {
   /** The IDE's tools; asked again when the extension was not ready or a name is unknown. */
   private async loadIdeTools(refresh = false): Promise<ToolInfo[]> {
     if (this.ideTools && !refresh) return this.ideTools;
-    const r = await this.env.unwrapped.query('tools.list', {});
+    const r = await this.env.query('tools.list', {});
     const clashes = r.tools.filter((t) => OWN_NAMES.has(t.name));
     for (const t of clashes) this.o.log?.(`pwp mcp: the IDE tool ${t.name} has the name of a pwp tool; only pwp's is offered`);
     this.ideTools = r.tools.filter((t) => !OWN_NAMES.has(t.name) && this.offersIde(t));
@@ -159,19 +160,18 @@ export class PwpMcpServer {
 
   private async dispatch(name: string, args: Record<string, unknown>): Promise<CallResult> {
     const env = this.env;
-    const base = env.unwrapped;
     if (name === 'screenshot') {
-      const a = parseArgs(ScreenshotArgs, args);
-      const s = await base.query('capture.screenshot', a);
-      return { content: [{ type: 'image', data: s.data, mimeType: `image/${s.format}` }, text(`${s.width}×${s.height} ${s.format}`)] };
+      const a = parseArgs(ScreenshotArgs, args) as ObserveOptions;
+      const s = (await env.observe(['screenshot'], { ...a, throwErrors: true })).screenshot!;
+      return { content: [{ type: 'image', data: s.data.toString('base64'), mimeType: `image/${s.format}` }, text(`${s.width}×${s.height} ${s.format}`)] };
     }
     if (name === 'set_of_marks') {
       const a = parseArgs(MarksArgs, args);
       if (a.image) {
-        const m = await base.query('dom.marksImage', { includeCovered: a.includeCovered, format: 'png' });
+        const m = await env.query('dom.marksImage', { includeCovered: a.includeCovered, format: 'png' });
         return { content: [text(`${m.marks.length} marks on a ${m.screen.width}×${m.screen.height} screen:\n${m.text}`), { type: 'image', data: m.image.data, mimeType: 'image/png' }] };
       }
-      const m = await base.query('dom.marks', { includeCovered: a.includeCovered });
+      const m = await env.query('dom.marks', { includeCovered: a.includeCovered });
       return { content: [text(`${m.marks.length} marks on a ${m.screen.width}×${m.screen.height} screen:\n${m.text}`)] };
     }
     const input = INPUT_TOOLS.find((t) => t.name === name);
@@ -188,7 +188,7 @@ export class PwpMcpServer {
     }
     const read = READ_TOOLS.find((t) => t.name === name);
     if (read) {
-      const r = await base.query(read.method, args as never);
+      const r = await env.query(read.method, args as never);
       return { content: [text(JSON.stringify(r, null, 1))], structuredContent: r as Record<string, unknown> };
     }
     switch (name) {
@@ -203,7 +203,7 @@ export class PwpMcpServer {
         return { content: [text(`restored ${a.name} in ${r.durationMs} ms (${r.editorsOpened} editors reopened)`)] };
       }
       case 'list_checkpoints': {
-        const list = base.listCheckpoints();
+        const list = env.listCheckpoints();
         // Not the store's folder: a host path is none of the client's business.
         const checkpoints = list.map(({ name, createdAt, environmentId, bytes, editors }) => ({ name, createdAt, environmentId, bytes, editors }));
         return {
@@ -213,9 +213,9 @@ export class PwpMcpServer {
       }
       case 'ask_person': {
         const a = parseArgs(AskPersonArgs, args);
-        if (!base.info.viewUrl) throw new NotAvailableError('this environment does not serve the live view, so no person can take over (start it with --view)');
+        if (!env.episode.environment?.viewUrl) throw new NotAvailableError('this environment does not serve the live view, so no person can take over (start it with --view)');
         env.annotate({ type: 'note', text: `asked the person: ${a.message}` });
-        const s = await base.handOff(a.message, { timeoutMs: a.timeoutMs });
+        const s = await env.handOff(a.message, { timeoutMs: a.timeoutMs });
         env.annotate({ type: 'note', text: s.holder === 'agent' ? 'the person handed control back' : 'the person still had control when the time ran out' });
         return { content: [text(s.holder === 'agent' ? `the person handed control back (${s.lastEventSeq} input events recorded in this session)` : 'the person still has control: the time ran out')] };
       }

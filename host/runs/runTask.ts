@@ -2,7 +2,8 @@
 // environment and set-up, the agent acting on the Env within the task's limits (recorded by
 // RecordTrajectory: trajectory, screenshots; plus a video), grading in the verifier (the done
 // step's, or the state the agent left), and result.json in the run's folder. The trajectory's
-// last record says what result.json says, whatever ended the run.
+// last record says what result.json says, whatever ended the run. It drives the Env only
+// through its contract (EnvLike) and reads the episode from env.episode.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createDeployment } from '../deployment/backends';
@@ -14,9 +15,7 @@ import { LimitReachedError, type Agent, type AgentOutcome } from '../agents/agen
 import type { AgentStats } from '../models/runStatistics';
 import { EpisodeOverError, type EnvLike } from '../env/env';
 import type { EnvPool } from '../env/pool';
-import { whyLost } from '../running/runningEnvironment';
 import { makeEnv } from '../taskEnv/taskEnv';
-import type { RecordTrajectory } from '../trajectory/recordTrajectory';
 import { readTrajectory, TRAJECTORY_FILE } from '../trajectory/trajectoryFile';
 import { diffFileCount, workMetrics, type WorkMetrics } from '../trajectory/workMetrics';
 import { taskName, type Task } from '../taskEnv/loadTask';
@@ -130,8 +129,6 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
     saveGradeInputsTo: runDir, progress,
     record: { dir: runDir, humanPollMs: o.view ? 500 : 0, meta: { agent: o.agent.name, ...(o.agent.model ? { model: o.agent.model } : {}), attempt } },
   });
-  const recorder = env as unknown as RecordTrajectory;
-  const taskEnv = env.unwrapped;
   const timings: Record<string, number> = {};
 
   // Builds result.json and ends the trajectory with the same status and score, whatever ended
@@ -142,11 +139,11 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
       ...base, ...r, trajectory: join(runDir, TRAJECTORY_FILE), screenshots: countScreenshots(runDir), timings, endedAt: new Date().toISOString(),
     };
     const end = { type: 'end' as const, status: result.status, ...(result.error ? { reason: result.error } : {}), steps: result.steps, score: result.score };
-    if (o.keep && taskEnv.id) {
-      const id = await taskEnv.detach();
+    if (o.keep && env.episode.environment) {
+      const id = await env.detach();
       progress(`environment ${id} keeps running: pwp down ${id}`);
     }
-    await recorder.closeWith(end).catch(() => undefined);
+    await env.close({ end }).catch(() => undefined);
     result.work = runWork(runDir, result);
     writeFileSync(join(runDir, 'result.json'), `${JSON.stringify(result, null, 1)}\n`);
     return result;
@@ -156,72 +153,88 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
     progress(`${taskName(task)}: starting the environment and setting up`);
     const reset = await env.reset();
     timings.startMs = reset.info.pooled ? reset.info.timings.acquire ?? 0 : reset.info.startMs;
-    timings.setupMs = taskEnv.setupMs;
+    timings.setupMs = env.episode.setupMs;
   } catch (err) {
     return finish({ score: 0, passed: false, status: 'error', error: (err as Error).message, steps: 0 });
   }
-  const info = taskEnv.info;
-  o.onEnvironment?.({ id: info.id, ideUrl: info.ideUrl, bridgeUrl: info.bridgeUrl, viewUrl: info.viewUrl ?? null });
+  const where = env.episode.environment!;
+  o.onEnvironment?.({ id: where.id, ideUrl: where.ideUrl, bridgeUrl: where.bridgeUrl, viewUrl: where.viewUrl });
   try {
     progress(`${taskName(task)}: ${o.agent.name} agent acting`);
-    const video = o.video !== false && await taskEnv.client.call('capture.recordStart', { fps: 5, path: '/tmp/pwp-run/video.mp4' }).then(() => true, () => false);
+    const video = o.video !== false && await env.startVideo({ fps: 5 }).then(() => true, () => false);
     const ta = Date.now();
     const { outcome, error } = await runAgent(o.agent, env, task);
-    const steps = taskEnv.stepCount;
+    const steps = env.episode.steps;
     // Nothing is left to grade or record when the environment itself is gone (its node lost).
-    const lost = await whyLost(taskEnv.deployment, taskEnv.info, taskEnv.client);
+    const lost = await env.lost();
     if (lost) {
       timings.agentMs = Date.now() - ta;
       return await finish({ score: 0, passed: false, status: 'error', error: `${lost.name}: ${lost.message}`, steps });
     }
     // An agent that stops without done (the null agent, the oracle of an older trajectory) is done now.
-    if (!error && !taskEnv.episodeOver) await env.step({ type: 'done' }).catch(() => undefined);
+    if (!error && !env.episode.over) await env.step({ type: 'done' }).catch(() => undefined);
     timings.agentMs = Date.now() - ta;
     let videoFile: string | undefined;
     if (video) {
       try {
-        const stopped = await taskEnv.client.call('capture.recordStop', {});
-        const data = await taskEnv.readFile(stopped.path);
+        const data = await env.stopVideo();
         if (data) { videoFile = join(runDir, 'video.mp4'); writeFileSync(videoFile, data); }
       } catch (err) {
-        recorder.annotate({ type: 'note', text: `no video: ${(err as Error).message}` });
+        env.annotate({ type: 'note', text: `no video: ${(err as Error).message}` });
       }
     }
     progress(`${taskName(task)}: grading in a verifier container`);
     // The done step graded already (its reward); its grading time is then not the agent's.
-    const graded = taskEnv.episodeOver === 'done' ? taskEnv.evaluation : null;
-    if (graded) timings.agentMs -= taskEnv.gradeMs;
-    const evaluation = graded ?? await taskEnv.grade();
-    timings.gradeMs = taskEnv.gradeMs;
+    const ended = env.episode;
+    const graded = ended.over === 'done' ? ended.evaluation : null;
+    if (graded) timings.agentMs -= ended.gradeMs;
+    const evaluation = graded ?? await gradeNow(env);
+    timings.gradeMs = env.episode.gradeMs;
     writeFileSync(join(runDir, 'evaluation.json'), `${JSON.stringify(evaluation, null, 1)}\n`);
-    const truncatedBy = taskEnv.episodeOver?.startsWith('truncated') ? taskEnv.episodeOver : undefined;
+    const truncatedBy = ended.over?.startsWith('truncated') ? ended.over : undefined;
     const status = error || outcome.error ? 'error' : truncatedBy || outcome.status === 'truncated' ? 'truncated' : 'finished';
     return await finish({
       score: evaluation.score, passed: evaluation.passed, tests: testCounts(evaluation),
       status, error: error ?? outcome.error ?? (status === 'truncated' ? outcome.reason ?? truncatedBy : undefined),
-      answer: taskEnv.answerGiven ?? undefined, steps, evaluation,
+      answer: ended.answer ?? undefined, steps, evaluation,
       ...(videoFile ? { video: videoFile } : {}),
       ...(outcome.stats ? { agentStats: outcome.stats } : {}),
     });
   } catch (err) {
-    return await finish({ score: 0, passed: false, status: 'error', error: (err as Error).message, steps: taskEnv.stepCount });
+    return await finish({ score: 0, passed: false, status: 'error', error: (err as Error).message, steps: env.episode.steps });
   }
 }
 
-/** The agent within the task's wall-clock limit; a limit that ends it is an outcome, not an error. */
+/** Grades the state now: a task Env's reward() is its grading, whose detail the episode keeps. */
+async function gradeNow(env: EnvLike): Promise<EvaluationResult> {
+  await env.reward();
+  const evaluation = env.episode.evaluation;
+  if (!evaluation) throw new Error('the Env graded nothing: a run needs a task Env');
+  return evaluation;
+}
+
+/**
+ * The agent within the task's time limit: the Env's own (its WallClockLimit, whose signal
+ * aborts when the limit passes, even while the agent is blocked in a step). A limit that ends
+ * the agent is an outcome, not an error.
+ */
 export async function runAgent(agent: Agent, env: EnvLike, task: Task): Promise<{ outcome: AgentOutcome; error?: string }> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new LimitReachedError(`time limit of ${task.limits.seconds} s reached`)), task.limits.seconds * 1000);
+  const signal = env.signal;
+  let stop: () => void = () => undefined;
   try {
     const outcome = await Promise.race([
-      agent.run(env, task, controller.signal),
-      new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason))),
+      agent.run(env, task, signal),
+      new Promise<never>((_, reject) => {
+        stop = () => reject(signal.reason);
+        if (signal.aborted) stop();
+        else signal.addEventListener('abort', stop, { once: true });
+      }),
     ]);
     return { outcome };
   } catch (err) {
     if (err instanceof LimitReachedError || err instanceof EpisodeOverError) return { outcome: { status: 'truncated', reason: err.message } };
     return { outcome: { status: 'finished', reason: 'the agent failed' }, error: (err as Error).message };
   } finally {
-    clearTimeout(timer);
+    signal.removeEventListener('abort', stop);
   }
 }

@@ -51,7 +51,7 @@ async function readMarksUntil(env: EnvLike, q: MarkQuery, timeoutMs: number, sta
   for (;;) {
     let found: Mark | undefined;
     try {
-      const r = await env.unwrapped.query('dom.marks', {});
+      const r = await env.query('dom.marks', {});
       listing = r.text;
       readError = undefined;
       const all = findMarks(r.marks, q);
@@ -104,7 +104,7 @@ export async function waitForScreenText(env: EnvLike, re: RegExp, timeoutMs: num
   let readError: string | undefined;
   for (;;) {
     try {
-      text = screenText((await env.unwrapped.query('dom.tree', { maxNodes: 20_000 })).root);
+      text = screenText((await env.query('dom.tree', { maxNodes: 20_000 })).root);
       readError = undefined;
       const m = re.exec(text);
       if (m) return m;

@@ -29,12 +29,12 @@ export interface StepsOutcome { answer?: string }
 export const workspacePath = (p: string) => (p.startsWith('/') ? p : `/workspace/${p}`);
 
 async function activeEditorPath(env: EnvLike): Promise<string | null> {
-  return (await env.unwrapped.query('ide.editors', { maxTextChars: 0 })).activeEditor?.path ?? null;
+  return (await env.query('ide.editors', { maxTextChars: 0 })).activeEditor?.path ?? null;
 }
 
 
 async function focused(env: EnvLike) {
-  return (await env.unwrapped.query('dom.focused', {})).focused;
+  return (await env.query('dom.focused', {})).focused;
 }
 
 async function waitForFocus(env: EnvLike, q: { part?: string; role?: string; text?: string; path?: string }, timeoutMs: number) {
@@ -70,7 +70,7 @@ async function quickInput(env: EnvLike, keys: string, prefix: string, text: stri
   await typeVerified(env, text, `${prefix}${text}`);
   let seen: string[] = [];
   await eventually(async () => {
-    const marks = (await env.unwrapped.query('dom.marks', {})).marks.filter((m) => m.part === 'quickinput' && m.role === 'option');
+    const marks = (await env.query('dom.marks', {})).marks.filter((m) => m.part === 'quickinput' && m.role === 'option');
     seen = marks.map((m) => m.text);
     return marks;
   }, (marks) => marks.length > 0 && option(marks[0].text), SCREEN_WAIT_MS, 'a matching option').catch(() => {
@@ -138,17 +138,17 @@ async function saveVersions(env: EnvLike, s: StepOf<'history'>, taskDir: string)
   const path = workspacePath(file);
   const versions = s.versions.map((v) => (typeof v === 'string' ? v : readFileSync(join(taskDir, v.from), 'utf8')));
   // Saves closer together than the merge window replace each other's entry.
-  const merge = await env.unwrapped.query('ide.settings.get', { key: 'workbench.localHistory.mergeWindow' });
+  const merge = await env.query('ide.settings.get', { key: 'workbench.localHistory.mergeWindow' });
   await scriptedStep(env, { type: 'ide', method: 'ide.settings.update', params: { key: 'workbench.localHistory.mergeWindow', value: 1 } });
   try {
     // A file the IDE creates is not saved as an edit: start from an empty one on disk.
-    if (!(await env.unwrapped.readFile(path))) await scriptedStep(env, { type: 'write_file', path, content: '' });
+    if (!(await env.readFile(path))) await scriptedStep(env, { type: 'write_file', path, content: '' });
     for (const [i, content] of versions.entries()) {
-      const before = (await env.unwrapped.query('ide.timeline', { file })).entries.length;
+      const before = (await env.query('ide.timeline', { file })).entries.length;
       await callTool(env, 'write_file', { file_path: file, contents: content });
-      const t = await eventually(() => env.unwrapped.query('ide.timeline', { file }), (x) => x.entries.length > before, 60_000,
+      const t = await eventually(() => env.query('ide.timeline', { file }), (x) => x.entries.length > before, 60_000,
         `a local-history entry for version ${i + 1} of ${file} (is it the same as the version before?)`);
-      const saved = await env.unwrapped.query('ide.timeline.read', { file, entryId: t.entries[t.entries.length - 1].id });
+      const saved = await env.query('ide.timeline.read', { file, entryId: t.entries[t.entries.length - 1].id });
       if (saved.content !== content) throw new Error(`the IDE saved version ${i + 1} of ${file} differently than written`);
       if (i < versions.length - 1) await sleep(1100);
     }
@@ -159,7 +159,7 @@ async function saveVersions(env: EnvLike, s: StepOf<'history'>, taskDir: string)
 
 async function editJson(env: EnvLike, s: StepOf<'editJson'>): Promise<void> {
   const path = workspacePath(s.editJson);
-  let text = (await env.unwrapped.readFile(path))?.toString('utf8') ?? '{}\n';
+  let text = (await env.readFile(path))?.toString('utf8') ?? '{}\n';
   for (const [key, value] of Object.entries(s.set)) {
     text = applyEdits(text, modify(text, [key], value, { formattingOptions: { insertSpaces: true, tabSize: 4, eol: '\n' } }));
   }
@@ -238,7 +238,7 @@ async function runStep(s: Step, env: EnvLike, taskDir: string, out: StepsOutcome
   if ('startServer' in s) { await startServer(env, s); return; }
   if ('history' in s) { await saveVersions(env, s, taskDir); return; }
   if ('restoreFromTimeline' in s) {
-    const t = await env.unwrapped.query('ide.timeline', { file: s.restoreFromTimeline });
+    const t = await env.query('ide.timeline', { file: s.restoreFromTimeline });
     const entry = t.entries.at(s.entry);
     if (!entry) throw new Error(`${s.restoreFromTimeline} has ${t.entries.length} local-history entries; there is no entry ${s.entry}`);
     await scriptedStep(env, { type: 'ide', method: 'ide.timeline.restore', params: { file: s.restoreFromTimeline, entryId: entry.id } });
@@ -261,7 +261,7 @@ async function runStep(s: Step, env: EnvLike, taskDir: string, out: StepsOutcome
       text = await callTool(env, a.tool, a.args, a.timeoutMs);
     } else {
       what = a.ide;
-      text = JSON.stringify(await env.unwrapped.query(a.ide as 'ide.status', a.params as never), null, 1);
+      text = JSON.stringify(await env.query(a.ide as 'ide.status', a.params as never), null, 1);
     }
     if (a.regex) {
       const m = new RegExp(a.regex, 'm').exec(text);
@@ -284,7 +284,7 @@ async function runStep(s: Step, env: EnvLike, taskDir: string, out: StepsOutcome
     const w = s.waitFor;
     const t0 = Date.now();
     try {
-      await eventually(() => env.unwrapped.query(w.ide as 'ide.status', w.params as never), (r) => match(r, w.match).ok, s.timeoutMs, `${w.ide} matching ${JSON.stringify(w.match)}`);
+      await eventually(() => env.query(w.ide as 'ide.status', w.params as never), (r) => match(r, w.match).ok, s.timeoutMs, `${w.ide} matching ${JSON.stringify(w.match)}`);
       env.annotate({ type: 'sync', ide: w.ide, params: w.params, match: w.match, ok: true, ms: Date.now() - t0 });
     } catch (err) {
       env.annotate({ type: 'sync', ide: w.ide, params: w.params, match: w.match, ok: false, ms: Date.now() - t0 });

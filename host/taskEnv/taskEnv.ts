@@ -17,8 +17,8 @@ import { resolveTasks, taskName, type Task } from './loadTask';
 import { eventually } from '../common/eventually';
 import { runSteps } from './steps';
 import { RecordTrajectory, type RecordOptions } from '../trajectory/recordTrajectory';
-import { Env, type EnvLike, type EnvOptions, type ResetOptions, type ResetResult, type StepInfo } from '../env/env';
-import type { Observation, ObserveKind } from '../env/observation';
+import { Env, type EnvLike, type EnvOptions, type EpisodeInfo, type ResetOptions, type ResetResult, type StepInfo } from '../env/env';
+import type { Observation, ObserveKind, ObserveOptions } from '../env/observation';
 import { TimeLimit, WallClockLimit } from '../env/wrappers';
 
 export interface TaskEnvOptions extends Omit<EnvOptions, 'reward' | 'rewardOn'> {
@@ -63,6 +63,10 @@ export class TaskEnv extends Env {
   /** The evaluation of the latest grading (done step or reward()), or null. */
   get evaluation(): EvaluationResult | null { return this.lastEvaluation; }
 
+  override get episode(): EpisodeInfo {
+    return { ...super.episode, evaluation: this.lastEvaluation, setupMs: this.setupMs, gradeMs: this.gradeMs };
+  }
+
   override async reset(args: { seed?: number; options?: ResetOptions } = {}): Promise<ResetResult> {
     await this.resolveImage();
     this.lastEvaluation = null;
@@ -89,9 +93,9 @@ export class TaskEnv extends Env {
     this.setupMs = Date.now() - t0;
   }
 
-  override async observe(kinds?: readonly ObserveKind[]): Promise<Observation> {
+  override async observe(kinds?: readonly ObserveKind[], o?: ObserveOptions): Promise<Observation> {
     if (this.preparing) return { timings: {} };
-    return { ...(await super.observe(kinds)), instruction: this.task.instruction };
+    return { ...(await super.observe(kinds, o)), instruction: this.task.instruction };
   }
 
   protected override async stepReward(terminated: boolean, info: StepInfo): Promise<number> {

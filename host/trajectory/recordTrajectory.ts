@@ -5,7 +5,7 @@ import type { HumanEvent } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
 import type { CheckpointOptions } from '../checkpoint/checkpoint';
 import type { RestoreOptions } from '../checkpoint/restore';
-import type { Annotation, EnvLike, ResetOptions, ResetResult, StepResult } from '../env/env';
+import type { Annotation, EndAnnotation, EnvLike, ResetOptions, ResetResult, StepResult } from '../env/env';
 import type { Observation } from '../env/observation';
 import { EnvWrapper } from '../env/wrappers';
 import { TrajectoryWriter, type ObservationRef } from './trajectoryFile';
@@ -27,6 +27,7 @@ export class RecordTrajectory extends EnvWrapper {
 
   constructor(env: EnvLike, readonly dir: string, private readonly o: RecordOptions = {}) {
     super(env);
+    // The header names what the base Env was configured with, before any reset started an environment.
     this.writer = new TrajectoryWriter(dir, { ...o.meta, image: env.unwrapped.opts.image ?? null, display: env.unwrapped.opts.display ?? null });
   }
 
@@ -39,6 +40,7 @@ export class RecordTrajectory extends EnvWrapper {
   /** Collects the person's input since the last collection and writes it. */
   flushHuman(): Promise<number> {
     return this.serial(async () => {
+      // The person's input is the bridge's log (control.events), read on the base's connection: no agent's business, so not on the contract.
       const base = this.env.unwrapped;
       if (!base.id || base.paused || base.client.closed) return 0;
       let written = 0;
@@ -171,16 +173,13 @@ export class RecordTrajectory extends EnvWrapper {
     await this.serial(async () => this.writer.append({ type: 'resume' }));
   }
 
-  override async close(): Promise<void> {
-    return this.closeWith();
-  }
-
-  /** Closes the Env and ends the trajectory with `last` after the close record (a run's end). */
-  async closeWith(last?: Annotation): Promise<void> {
+  /** Closes the Env and ends the trajectory, with `end` after the close record (a run's end) when given. */
+  override async close(o: { end?: EndAnnotation } = {}): Promise<void> {
+    const last = o.end;
     clearInterval(this.poller);
     await this.flushHuman();
     try {
-      await super.close();
+      await super.close(o);
     } finally {
       await this.serial(async () => {
         this.writer.append({ type: 'close' });

@@ -7,7 +7,8 @@
 // were then: on a slower machine the previous action may not have landed yet, and input sent
 // early goes astray. (Unsaved state is not compared: a save may finish on either side of the
 // original's observation.) Human input goes in as the key and button
-// presses the person made. `pwp replay`, the replay agent and library users all come through
+// presses the person made, through the Env's action table (env.humanInput) like any agent
+// input, but not as steps. `pwp replay`, the replay agent and library users all come through
 // here.
 import { isAbsolute, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -15,8 +16,6 @@ import type { HumanEvent } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
 import type { EnvLike, ResetOptions, StepResult } from '../env/env';
 import type { IdeSummary } from '../env/observation';
-import { ideSummary } from '../env/observation';
-import { waitForSettle } from '../running/settle';
 import { match } from '../evaluation/matcher';
 import { eventually } from '../common/eventually';
 import { readTrajectory, type Trajectory, type TrajectoryRecord } from './trajectoryFile';
@@ -47,7 +46,7 @@ export interface ReplayResult {
   durationMs: number;
 }
 
-/** xdotool argv for a person's input event; null for what cannot be replayed as input (clipboard). */
+/** xdotool argv for a person's input event (an xdotool action's); null for what cannot be replayed as input (clipboard). */
 export function humanEventArgv(e: HumanEvent, buttonsBefore: number): string[] | null {
   if (e.kind === 'key') return [e.down ? 'keydown' : 'keyup', e.name];
   if (e.kind !== 'pointer') return null;
@@ -98,8 +97,8 @@ function describeEditors(e: EditorState): string {
 /** Waits until the replay's active editor and cursor are as recorded; what they are when they never get there. */
 async function syncEditors(env: EnvLike, want: EditorState, timeoutMs: number): Promise<string | null> {
   const now = async (): Promise<EditorState> => {
-    const s = await ideSummary(env.unwrapped.client);
-    return recordedEditors({ type: 'step', observation: { ide: s } } as unknown as TrajectoryRecord)!;
+    const { ide } = await env.observe(['ide'], { throwErrors: true });
+    return recordedEditors({ type: 'step', observation: { ide } } as unknown as TrajectoryRecord)!;
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -118,6 +117,9 @@ export async function replayRecords(records: readonly TrajectoryRecord[], env: E
   const t0 = Date.now();
   const result: ReplayResult = { agentSteps: 0, humanEvents: 0, divergences: [], terminated: false, reward: null, last: null, durationMs: 0 };
   let buttons = 0;
+  // Human input is not followed by a settle wait as agent steps are: the last input of the
+  // replay waits for the screen, so what it did has landed when the replay returns.
+  const lastInput = records.findLastIndex((r) => r.type === 'step' || (r.type === 'human' && humanEventArgv(r.event, 0) !== null));
   // The last observed record, until the first action after it has waited for its editors.
   let observed = after;
   for (const [i, r] of records.entries()) {
@@ -143,16 +145,14 @@ export async function replayRecords(records: readonly TrajectoryRecord[], env: E
     } else if (r.type === 'human') {
       const argv = humanEventArgv(r.event, buttons);
       if (r.event.kind === 'pointer') buttons = r.event.buttons;
-      if (argv) await env.unwrapped.client.call('input.xdotool', { argv });
+      if (argv) await env.humanInput({ type: 'xdotool', argv }, { settle: i === lastInput });
       result.humanEvents++;
     } else if (r.type === 'sync' && r.ok) {
-      await eventually(() => env.unwrapped.query(r.ide as 'ide.status', r.params as never), (v) => match(v, r.match).ok,
+      await eventually(() => env.query(r.ide as 'ide.status', r.params as never), (v) => match(v, r.match).ok,
         Math.max(15_000, r.ms * 3), `${r.ide} matching ${JSON.stringify(r.match)}`);
     }
     o.onRecord?.(r, i, records.length);
   }
-  // Human input is not followed by a settle wait as agent steps are: let the last of it land.
-  if (!result.terminated && result.humanEvents) await waitForSettle(env.unwrapped.client, {}, true);
   result.durationMs = Date.now() - t0;
   return result;
 }

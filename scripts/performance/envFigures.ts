@@ -9,6 +9,7 @@ import type { Deployment } from '../../host/deployment/deployment';
 import type { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { Env } from '../../host/env/env';
 import { EnvPool } from '../../host/env/pool';
+import { screenshot } from '../../host/env/observation';
 import { startEnvironment, type RunningEnvironment } from '../../host/running/runningEnvironment';
 import { pct, ratio } from './stats';
 
@@ -146,7 +147,7 @@ export async function benchCapacity(deployment: DockerDeployment, image: string,
     }
     // All of them still answer: a screenshot and an ide.* call each.
     const answering = await Promise.all(running.map(async (e) => {
-      try { await e.client.screenshot(); await e.client.call('ide.status', {}, { timeoutMs: 30_000 }); return true; } catch { return false; }
+      try { await screenshot(e.client); await e.client.call('ide.status', {}, { timeoutMs: 30_000 }); return true; } catch { return false; }
     }));
     const mem = await Promise.all(running.map(async (e) => {
       const s = await (await deployment.container(e.info.id)).stats({ stream: false });

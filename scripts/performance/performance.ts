@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import type { BridgeClient } from '../../host/client/bridgeClient';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
+import { screenshot } from '../../host/env/observation';
 import { startEnvironment } from '../../host/running/runningEnvironment';
 import { waitForSettle } from '../../host/running/settle';
 import { ensureImage } from '../../host/imageBuild/buildImage';
@@ -210,15 +211,15 @@ async function latency(deployment: DockerDeployment, image: string, figures: Fig
   const name = `pwp-${env.info.id}`;
   try {
     say('screenshot 1280x800: capture.screenshot (PNG) vs docker exec import');
-    await c.screenshot();
-    const ours = await timeIt(many, () => c.screenshot('png'));
+    await screenshot(c);
+    const ours = await timeIt(many, () => screenshot(c, { format: 'png' }));
     const naive = await timeIt(few, () => naiveScreenshot(name));
     Object.assign(figures, {
       screenshot_p50_ms: pct(ours, 50), screenshot_p95_ms: pct(ours, 95),
       screenshot_baseline_p50_ms: pct(naive, 50), screenshot_baseline_p95_ms: pct(naive, 95),
       screenshot_ratio: ratio(pct(naive, 50), pct(ours, 50)),
     });
-    const jpeg = await timeIt(many, () => c.screenshot('jpeg', 80));
+    const jpeg = await timeIt(many, () => screenshot(c, { format: 'jpeg', quality: 80 }));
     figures.screenshot_jpeg_p50_ms = pct(jpeg, 50);
 
     say('input: key and type round trips, and action -> settled screenshot vs a fixed 2 s wait');
@@ -229,7 +230,7 @@ async function latency(deployment: DockerDeployment, image: string, figures: Fig
     const settled = await timeIt(few, async () => {
       await c.call('input.type', { text: 'x' });
       await waitForSettle(c, { quietMs: 60, pollMs: 15 }, true); // as a step does: input.sync, then the quiet screen
-      await c.screenshot();
+      await screenshot(c);
     });
     // The naive way, timed the same way: the same action, a fixed 2 s wait, a docker exec import.
     const fixedWait = await timeIt(Math.max(3, Math.round(SAMPLES / 5)), async () => {

@@ -5,6 +5,7 @@
 import { swarmOptionsFromEnv } from '../../host/deployment/backends';
 import { SwarmDeployment } from '../../host/deployment/swarm/swarmDeployment';
 import { startEnvironment } from '../../host/running/runningEnvironment';
+import { screenshot } from '../../host/env/observation';
 import { startSwarmCluster, type SwarmCluster } from '../../test/swarm/swarmCluster';
 import { benchPool } from './envFigures';
 import { pct, timeIt } from './stats';
@@ -35,8 +36,8 @@ export async function benchSwarm(local: Figures, say: (l: string) => void, sampl
     const env = await startEnvironment(deployment, { image }, 300_000);
     try {
       const c = env.client;
-      await c.screenshot();
-      const shot = await timeIt(samples, () => c.screenshot('png'));
+      await screenshot(c);
+      const shot = await timeIt(samples, () => screenshot(c, { format: 'png' }));
       const key = await timeIt(samples, () => c.call('input.key', { keys: 'shift' }));
       const ide = await timeIt(samples, () => c.call('ide.status', {}));
       Object.assign(figures, {

@@ -6,6 +6,7 @@ import {
   InvalidParamsError, MethodNotFoundError, UnauthorizedError,
 } from '../../bridge/protocol';
 import { BridgeClient } from '../../host/client/bridgeClient';
+import { screenshot } from '../../host/env/observation';
 import { waitForSettle } from '../../host/running/settle';
 import { useEnvironment } from './environmentFixture';
 import { eventually, execIn, openWithKeyboard } from './ideDriving';
@@ -53,7 +54,7 @@ describe('foundation: a real IDE in a real container', function () {
   });
 
   it('shows the IDE on screen: not blank, at the display size, with the explorer listing the workspace', async () => {
-    const png = await env().client.screenshot('png');
+    const png = (await screenshot(env().client)).data;
     const p = await pixelsOf(png);
     assert.equal(p.width, 1280);
     assert.equal(p.height, 800);
@@ -256,7 +257,7 @@ describe('foundation: a real IDE in a real container', function () {
     assert.equal(h.ready, true);
     const status = await client.call('ide.status', {});
     assert.deepEqual(status.workspaceFolders, ['/workspace']);
-    const p = await pixelsOf(await client.screenshot());
+    const p = await pixelsOf((await screenshot(client)).data);
     assert.ok(p.distinctColors > 20);
   });
 });

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NotAvailableError, type Result } from '../../bridge/protocol';
+import { screenshot } from '../../host/env/observation';
 import { eventually, execIn, marksUntil, openWithKeyboard, quickOpenShows, runCommand, writeOnDisk } from './ideDriving';
 import { useEnvironment, type TestEnvironment } from './environmentFixture';
 
@@ -404,7 +405,7 @@ describe('ide.*: IDE state from the extension host', function () {
     assert.ok(failure.error instanceof NotAvailableError, `${failure.error?.name}: ${failure.error?.message}`);
     // The rest of the bridge does not depend on the extension host.
     await client.call('input.key', { keys: 'escape' });
-    assert.ok((await client.screenshot('png')).length > 1000);
+    assert.ok((await screenshot(client)).data.length > 1000);
 
     const back = await eventually(async () => client.call('ide.status', {}).catch(() => undefined), (s) => s !== undefined, 90_000, 'the extension back');
     assert.ok(back!.uptimeMs < before.uptimeMs, 'a new extension host activated the extension again');

@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import { request } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { screenshot } from '../../host/env/observation';
 import sharp from 'sharp';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { startEnvironment, type RunningEnvironment } from '../../host/running/runningEnvironment';
@@ -203,7 +204,7 @@ describe('isolation: users, networks and faults', function () {
       assert.equal(h.components.display.state, 'ready');
       const marks = await client.call('dom.marks', {});
       assert.ok(marks.marks.length > 5, 'the workbench is back in the browser');
-      const { channels } = await sharp(await client.screenshot('png')).stats();
+      const { channels } = await sharp((await screenshot(client)).data).stats();
       assert.ok(channels[0].stdev > 5, 'the screen shows more than one colour');
       // The file in the explorer is on screen again (the workbench, not a blank window).
       assert.ok(marks.marks.some((m) => m.text.includes('a.txt')), JSON.stringify(marks.marks.map((m) => m.text)).slice(0, 500));

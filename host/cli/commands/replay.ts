@@ -36,12 +36,12 @@ export function register(program: Command): void {
           episode: parseIntArg('--episode', o.episode),
           onRecord: (rec, i, n) => { if (rec.type === 'step' && !o.json) progress(`  [${i + 1}/${n}] ${rec.action.type}`); },
         });
-        // A task episode that did not end with done is graded as it stands.
-        const t = taskEnv?.unwrapped;
-        const evaluation = t ? (t.episodeOver === 'done' && t.evaluation ? t.evaluation : await t.grade()) : undefined;
+        // A task episode that did not end with done is graded as it stands (a task Env's reward is its grading).
+        let evaluation = taskEnv?.episode.over === 'done' ? taskEnv.episode.evaluation ?? undefined : undefined;
+        if (taskEnv && !evaluation) { await taskEnv.reward(); evaluation = taskEnv.episode.evaluation ?? undefined; }
         if (o.checkpoint) await env.checkpoint(o.checkpoint);
         const keep = !!o.keep;
-        const id = keep ? await base.unwrapped.detach() : base.unwrapped.id;
+        const id = keep ? await base.detach() : base.episode.environment?.id;
         const { last: _last, ...summary } = r;
         if (o.json) return printJson({ id, kept: keep, ...summary, ...(evaluation ? { reward: evaluation.score, evaluation } : {}) });
         console.log(`replayed ${r.agentSteps} agent step(s) and ${r.humanEvents} human input event(s) in ${(r.durationMs / 1000).toFixed(1)} s`);

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { screenshot } from '../../env/observation';
 import { withEnvironment } from '../context';
 import { parseIntArg, printJson } from '../output';
 
@@ -12,8 +13,8 @@ export function register(program: Command): void {
     .option('--json', 'print {file, width, height} on stdout')
     .action(async (id: string, o: { output: string; quality: string; json?: boolean }) => {
       const format = /\.jpe?g$/i.test(o.output) ? 'jpeg' : 'png';
-      const shot = await withEnvironment(id, (c) => c.call('capture.screenshot', { format, quality: parseIntArg('--quality', o.quality) }));
-      writeFileSync(o.output, Buffer.from(shot.data, 'base64'));
+      const shot = await withEnvironment(id, (c) => screenshot(c, { format, quality: parseIntArg('--quality', o.quality) }));
+      writeFileSync(o.output, shot.data);
       if (o.json) printJson({ file: o.output, width: shot.width, height: shot.height });
       else console.log(`${o.output} (${shot.width}x${shot.height} ${format})`);
     });

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { InvalidParamsError } from '../../../../bridge/protocol';
 import { actionSpace, parseAction, type Action } from '../../../../host/env/actions';
-import { EpisodeOverError, type Env, type EnvLike, type ResetResult, type StepResult } from '../../../../host/env/env';
+import { EpisodeOverError, LimitReachedError, type Env, type EnvLike, type EpisodeInfo, type ResetResult, type StepResult } from '../../../../host/env/env';
 import { observationSpace } from '../../../../host/env/observation';
 import { TimeLimit, WallClockLimit } from '../../../../host/env/wrappers';
 
@@ -9,6 +9,10 @@ import { TimeLimit, WallClockLimit } from '../../../../host/env/wrappers';
 class FakeEnv implements EnvLike {
   calls: string[] = [];
   get unwrapped(): Env { return this as unknown as Env; }
+  readonly actionSpace = actionSpace();
+  readonly observationSpace = observationSpace();
+  readonly signal = new AbortController().signal;
+  get episode(): EpisodeInfo { return { environment: null, steps: 0, paused: false, over: null, answer: null, evaluation: null, setupMs: 0, gradeMs: 0 }; }
   async reset(): Promise<ResetResult> { this.calls.push('reset'); return { observation: { timings: {} }, info: { envId: 'e', seed: null, durationMs: 0, startMs: 0, pooled: false, staged: false, settle: { settled: true, waitedMs: 0 }, timings: {} } }; }
   async step(action: Action): Promise<StepResult> {
     this.calls.push(`step:${action.type}`);
@@ -24,7 +28,16 @@ class FakeEnv implements EnvLike {
   async render() { return Buffer.alloc(0); }
   async checkpoint(): Promise<never> { throw new Error('not here'); }
   async restore(): Promise<never> { throw new Error('not here'); }
+  async query(): Promise<never> { throw new Error('not here'); }
+  async readFile() { return undefined; }
+  async humanInput(a: Action) { this.calls.push(`human:${a.type}`); }
+  listCheckpoints() { return []; }
+  async handOff(): Promise<never> { throw new Error('not here'); }
+  async startVideo() { /* no screen */ }
+  async stopVideo() { return undefined; }
+  async lost() { return undefined; }
   annotate() { /* nothing recorded */ }
+  async detach() { return undefined; }
   async close() { this.calls.push('close'); }
 }
 
@@ -63,6 +76,44 @@ describe('Env wrappers and actions', () => {
     assert.equal(r.truncated, true);
     assert.match(r.info.truncatedBy ?? '', /time limit/);
     await assert.rejects(env.step({ type: 'wait', ms: 0 }), (e: unknown) => e instanceof EpisodeOverError && /time limit/.test((e as Error).message));
+  });
+
+  it("WallClockLimit's signal aborts with a LimitReachedError once the limit passes, with no step to notice it", async () => {
+    const env = new WallClockLimit(new FakeEnv(), 20);
+    await env.reset();
+    const signal = env.signal;
+    const reason = await new Promise((resolve) => signal.addEventListener('abort', () => resolve(signal.reason), { once: true }));
+    assert.ok(reason instanceof LimitReachedError);
+    assert.match((reason as Error).message, /time limit of 0\.02 s reached/);
+    await env.close();
+  });
+
+  it('WallClockLimit stops its clock while paused and starts a new one on reset', async () => {
+    let now = 1000;
+    const env = new WallClockLimit(new FakeEnv(), 60_000, () => now);
+    await env.reset();
+    await env.pause();
+    now += 120_000; // twice the limit, all of it paused
+    await env.resume();
+    assert.equal(env.remainingMs, 60_000);
+    assert.equal(env.signal.aborted, false);
+    now += 60_000;
+    assert.equal((await env.step({ type: 'wait', ms: 0 })).truncated, true);
+    await env.reset();
+    assert.equal(env.remainingMs, 60_000);
+    await env.close();
+  });
+
+  it('wrappers forward the whole contract to the Env inside', async () => {
+    const base = new FakeEnv();
+    const env = new TimeLimit(new WallClockLimit(base, 10_000), 5);
+    await env.reset();
+    await env.humanInput({ type: 'key', keys: 'a' });
+    assert.deepEqual(env.episode, base.episode);
+    assert.deepEqual(env.actionSpace, actionSpace());
+    assert.equal(await env.readFile('x'), undefined);
+    await env.close();
+    assert.deepEqual(base.calls, ['reset', 'human:key', 'close']);
   });
 
   it('wrappers compose and reach the same base env', async () => {
