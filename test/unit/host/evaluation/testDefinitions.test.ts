@@ -7,7 +7,7 @@ import { isCompiled } from '../../../../host/evaluation/compiledFiles';
 import { changedOnlyIn } from '../../../../host/evaluation/fileParts';
 import { planRestore, restoreRulesOf, type RestoreRules, type WorkspaceEntry } from '../../../../host/evaluation/testInfrastructure';
 
-const b = (s: string | Uint8Array) => Buffer.from(s);
+const b = (s: string | number[]) => (typeof s === "string" ? Buffer.from(s) : Buffer.from(s));
 const file = (path: string, content: string | Buffer): WorkspaceEntry => ({ path, type: 'file', content: Buffer.isBuffer(content) ? content : b(content) });
 const rules = (extra: Partial<RestoreRules> = {}): RestoreRules => ({ restore: [], agentFiles: [], commandFiles: [], ...extra });
 const plan = (task: Record<string, string | Buffer>, agent: Record<string, string | Buffer>, r = rules()) =>
