@@ -357,15 +357,21 @@ TOKEN_WORDS = set(BUILTIN_EXEC) | {"__import__", "import_module", "_exit", "atex
 def by_tokens(source):
     """A file this interpreter cannot parse (newer syntax than the image's Python): its names and strings."""
     out = []
+    prev = None
     try:
         for t in tokenize.tokenize(io.BytesIO(source).readline):
-            hit = t.type == tokenize.NAME and t.string in TOKEN_WORDS and ("names " + t.string, "exec")
+            # re.compile, self.eval: a method of that name, not the built-in.
+            hit = t.type == tokenize.NAME and t.string in TOKEN_WORDS and not (prev == "." and t.string in BUILTIN_EXEC) and ("names " + t.string, "exec")
+            if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT):
+                prev = t.string
             if t.type == tokenize.STRING:
                 hit = path_hit(t.string)
             if hit:
                 out.append({"line": t.start[0], "reason": "cannot be parsed here and " + hit[0], "kind": hit[1], "text": t.line.strip()[:200]})
-    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError) as e:
-        out.append({"line": 0, "reason": "cannot be read as Python: " + str(e)[:100], "kind": "fixed", "text": ""})
+    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
+        # Not even tokens (bad indentation, an open bracket): no Python can import it either;
+        # what was found up to there stands.
+        pass
     return out
 
 
