@@ -25,6 +25,7 @@ const HOST_LAYERS = [
   ['inspector', 'the web inspector: watch, inspect and take over an environment'],
   ['mcp', 'an Env as MCP tools'],
   ['cli', 'the pwp command'],
+  ['index.ts', "the public API: what `import { … } from 'pwp'` gives a library user"],
 ];
 
 /** bridge/, from the bottom up; protocol, rpc and common are the wire host/ and extension/ may use. */

@@ -70,7 +70,7 @@ function readToken(env: NodeJS.ProcessEnv): string {
   const file = env.PWP_TOKEN_FILE;
   if (!file) return env.PWP_TOKEN ?? '';
   let token: string;
-  try { token = readFileSync(file, 'utf8').trim(); } catch (err) { throw new Error(`PWP_TOKEN_FILE ${file} cannot be read: ${(err as Error).message}`); }
+  try { token = readFileSync(file, 'utf8').trim(); } catch (err) { throw new Error(`PWP_TOKEN_FILE ${file} cannot be read: ${(err as Error).message}`, { cause: err }); }
   try {
     unlinkSync(file);
   } catch (err) {

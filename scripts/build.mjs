@@ -1,14 +1,16 @@
 // Bundles the bridge daemon, the extension and the host CLI with esbuild, then packages the
 // extension as a .vsix. The bridge and .vsix go to dist/ for the image build; dist/pwp.js is
-// what bin/pwp runs. dist/image-inputs.sha256 is a digest of every source file the bridge and
+// what bin/pwp runs. The library (host/index.ts, what `require('pwp')` gives a project that
+// depends on this package) goes to dist/index.js, its declarations to dist/types. dist/image-inputs.sha256 is a digest of every source file the bridge and
 // the extension were built from (and of how they were built): the image tag hashes that
 // instead of the built files, because a .vsix is a zip stamped with build times and a bundle's
 // source map names paths as this checkout lays them out.
 import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
+import { promisify } from 'node:util';
 
 const common = {
   bundle: true,
@@ -24,7 +26,7 @@ const common = {
 /**
  * The host's modules find files beside their sources (prompts, the inspector's page, the
  * repository root) through __dirname; in dist/pwp.js that would be dist/. Each use becomes
- * the source folder's path, found from the bundle's own folder at run time.
+ * the source folder's path, found from the bundle's own folder at run time (sourceDirBanner).
  */
 const sourceDirnames = {
   name: 'source-dirnames',
@@ -37,6 +39,9 @@ const sourceDirnames = {
     });
   },
 };
+
+/** Defines what sourceDirnames calls, in a bundle that lies in dist/. */
+const sourceDirBanner = { js: "const __pwpSourceDir = (rel) => require('node:path').join(__dirname, '..', rel);" };
 
 /**
  * sharp loads libvips (about 0.1 s) and few CLI calls need it: the CLI bundle gets a stand-in
@@ -65,7 +70,8 @@ const bridgeOptions = { ...common, entryPoints: ['bridge/server/main.ts'], outfi
 // (names kept: errors travel by class name) with its source map beside it instead of
 // inline, 2.0 MB instead of 7 MB to read and parse. The vsix leaves the .map out.
 const extensionOptions = {
-  ...common, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', target: 'node20', external: [...common.external, 'vscode'], mainFields: ['module', 'main'],
+  ...common, entryPoints: ['extension/src/extension.ts'], outfile: 'extension/dist/extension.js', target: 'node20',
+  external: [...common.external, 'vscode'], mainFields: ['module', 'main'],
   sourcemap: 'linked', minify: true, keepNames: true,
 };
 const vsceArgs = ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--allow-star-activation', '--out', '../dist/pwp-extension.vsix'];
@@ -80,10 +86,36 @@ const [bridge, extension] = await Promise.all([
   build({
     ...common, entryPoints: ['host/cli/main.ts'], outfile: 'dist/pwp.js', target: 'node20', sourcemap: false, minify: true, keepNames: true, mainFields: ['module', 'main'],
     external: [...common.external, 'esbuild', 'cpu-features', '*.node'],
-    banner: { js: "const __pwpSourceDir = (rel) => require('node:path').join(__dirname, '..', rel);" },
+    banner: sourceDirBanner,
     plugins: [sourceDirnames, lazySharp],
   }),
+  // The library: one file, its npm dependencies left to the consumer's require (so a class
+  // such as ws's or zod's is the same one the consumer's own code gets), names kept as the
+  // errors' `name` depends on them, a source map beside it for readable stack traces.
+  build({
+    ...common, entryPoints: ['host/index.ts'], outfile: 'dist/index.js', target: 'node20', sourcemap: 'linked', keepNames: true,
+    packages: 'external', banner: sourceDirBanner, plugins: [sourceDirnames, lazySharp],
+  }),
+  declarations(),
 ]);
+
+/**
+ * The library's declarations (tsconfig.types.json: host/index.ts and what it reaches) for
+ * package.json's `types`; incremental, so an unchanged tree takes seconds. A type error is
+ * printed but does not stop the build (esbuild does not type-check either; `npm test` and
+ * `npm run typecheck` do).
+ */
+async function declarations() {
+  // The compiler's record of what it wrote says nothing of files removed since: without the
+  // entry's declaration, start over.
+  if (!existsSync('dist/types/host/index.d.ts')) rmSync('dist/types', { recursive: true, force: true });
+  try {
+    const tsc = new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname;
+    await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { maxBuffer: 64 * 1024 * 1024 });
+  } catch (err) {
+    console.warn(`warning: the library's declarations (dist/types) were written with type errors:\n${err.stdout || err.message}`);
+  }
+}
 
 // Every input of the bridge and the extension, by its path inside the checkout (node_modules
 // paths from their node_modules/ on, wherever node_modules really lives) and its bytes.
@@ -111,4 +143,4 @@ writeFileSync('dist/image-inputs.sha256', `${inputsDigest}\n`);
 // The CLI's first code cache (bin/run-cached.cjs), made by a call that loads every module.
 rmSync('dist/pwp.js.cache', { force: true });
 execFileSync(process.execPath, [new URL('../bin/run-cached.cjs', import.meta.url).pathname, 'dist/pwp.js', '--help'], { stdio: 'ignore' });
-console.log('built dist/bridge.js, dist/pwp-extension.vsix, dist/pwp.js');
+console.log('built dist/bridge.js, dist/pwp-extension.vsix, dist/pwp.js, dist/index.js, dist/types');

@@ -24,7 +24,12 @@ const TAR_OUTPUT = 64 * 1024;
 export function registerRuntime(d: Dispatcher, cfg: RuntimeConfig): Transfers {
   const transfers = new Transfers(`${cfg.runDir}/transfers`);
   const canSwitchUser = process.getuid?.() === 0;
-  const self = (): UserEntry => ({ name: process.env.USER ?? String(process.getuid?.() ?? 0), uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, home: process.env.HOME ?? '/' });
+  const self = (): UserEntry => ({
+    name: process.env.USER ?? String(process.getuid?.() ?? 0),
+    uid: process.getuid?.() ?? 0,
+    gid: process.getgid?.() ?? 0,
+    home: process.env.HOME ?? '/',
+  });
   const user = (spec: string | undefined): UserEntry => {
     const passwd = readPasswd(cfg.passwdPath);
     const u = resolveUser(spec ?? cfg.defaultUser, passwd);

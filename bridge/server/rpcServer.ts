@@ -3,8 +3,7 @@
 // A connection may have a bounded number of calls in flight (more are answered "busy"), so one
 // client cannot queue up work that stalls the others; a browser page from another origin is
 // refused (programs send no Origin; the bridge's own pages send their own).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import { BusyError, ErrorCode, PayloadTooLargeError, errorToWire } from '../protocol';
 import { originAllowed, refuseUpgrade, tokenMatches, type HttpRoute } from '../common/access';

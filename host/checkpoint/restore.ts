@@ -161,7 +161,9 @@ async function takeUpUserFiles(
  * Waits until the IDE's settings of one scope (user, or the workspace's .vscode/settings.json)
  * are the restored file's, for every key that differs between the file before and after.
  */
-async function settingsTakenUp(client: BridgeClient, scope: 'userValue' | 'workspaceValue', beforeText: string | undefined, afterText: string | undefined, timeoutMs: number): Promise<void> {
+async function settingsTakenUp(
+  client: BridgeClient, scope: 'userValue' | 'workspaceValue', beforeText: string | undefined, afterText: string | undefined, timeoutMs: number,
+): Promise<void> {
   const was = settingsObject(beforeText);
   const now = settingsObject(afterText);
   // Language blocks ("[python]") are not keys the IDE's inspect() answers for.
@@ -291,5 +293,8 @@ export async function startFromCheckpoint(
   const t = Date.now();
   const editorsOpened = await reopenEditors(env.client, manifest);
   await waitForSettle(env.client, { quietMs: 150, capMs: 2000 });
-  return { ...env, restore: { name, durationMs: Date.now() - t0, phases: { start: t - t0, reopenEditors: Date.now() - t }, how: 'new-container', editorsOpened, extensionsReplaced: true } };
+  return {
+    ...env,
+    restore: { name, durationMs: Date.now() - t0, phases: { start: t - t0, reopenEditors: Date.now() - t }, how: 'new-container', editorsOpened, extensionsReplaced: true },
+  };
 }

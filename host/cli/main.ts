@@ -45,7 +45,10 @@ program.hook('preAction', () => {
   if (backend !== undefined) process.env.PWP_BACKEND = parseBackend(backend);
 });
 
-for (const register of [buildImage, up, down, ls, screenshot, input, inspect, demo, tasks, run, bench, checkpoint, restore, checkpoints, replay, control, serve, mcp, tool, dataset, predictions, k8s]) register(program);
+for (const register of [
+  buildImage, up, down, ls, screenshot, input, inspect, demo, tasks, run, bench, checkpoint, restore, checkpoints, replay, control, serve, mcp, tool, dataset,
+  predictions, k8s,
+]) register(program);
 
 /** Wrong arguments, and tasks that are not there or not valid (they name the file and field): exit code 2. */
 const isUsage = (e: unknown): boolean => e instanceof UsageError || e instanceof TaskError;

@@ -7,7 +7,7 @@
 // cleanly. The oracle writes the `after` program.
 import { readFileSync } from 'node:fs';
 import type { Task } from '../taskEnv/loadTask';
-import { stdlibImports } from './gradingScript';
+import { graderScript } from './graderScripts';
 import { parseRecords, requireStrings, taskId, writeTaskFolder } from './taskWriter';
 
 export interface CanItEditRow {
@@ -30,29 +30,6 @@ export interface CanItEditOptions { outRoot: string; suite?: string; limit?: num
 
 const FIELDS = ['name', 'before', 'after', 'tests', 'instruction_descriptive', 'instruction_lazy'] as const;
 
-/** The hidden test: the program and the row's tests as one script, as CanItEdit runs them. */
-function gradingTest(name: string): string {
-  return [
-    '# CanItEdit\'s check: the edited main.py with the benchmark\'s tests (canitedit_tests.py) appended,',
-    '# run as one script; the edit is correct when the script exits cleanly. A line printing a mark',
-    '# made now ends the script, so a program that exits early (sys.exit(0) before the tests) fails.',
-    ...stdlibImports(['pathlib', 'secrets', 'subprocess']),
-    '',
-    'HERE = pathlib.Path(__file__).resolve().parent',
-    '',
-    '',
-    `def test_${name.replace(/[^A-Za-z0-9_]/g, '_')}():`,
-    '    program = (HERE.parent / "main.py").read_text()',
-    '    tests = (HERE / "canitedit_tests.py").read_text()',
-    '    mark = secrets.token_hex(16)',
-    '    script = program + "\\n\\n" + tests + "\\nprint(%r)\\n" % mark',
-    '    run = subprocess.run([sys.executable, "-c", script], cwd=HERE.parent, capture_output=True, text=True, timeout=60)',
-    '    assert run.returncode == 0, (run.stderr or run.stdout)[-4000:]',
-    '    assert mark in run.stdout, "the program ended before the tests ran to their end"',
-    '',
-  ].join('\n');
-}
-
 export function canItEditTask(row: CanItEditRow, o: CanItEditOptions, where: string): Task {
   requireStrings(row, FIELDS, where, ['full_name']);
   if (typeof row.id !== 'number' && typeof row.id !== 'string') throw new Error(`${where}: missing field "id"`);
@@ -72,7 +49,7 @@ export function canItEditTask(row: CanItEditRow, o: CanItEditOptions, where: str
         ...(tax.change_kind ? [`change:${tax.change_kind}`] : []), ...(tax.topic ? [`topic:${tax.topic}`] : [])],
     },
     workspace: { 'main.py': row.before },
-    hidden: { 'workspace/tests/test_canitedit.py': gradingTest(row.name), 'workspace/tests/canitedit_tests.py': row.tests },
+    hidden: { 'workspace/tests/test_canitedit.py': graderScript('canItEdit'), 'workspace/tests/canitedit_tests.py': row.tests },
   });
 }
 

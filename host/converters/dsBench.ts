@@ -11,12 +11,12 @@
 //   save_performance/{GT,baseline}/<name>/result.txt (the gold and baseline metric values). Each
 //   competition is a task: the agent writes submission.csv, graded by the metric its evaluation
 //   script computes (read from the script, computed by pwp) as DSBench's Relative Performance
-//   Gap; the oracle fits pwp's plain-Python linear model (dsBenchOracle.ts) on train.csv.
+//   Gap; the oracle fits pwp's plain-Python linear model (graders/dsbench/solve.py) on train.csv.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { METRICS, type MetricName, parseCsv } from '../evaluation/metrics/competitionMetric';
 import type { Task } from '../taskEnv/loadTask';
-import { DSBENCH_SOLVE_PY } from './dsBenchOracle';
+import { graderScript } from './graderScripts';
 import { DatasetError, type FileMap, parseJsonLines, requireStrings, taskId, writeFiles, writeTaskFolder } from './taskWriter';
 
 export interface DsAnalysisChallenge { id: string; name: string; url?: string; txt?: string; questions: string[]; answers: unknown[]; year?: number }
@@ -199,7 +199,7 @@ function modelingTasks(competitions: Competition[], o: DsBenchOptions, suite: st
       },
       workspace,
       hidden: { 'test_answer.csv': readFileSync(answers) },
-      oracle: { 'solve.py': DSBENCH_SOLVE_PY },
+      oracle: { 'solve.py': graderScript('dsBenchSolve') },
     });
   });
 }

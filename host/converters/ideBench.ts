@@ -27,6 +27,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { basename, join, relative } from 'node:path';
 import { detectTestFramework, testCommand } from '../evaluation/detectTestFramework';
 import type { Task } from '../taskEnv/loadTask';
+import { graderScript } from './graderScripts';
 import { applyPatchOracle, DatasetError, taskId, writeFiles, writeTaskFolder, type FileMap, type TaskFolder } from './taskWriter';
 
 export interface IdeBenchOptions { outRoot: string; suite?: string; limit?: number; image?: string }
@@ -38,15 +39,8 @@ export interface IdeBenchConversion { tasks: Task[]; notes: string[] }
 const TASK_META = new Set(['task_description.txt', 'task_diff.txt', 'docker-compose.yaml', 'docker-compose.yml']);
 /** The dataset's own grader and the tasks: never in the agent's workspace (IDE-Bench's tools refuse them too). */
 const NOT_WORKSPACE = new Set(['tasks', 'run_tests.sh', '.git']);
-/** pwp's wrapper around run_tests.sh, written into the verifier with the hidden files. */
+/** pwp's wrapper around run_tests.sh (graders/idebench/run-tests.sh), written into the verifier with the hidden files. */
 export const WRAPPER = '.pwp-idebench/run-tests.sh';
-const WRAPPER_SH = `#!/bin/sh
-# pwp: IDE-Bench's test script takes only the task id. pytest's report options (the arguments
-# after script and id) reach pytest through PYTEST_ADDOPTS; TASK_ID as its compose file sets it.
-script="$1"; task="$2"; shift 2
-PYTEST_ADDOPTS="$*" TASK_ID="$task" exec bash "$script" "$task"
-`;
-
 export interface TaskDescription { instruction: string; meta: Record<string, string> }
 
 /**
@@ -145,7 +139,7 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
 
     let evaluator: Record<string, unknown>;
     if (script && python) {
-      hidden[`workspace/${WRAPPER}`] = WRAPPER_SH;
+      hidden[`workspace/${WRAPPER}`] = graderScript('ideBenchRunTests');
       const expected = testFiles.flatMap((f) => pythonTestIds(f, (hidden[`workspace/${f}`] as string | Buffer).toString()) ?? []);
       evaluator = { kind: 'tests', framework: 'pytest', command: ['sh', WRAPPER, script, name], ...(expected.length ? { expected } : {}), scoring: 'passRate', timeoutSec: 900 };
     } else if (script) {

@@ -12,6 +12,7 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
+import { graderScript } from './graderScripts';
 import { parseRecords, requireStrings, taskId, writeTaskFolder, type FileMap } from './taskWriter';
 
 export interface InterCodeCtfProblem { task_id: number; query: string; gold: string; source?: string; tags?: string[]; setup?: string; hint?: string }
@@ -20,29 +21,6 @@ export interface InterCodeCtfOptions { outRoot: string; suite?: string; limit?: 
 
 /** The scripts of solution/ an oracle can run, in the order tried, with their interpreter. */
 const SOLUTION_SCRIPTS: readonly [string, string][] = [['solution.py', 'python3'], ['solve.py', 'python3'], ['solution.sh', 'bash'], ['solve.sh', 'bash']];
-
-/**
- * The verifier's check, run with python3 -I so that no workspace module stands in for one it
- * imports: the final answer against the hidden flag, both trimmed. It never prints the flag.
- */
-export const CHECK_FLAG_PY = `# The agent's final answer against the flag, both trimmed, compared exactly.
-import sys
-
-try:
-    with open("/pwp/answer.txt", encoding="utf-8", errors="replace") as f:
-        answer = f.read().strip()
-except FileNotFoundError:
-    answer = ""
-with open("/pwp/hidden/flag.txt", encoding="utf-8") as f:
-    flag = f.read().strip()
-if not answer:
-    print("no flag was given")
-    sys.exit(1)
-if answer != flag:
-    print("wrong flag")
-    sys.exit(1)
-print("flag accepted")
-`;
 
 interface Asset { rel: string; content: Buffer; executable: boolean }
 
@@ -123,13 +101,14 @@ export function convertInterCodeCtf(file: string, o: InterCodeCtfOptions): Task[
         ...(o.image ? { image: o.image } : {}),
         // InterCode's set-up fetches files from the problem's site, so those tasks need the network.
         ...(p.setup?.trim() ? { setup: [{ exec: ['bash', '-c', p.setup], note: "InterCode's set-up command" }], network: true } : {}),
+        // python3 -I: no workspace module stands in for one the check imports. It never prints the flag.
         evaluator: { kind: 'command', command: ['python3', '-I', '/pwp/hidden/check_flag.py'], stdout: 'flag accepted' },
         oracle: { steps },
         limits: { steps: 100, seconds: 900 },
         tags: ['dataset:intercode-ctf', ...(p.tags ?? []).map((t) => `category:${taskId(t)}`)],
       },
       workspace,
-      hidden: { 'flag.txt': `${p.gold}\n`, 'check_flag.py': CHECK_FLAG_PY },
+      hidden: { 'flag.txt': `${p.gold}\n`, 'check_flag.py': graderScript('interCodeCtf') },
       oracle: oracleFiles,
     });
     // A problem's binaries must stay runnable (git and the copy into the container keep the mode).

@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
-import { MINICTX_GRADER } from './miniCtxGrader';
+import { graderScript } from './graderScripts';
 import { DatasetError, parseJsonLines, requireStrings, taskId, writeFiles, writeTaskFolder } from './taskWriter';
 
 export interface MiniCtxRecord {
@@ -92,7 +92,7 @@ export function convertMiniCtx(input: string, o: MiniCtxOptions): Task[] {
         'lakefile.lean': `import Lake\nopen Lake DSL\n\npackage «task»\n`,
         [r.file]: `${context}${statement} := by\n  sorry\n`,
       },
-      hidden: { 'check_proof.py': MINICTX_GRADER, 'expected.json': `${JSON.stringify(expected, null, 2)}\n` },
+      hidden: { 'check_proof.py': graderScript('miniCtx'), 'expected.json': `${JSON.stringify(expected, null, 2)}\n` },
       oracle: { [r.file]: `${context}${statement} := ${r.proofMetadata.proof.replace(/\s+$/, '')}\n` },
     });
   });

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Task } from '../taskEnv/loadTask';
-import { STDLIB_SHADOWS, stdlibImports } from './gradingScript';
+import { graderScript } from './graderScripts';
 import { checkout } from './repoCheckout';
 import { applyPatchOracle, parseRecords, requireStrings, taskId, writeTaskFolder } from './taskWriter';
 
@@ -55,30 +55,6 @@ export function withSecret(script: string, secret: string, where: string): strin
   return lines.join('\n');
 }
 
-function gradingTest(id: string, secret: string): string {
-  return [
-    '# RES-Q\'s check: its test script, run with python from the repository\'s root, must exit 0 and',
-    '# print the line inserted before its sys.exit(0).',
-    ...stdlibImports(['os', 'pathlib', 'subprocess']),
-    '',
-    'ROOT = pathlib.Path(__file__).resolve().parent.parent',
-    '',
-    '',
-    ...STDLIB_SHADOWS.split('\n'),
-    '',
-    `def test_resq_${id.replace(/[^A-Za-z0-9_]/g, '_')}():`,
-    '    # A new module named like one of the standard library would be imported by the script in its place.',
-    '    shadows = stdlib_shadows(ROOT, "/pwp/initial/workspace")',
-    '    assert not shadows, "new modules named like standard-library ones: %s" % ", ".join(shadows)',
-    '    # The script\'s folder first on sys.path, as `python script.py` has it.',
-    '    env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}',
-    `    run = subprocess.run([sys.executable, "${SCRIPT}"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)`,
-    '    assert run.returncode == 0, "the test script failed (exit code %d):\\n%s" % (run.returncode, (run.stdout + run.stderr)[-4000:])',
-    `    assert "${secret}" in run.stdout, "the test script did not reach its end"`,
-    '',
-  ].join('\n');
-}
-
 export function resQTask(e: ResQEntry, o: ResQOptions, where: string): Task {
   requireStrings(e, FIELDS, where, OPTIONAL);
   // Unknown to the agent (the script is hidden), the same on every conversion.
@@ -103,7 +79,11 @@ export function resQTask(e: ResQEntry, o: ResQOptions, where: string): Task {
           ...(e.requirements_txt?.trim() ? ['needs:requirements'] : [])],
       },
       workspace,
-      hidden: { [`workspace/${SCRIPT}`]: withSecret(e.test_script, secret, where), 'workspace/.resq/test_resq.py': gradingTest(e.id, secret) },
+      hidden: {
+        [`workspace/${SCRIPT}`]: withSecret(e.test_script, secret, where),
+        'workspace/.resq/test_resq.py': graderScript('resQ'),
+        'workspace/.resq/resq.json': `${JSON.stringify({ script: SCRIPT, mark: secret, initial: '/pwp/initial/workspace' }, null, 2)}\n`,
+      },
       oracle: { 'solution.patch': e.solution_patch },
     });
   } finally {

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
 import { checkout, patchedFiles } from './repoCheckout';
 import { instanceDebs, instanceDockerfile, type InstanceSetups } from './sweBenchImage';
-import { LOG_GRADER, LOG_GRADER_DIR, LOG_GRADER_FILE, logCaseId, logGraderSpec } from './sweBenchLogGrader';
+import { logGrader, LOG_GRADER_DIR, LOG_GRADER_FILE, logCaseId, logGraderSpec } from './sweBenchLogGrader';
 import { detectLanguage, LANGUAGE_SPECS } from './sweBenchMultilingual';
 import { sweTestSpec, testDirectives, type SweTestSpec } from './sweBenchSpecs';
 import { applyPatchOracle, parseRecords, requireStrings, taskId, writeTaskFolder, type FileMap } from './taskWriter';
@@ -121,7 +121,7 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
       const framework = o.testCommand ? commandFramework(o.testCommand, spec.log) : spec.log === 'node' ? 'node' : 'pytest';
       evaluator = { kind: 'tests', framework, command, expected: tests, scoring: 'all', timeoutSec: TIMEOUT_SEC, ...(spec.env ? { env: spec.env } : {}) };
     } else {
-      hidden[`workspace/${LOG_GRADER_FILE}`] = LOG_GRADER;
+      hidden[`workspace/${LOG_GRADER_FILE}`] = logGrader();
       hidden[`workspace/${LOG_GRADER_DIR}/spec.json`] = logGraderSpec({
         instance_id: inst.instance_id, log: spec.log, command, env: spec.env ?? {}, runner: language ? null : spec.command[1], tests, timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace',
       });

@@ -5,72 +5,10 @@
 // the tests evaluator grades them one by one like pytest's own cases. The runner script must be
 // the one the agent was given: an edited runner could print any status. SWE-bench-Multilingual's
 // languages are read the same way from their tools' output (sweBenchMultilingual.ts).
-import { stdlibImports } from './gradingScript';
+import { graderScript } from './graderScripts';
 import type { SweLogFormat } from './sweBenchSpecs';
 
-/** Where the grader's files land in the verifier's /workspace (from hidden/workspace/). */
-/** The parsers of SWE-bench-Multilingual's languages (raw: the regular expressions keep their backslashes). */
-const LANGUAGE_PARSERS = String.raw`def status_of(statuses):
-    # A test reported more than once (a name in two files) passes only if it passed every time.
-    return "passed" if all(s == "passed" for s in statuses) else "skipped" if all(s == "skipped" for s in statuses) else "failed"
-
-
-def collect(pairs):
-    seen = {}
-    for name, status in pairs:
-        seen.setdefault(name, []).append(status)
-    return {k: status_of(v) for k, v in seen.items()}
-
-
-def parse_go(log):
-    # go test -v: "--- PASS: TestName (0.00s)", subtests indented as "--- FAIL: TestName/sub".
-    return collect(
-        (m.group(2), {"PASS": "passed", "SKIP": "skipped"}.get(m.group(1), "failed"))
-        for m in re.finditer(r"^\s*--- (PASS|FAIL|SKIP): (\S+)", log, re.M)
-    )
-
-
-def parse_cargo(log):
-    # cargo test: "test path::to::name ... ok", "... FAILED", "... ignored" (a doc test's name has spaces).
-    return collect(
-        (m.group(1), {"ok": "passed", "ignored": "skipped"}.get(m.group(2), "failed"))
-        for m in re.finditer(r"^test (.+?) \.\.\. (ok|FAILED|ignored)\b", log, re.M)
-    )
-
-
-def parse_tap(log):
-    # node --test --test-reporter=tap: "ok 1 - name", "not ok 2 - name # SKIP", subtests indented;
-    # TAP escapes # and \ in names.
-    out = []
-    for m in re.finditer(r"^\s*(ok|not ok) \d+ - (.*)$", log, re.M):
-        name, directive = re.match(r"^(.*?)(?:\s+# (SKIP|TODO)\b.*)?$", m.group(2)).groups()
-        name = name.replace("\\#", "#").replace("\\\\", "\\")
-        out.append((name, "skipped" if directive else "passed" if m.group(1) == "ok" else "failed"))
-    return collect(out)
-
-
-def parse_ctest(log):
-    # ctest: "1/3 Test #1: name .......   Passed    0.01 sec", "***Failed", "***Not Run (Disabled)", "***Skipped".
-    return collect(
-        (m.group(1), "passed" if m.group(2) == "Passed" else "skipped" if re.search(r"Skipped|Disabled", m.group(2)) else "failed")
-        for m in re.finditer(r"^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(Passed\b|\*\*\*.*)", log, re.M)
-    )
-
-
-def surefire_reports():
-    return [p for p in WORKSPACE.rglob("TEST-*.xml") if p.parent.name == "surefire-reports"]
-
-
-def parse_surefire(log):
-    # Maven surefire's XML reports: one testcase per test, named "classname#name" here.
-    out = []
-    for report in surefire_reports():
-        for case in xml.etree.ElementTree.parse(report).iter("testcase"):
-            name = case.get("classname", "") + "#" + case.get("name", "").split("(")[0]
-            bad = any(case.find(t) is not None for t in ("failure", "error"))
-            out.append((name, "failed" if bad else "skipped" if case.find("skipped") is not None else "passed"))
-    return collect(out)`;
-
+/** Where the grader (graders/swe-bench/test_swebench.py) and its spec land in the verifier's /workspace (from hidden/workspace/). */
 export const LOG_GRADER_DIR = '.swebench';
 export const LOG_GRADER_FILE = `${LOG_GRADER_DIR}/test_swebench.py`;
 
@@ -100,67 +38,5 @@ export function logGraderSpec(s: LogGraderSpec): string {
   return `${JSON.stringify({ ...s, ids: s.tests.map(caseParam) }, null, 2)}\n`;
 }
 
-export const LOG_GRADER = `# SWE-bench's grading of a repository with its own test runner: run its command once, read each
-# test's status from the log, and check FAIL_TO_PASS and PASS_TO_PASS one case per test.
-${stdlibImports(['functools', 'json', 'os', 'pathlib', 're', 'shutil', 'subprocess', 'xml.etree.ElementTree']).join('\n')}
-
-import pytest  # noqa: E402
-
-HERE = pathlib.Path(__file__).resolve().parent
-WORKSPACE = HERE.parent
-SPEC = json.loads((HERE / "spec.json").read_text())
-
-
-def parse_django(log):
-    # "test_name (module.Class) ... ok", or the docstring's first line before " ... " (the id
-    # SWE-bench keeps for tests that have one); "... skipped 'why'", FAIL, ERROR.
-    out = {}
-    for line in log.splitlines():
-        m = re.match(r"^(.*?) \\.\\.\\. (ok|OK|FAIL|ERROR|skipped.*|expected failure|unexpected success)\\s*$", line)
-        if m:
-            word = m.group(2)
-            out[m.group(1).strip()] = "passed" if word in ("ok", "OK", "expected failure") else "skipped" if word.startswith("skipped") else "failed"
-    return out
-
-
-def parse_sympy(log):
-    # bin/test --verbose: "test_name ok", "test_name F" (failed), "E" (error), "f" (expected to
-    # fail), "s" (skipped), "w" (slow, not run).
-    out = {}
-    for line in log.splitlines():
-        m = re.match(r"^\\s*(test_\\w+)\\s+(ok|F|E|f|s|w|X)\\s*$", line)
-        if m:
-            word = m.group(2)
-            out[m.group(1)] = "passed" if word == "ok" else "skipped" if word in ("s", "w") else "failed"
-    return out
-
-
-${LANGUAGE_PARSERS}
-
-PARSERS = {"django": parse_django, "sympy": parse_sympy, "go": parse_go, "cargo": parse_cargo, "tap": parse_tap, "ctest": parse_ctest, "surefire": parse_surefire}
-
-
-@functools.lru_cache(maxsize=None)
-def results():
-    if SPEC["runner"] is not None:
-        runner = WORKSPACE / SPEC["runner"]
-        before = pathlib.Path(SPEC["initial"]) / SPEC["runner"]
-        assert before.is_file(), "the initial workspace has no " + SPEC["runner"]
-        assert runner.is_file() and runner.read_bytes() == before.read_bytes(), SPEC["runner"] + " was changed: it is the test runner"
-    # Reports left in the workspace are not this run's.
-    for report in surefire_reports() if SPEC["log"] == "surefire" else []:
-        shutil.rmtree(report.parent, ignore_errors=True)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
-    env.update(SPEC["env"])
-    argv = [sys.executable if a == "python3" else a for a in SPEC["command"]]
-    r = subprocess.run(argv, cwd=WORKSPACE, env=env, capture_output=True, text=True, timeout=SPEC["timeoutSec"])
-    log = r.stdout + "\\n" + r.stderr
-    return PARSERS[SPEC["log"]](log), log[-3000:]
-
-
-@pytest.mark.parametrize("test", SPEC["tests"], ids=SPEC["ids"])
-def test_result(test):
-    found, tail = results()
-    assert test in found, "%s: not in the runner's log:\\n%s" % (test, tail)
-    assert found[test] == "passed", "%s: %s" % (test, found[test])
-`;
+/** The grader's text, copied as it is into each task that needs it. */
+export const logGrader = (): string => graderScript('sweBenchLog');

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
-import { stdlibImports } from './gradingScript';
+import { graderScript } from './graderScripts';
 import { checkout, deletedFiles, patchedFiles } from './repoCheckout';
 import type { SweInstance } from './sweBench';
 import { parseRecords, requireStrings, taskId, writeTaskFolder, type FileMap } from './taskWriter';
@@ -18,7 +18,10 @@ export interface SwtOptions { outRoot: string; repos: string; suite?: string; li
 
 /** What counts as the agent's test files: kept from the agent's workspace, run in both states. */
 export const SWT_TEST_FILES = ['**/test_*.py', '**/*_test.py'];
-/** Where the grader's files land in the verifier's /workspace (from hidden/workspace/). */
+/**
+ * Where the grader (graders/swt-bench/test_swt.py) and its files land in the verifier's /workspace
+ * (from hidden/workspace/); the grader skips this folder when it looks for the agent's tests.
+ */
 const GRADER = '.swt';
 /**
  * Runs of each state (original code, gold patch), in a random order drawn at grading: tests that
@@ -28,91 +31,6 @@ const GRADER = '.swt';
 export const SWT_REPEATS = 3;
 const FIELDS = ['instance_id', 'repo', 'base_commit', 'patch', 'test_patch', 'problem_statement'] as const;
 
-// The grader: a pytest file of two cases, run in the verifier. The agent's tests run in copies
-// of /pwp/initial/workspace (the workspace as the agent got it) with the agent's new or changed
-// test files copied in; the second copy also gets the gold patch's files.
-const GRADER_TEST = `# SWT-Bench's check of tests written for an issue: the test files the agent added or changed
-# must fail on the original code and pass once the gold patch is applied. Each run uses a fresh
-# copy of the workspace as the agent received it, with only the agent's test files added. Each
-# state is run SPEC["repeats"] times, all in an order drawn now, so tests that keep state
-# between runs (fail the first time, pass the next) cannot tell the two states apart.
-${stdlibImports(['fnmatch', 'functools', 'json', 'os', 'pathlib', 'random', 'shutil', 'subprocess', 'tempfile']).join('\n')}
-
-HERE = pathlib.Path(__file__).resolve().parent
-WORKSPACE = HERE.parent
-INITIAL = pathlib.Path("/pwp/initial/workspace")
-SPEC = json.loads((HERE / "swt.json").read_text())
-
-
-def is_test_file(rel):
-    return any(fnmatch.fnmatch(pathlib.PurePosixPath(rel).name, pattern.split("/")[-1]) for pattern in SPEC["testFiles"])
-
-
-def agent_tests():
-    assert INITIAL.is_dir(), "the verifier has no copy of the initial workspace"
-    found = []
-    for path in sorted(WORKSPACE.rglob("*.py")):
-        rel = path.relative_to(WORKSPACE).as_posix()
-        if rel.startswith(("${GRADER}/", ".git/")) or "__pycache__" in rel or not is_test_file(rel):
-            continue
-        before = INITIAL / rel
-        if not before.is_file() or before.read_bytes() != path.read_bytes():
-            found.append(rel)
-    assert found, "no test file (" + ", ".join(SPEC["testFiles"]) + ") was added or changed"
-    for rel in found:
-        text = (WORKSPACE / rel).read_text(errors="replace")
-        assert "${GRADER}" not in text and "/pwp/" not in text, rel + " reads the grader's files"
-    return found
-
-
-def run(tests, gold):
-    scratch = tempfile.mkdtemp(prefix="swt-")
-    try:
-        repo = os.path.join(scratch, "repo")
-        shutil.copytree(INITIAL, repo, symlinks=True)
-        for rel in tests:
-            os.makedirs(os.path.dirname(os.path.join(repo, rel)), exist_ok=True)
-            shutil.copyfile(WORKSPACE / rel, os.path.join(repo, rel))
-        if gold:
-            for rel in SPEC["goldFiles"]:
-                os.makedirs(os.path.dirname(os.path.join(repo, rel)), exist_ok=True)
-                shutil.copyfile(HERE / "gold" / rel, os.path.join(repo, rel))
-            for rel in SPEC["goldDeletes"]:
-                if os.path.exists(os.path.join(repo, rel)):
-                    os.remove(os.path.join(repo, rel))
-        home = os.path.join(scratch, "home")
-        os.makedirs(home)
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
-        env.update(HOME=home, TMPDIR=home)
-        r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests], cwd=repo, env=env,
-                           capture_output=True, text=True, timeout=SPEC["timeoutSec"])
-        return r.returncode, (r.stdout + r.stderr)[-3000:]
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-
-
-@functools.lru_cache(maxsize=None)
-def outcomes():
-    tests = agent_tests()
-    order = [False, True] * SPEC["repeats"]
-    random.SystemRandom().shuffle(order)
-    out = {False: [], True: []}
-    for gold in order:
-        out[gold].append(run(tests, gold))
-    return out
-
-
-def test_fails_on_the_original_code():
-    for code, output in outcomes()[False]:
-        # 1: tests failed; 2: an error while collecting them (what they test does not exist yet).
-        assert code in (1, 2), "the tests do not fail on the original code (pytest exit code %d):\\n%s" % (code, output)
-
-
-def test_passes_with_the_gold_patch():
-    for code, output in outcomes()[True]:
-        assert code == 0, "the tests do not pass with the gold patch (pytest exit code %d):\\n%s" % (code, output)
-`;
-
 export function swtTask(inst: SweInstance, o: SwtOptions, where: string): Task {
   requireStrings(inst, FIELDS, where);
   const co = checkout(o.repos, inst.repo, inst.base_commit);
@@ -121,8 +39,8 @@ export function swtTask(inst: SweInstance, o: SwtOptions, where: string): Task {
     co.apply(inst.patch, 'gold patch');
     const goldFiles = patchedFiles(inst.patch);
     const hidden: FileMap = {
-      [`workspace/${GRADER}/test_swt.py`]: GRADER_TEST,
-      [`workspace/${GRADER}/swt.json`]: `${JSON.stringify({ instance_id: inst.instance_id, testFiles: SWT_TEST_FILES, goldFiles, goldDeletes: deletedFiles(inst.patch), repeats: SWT_REPEATS, timeoutSec: 540 }, null, 2)}\n`,
+      [`workspace/${GRADER}/test_swt.py`]: graderScript('swt'),
+      [`workspace/${GRADER}/swt.json`]: `${JSON.stringify({ instance_id: inst.instance_id, testFiles: SWT_TEST_FILES, goldFiles, goldDeletes: deletedFiles(inst.patch), repeats: SWT_REPEATS, timeoutSec: 540, initial: '/pwp/initial/workspace' }, null, 2)}\n`,
     };
     for (const f of goldFiles) hidden[`workspace/${GRADER}/gold/${f}`] = readFileSync(join(co.dir, f));
     return writeTaskFolder(o.outRoot, {

@@ -2,7 +2,7 @@
 // bridge needs to start and stop the IDE as the IDE user, no-new-privileges, CPU/memory/pid limits. Each environment has a network of
 // its own, internal (no outside) unless the spec asks for the network; nothing is published:
 // the host reaches the bridge at the container's address on that network, and nothing else
-// can (README, "Security"). The token lives in a label, so `pwp` can find it again from any process.
+// can (docs/grading-and-security.md). The token lives in a label, so `pwp` can find it again from any process.
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';

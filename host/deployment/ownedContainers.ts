@@ -5,7 +5,7 @@
 // environments unless asked for everyone's.
 import { randomBytes } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 
 export const OWNER_LABEL = 'pwp.owner';
 /** host:pid:nonce; the nonce keeps a recycled pid from naming an older process's containers. */

@@ -3,7 +3,7 @@
 // capability dropped but SETUID and SETGID, which the test runner needs to start the tests as
 // the IDE user. What the verifier does in it goes through the same Runtime as an environment's.
 import { randomBytes } from 'node:crypto';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { DockerRuntime } from './dockerRuntime';
 import { ownerLabels } from './ownedContainers';
 import type { Runtime } from './runtime';

@@ -23,7 +23,15 @@ export async function agentDiff(initialTar: Buffer, finalTar: Buffer): Promise<{
       parts.push(`Binary files ${a ? `a/${path}` : '/dev/null'} and ${b ? `b/${path}` : '/dev/null'} differ\n`);
       continue;
     }
-    const patch = createTwoFilesPatch(a ? `a/${path}` : '/dev/null', b ? `b/${path}` : '/dev/null', a?.toString('utf8') ?? '', b?.toString('utf8') ?? '', undefined, undefined, { context: 3 });
+    const patch = createTwoFilesPatch(
+      a ? `a/${path}` : '/dev/null',
+      b ? `b/${path}` : '/dev/null',
+      a?.toString('utf8') ?? '',
+      b?.toString('utf8') ?? '',
+      undefined,
+      undefined,
+      { context: 3 },
+    );
     // Without the "===" banner, as git prints it.
     parts.push(`diff --git a/${path} b/${path}\n${patch.replace(/^=+\n/m, '').replace(/^Index: .*\n/m, '')}`);
   }

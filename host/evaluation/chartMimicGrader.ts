@@ -1,20 +1,29 @@
 // `chartmimic` evaluators: ChartMimic's published low-level scores (metrics/chartMimicScore.ts)
-// of the agent's script against the original script, both run traced (metrics/chartTrace.ts)
+// of the agent's script against the original script, both run traced (verifierScripts/chartTrace.py)
 // by the image's Python and matplotlib in the verifier. The task's score is the mean of the
 // four F1 scores (ChartMimic's low-level score); the GPT-4V score is reported as absent.
 import { randomUUID } from 'node:crypto';
-import { CHART_TRACE_PY } from './metrics/chartTrace';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { GPT4V_ABSENT, chartMimicScores, type ChartTrace } from './metrics/chartMimicScore';
 import type { ChartMimicEvaluator } from './evaluatorSchema';
 import { componentList, tail, type EvaluationResult } from './evaluationResult';
 import { markedJson, prepareReference } from './referenceRun';
 import type { Sandbox } from './verifier';
 
+const CHART_TRACE_PY = readFileSync(join(__dirname, 'verifierScripts', 'chartTrace.py'), 'utf8');
 const traceArgv = (marker: string, script: string) => ['/usr/bin/python3', '-I', '-c', CHART_TRACE_PY, marker, script];
 
 export async function gradeChartMimic(e: ChartMimicEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
-  const fail = (summary: string, output?: EvaluationResult['output']): EvaluationResult => ({ kind: 'chartmimic', score: 0, passed: false, summary, output, durationMs: Date.now() - t0 });
+  const fail = (summary: string, output?: EvaluationResult['output']): EvaluationResult => ({
+    kind: 'chartmimic',
+    score: 0,
+    passed: false,
+    summary,
+    output,
+    durationMs: Date.now() - t0,
+  });
   const marker = `@pwp-trace-${randomUUID()}@`;
   if (!(await sandbox.readFile(`/workspace/${e.script}`))) return fail(`${e.script} does not exist`);
   const ref = await prepareReference(sandbox, e.reference);

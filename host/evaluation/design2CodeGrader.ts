@@ -17,7 +17,14 @@ function blocksArgv(path: string, e: Design2CodeEvaluator): string[] {
 
 export async function gradeDesign2Code(e: Design2CodeEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
-  const fail = (summary: string, output?: EvaluationResult['output']): EvaluationResult => ({ kind: 'design2code', score: 0, passed: false, summary, output, durationMs: Date.now() - t0 });
+  const fail = (summary: string, output?: EvaluationResult['output']): EvaluationResult => ({
+    kind: 'design2code',
+    score: 0,
+    passed: false,
+    summary,
+    output,
+    durationMs: Date.now() - t0,
+  });
   if (!(await sandbox.readFile(`/workspace/${e.html}`))) return fail(`${e.html} does not exist`);
   const ref = await prepareReference(sandbox, e.reference);
   const r = await ref.run(blocksArgv(`/pwp/hidden/${e.reference}`, e), { timeoutSec: 90, env: { HOME: ref.dir } });

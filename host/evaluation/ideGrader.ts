@@ -4,7 +4,7 @@
 // with VS Code's precedence), keybindings.json, the extensions folder, launch.json and the
 // `launch` settings. An ide.* answer counts only for what the IDE alone knows: a setting's
 // registered default when no file sets it, whether an installed extension is enabled,
-// breakpoints and local history (see the README's Security section for why those can be
+// breakpoints and local history (see docs/grading-and-security.md for why those can be
 // trusted). A forged answer about anything else changes nothing.
 import { checkLeaves, type IdeCheck, type IdeEvaluator } from './evaluatorSchema';
 import { anyOf, fromChecks, type CheckResult, type EvaluationResult } from './evaluationResult';
@@ -37,7 +37,10 @@ function fileValue(file: Json | undefined, key: string, languageId?: string): un
  * user, registered default); object values merge across the layers, as VS Code merges them
  * (`files.exclude` keeps the default's entries). The defaults come from the IDE.
  */
-export function settingFromFiles(files: SettingFiles, key: string, languageId: string | undefined, scope: 'effective' | 'user' | 'workspace' | 'workspaceFolder', defaults: { value?: unknown; languageValue?: unknown } = {}): { value: unknown; source: string } {
+export function settingFromFiles(
+  files: SettingFiles, key: string, languageId: string | undefined, scope: 'effective' | 'user' | 'workspace' | 'workspaceFolder',
+  defaults: { value?: unknown; languageValue?: unknown } = {},
+): { value: unknown; source: string } {
   const layers: [string, Json | undefined][] = scope === 'effective' ? [['workspace', files.workspace], ['machine', files.machine], ['user', files.user]]
     : scope === 'user' ? [['machine', files.machine], ['user', files.user]] : [['workspace', files.workspace]];
   // Highest precedence first.

@@ -20,7 +20,15 @@ export function renderArgv(htmlPath: string, width: number, height: number, out:
 
 export async function gradeImage(e: ImageEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
-  const fail = (summary: string, output?: EvaluationResult['output']): EvaluationResult => ({ kind: 'image', score: 0, passed: false, similarity: 0, summary, output, durationMs: Date.now() - t0 });
+  const fail = (summary: string, output?: EvaluationResult['output']): EvaluationResult => ({
+    kind: 'image',
+    score: 0,
+    passed: false,
+    similarity: 0,
+    summary,
+    output,
+    durationMs: Date.now() - t0,
+  });
   let candidate: Buffer | undefined;
   let output: EvaluationResult['output'];
   const c = e.candidate;

@@ -34,7 +34,8 @@ export async function imageSimilarity(candidate: Buffer, reference: Buffer): Pro
   const height = Math.max(1, Math.round((meta.height ?? SIDE) * scale));
   const [a, b] = await Promise.all([rgb(candidate, width, height), rgb(reference, width, height)]);
   const bg = background(b);
-  const isFg = (px: Buffer, i: number) => Math.abs(px[i] - bg[0]) > FOREGROUND_DELTA || Math.abs(px[i + 1] - bg[1]) > FOREGROUND_DELTA || Math.abs(px[i + 2] - bg[2]) > FOREGROUND_DELTA;
+  const isFg = (px: Buffer, i: number) =>
+    Math.abs(px[i] - bg[0]) > FOREGROUND_DELTA || Math.abs(px[i + 1] - bg[1]) > FOREGROUND_DELTA || Math.abs(px[i + 2] - bg[2]) > FOREGROUND_DELTA;
   let inter = 0;
   let union = 0;
   let diff = 0;

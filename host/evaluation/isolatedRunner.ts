@@ -62,7 +62,10 @@ export function imageRunner(argv: readonly string[]): string[] {
 }
 
 /** Environment variables that would load code before the runner or change where it looks. */
-export const DROPPED_ENV = ['NODE_OPTIONS', 'NODE_PATH', 'NODE_REPL_EXTERNAL_MODULE', 'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONUSERBASE', 'PYTHONINSPECT', 'PYTEST_ADDOPTS', 'PYTEST_PLUGINS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'BASH_ENV', 'ENV'];
+export const DROPPED_ENV = [
+  'NODE_OPTIONS', 'NODE_PATH', 'NODE_REPL_EXTERNAL_MODULE', 'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONUSERBASE', 'PYTHONINSPECT', 'PYTEST_ADDOPTS',
+  'PYTEST_PLUGINS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'BASH_ENV', 'ENV',
+];
 
 export function testsEnv(e: Pick<TestsEvaluator, 'env'>): Record<string, string> {
   return {

@@ -220,7 +220,13 @@ export function compareFlowchart(chart: Flowchart, spec: DiagramSpec): DiagramCo
   const wantNodes = new Set([...spec.nodes, ...spec.edges.flatMap((e) => [e[0], e[1]])].map(labelKey));
   const extraNodes = spec.exact ? chart.nodes.filter((nd) => !wantNodes.has(labelKey(nd.label))).map((nd) => nd.label) : [];
 
-  const edges = chart.edges.map((e) => ({ from: labelKey(labelOf.get(e.from) ?? e.from), to: labelKey(labelOf.get(e.to) ?? e.to), label: labelKey(e.label), directed: e.directed, raw: e }));
+  const edges = chart.edges.map((e) => ({
+    from: labelKey(labelOf.get(e.from) ?? e.from),
+    to: labelKey(labelOf.get(e.to) ?? e.to),
+    label: labelKey(e.label),
+    directed: e.directed,
+    raw: e,
+  }));
   const used = new Set<number>();
   const missingEdges: string[] = [];
   for (const [from, to, label] of spec.edges) {

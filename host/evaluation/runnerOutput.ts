@@ -9,6 +9,7 @@ export interface RunnerCounts { passed: number; failed: number; source: string }
 
 /** pytest's final line, `3 failed, 2 passed, 1 skipped in 0.12s` (with or without `=` bars). */
 export function pytestSummary(stdout: string): RunnerCounts | undefined {
+  // eslint-disable-next-line no-control-regex -- ESC starts the colour codes stripped here
   const lines = stdout.split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()).filter(Boolean);
   for (let i = lines.length - 1; i >= 0; i--) {
     const l = lines[i].replace(/^=+\s*|\s*=+$/g, '');
@@ -33,6 +34,7 @@ export function tapSummary(stdout: string): RunnerCounts | undefined {
 
 /** jest's `Tests:       1 failed, 2 passed, 3 total`. */
 export function jestSummary(output: string): RunnerCounts | undefined {
+  // eslint-disable-next-line no-control-regex -- ESC starts the colour codes stripped here
   const line = [...output.replace(/\x1b\[[0-9;]*m/g, '').matchAll(/^Tests:\s+(.*\d+ total)\s*$/gm)].pop()?.[1];
   if (!line) return undefined;
   const n = (word: string) => Number(new RegExp(`(\\d+) ${word}\\b`).exec(line)?.[1] ?? 0);
@@ -40,7 +42,9 @@ export function jestSummary(output: string): RunnerCounts | undefined {
 }
 
 /** Why the report and the runner disagree, or undefined when they agree. */
-export function crossCheck(framework: string, cases: readonly TestCase[], run: { exitCode: number; stdout: string; stderr: string; timedOut: boolean }, quietSummary = false): string | undefined {
+export function crossCheck(
+  framework: string, cases: readonly TestCase[], run: { exitCode: number; stdout: string; stderr: string; timedOut: boolean }, quietSummary = false,
+): string | undefined {
   if (run.timedOut) return undefined;
   const passed = cases.filter((c) => c.status === 'passed').length;
   const failed = cases.filter((c) => c.status === 'failed').length;

@@ -104,7 +104,13 @@ function fileAliases(file: string | undefined, title: string): string[] {
   return [`${file}::${title}`, ...(file.startsWith(WORKSPACE) ? [`${file.slice(WORKSPACE.length)}::${title}`] : [])];
 }
 
-interface JestReport { testResults?: { name?: string; message?: string; assertionResults?: { ancestorTitles?: string[]; title: string; fullName?: string; status: string; failureMessages?: string[]; duration?: number }[] }[] }
+interface JestReport {
+  testResults?: {
+    name?: string;
+    message?: string;
+    assertionResults?: { ancestorTitles?: string[]; title: string; fullName?: string; status: string; failureMessages?: string[]; duration?: number }[];
+  }[];
+}
 
 export function parseJestJson(text: string): TestCase[] {
   const r = JSON.parse(text) as JestReport;

@@ -24,6 +24,9 @@ export function observedFetch(log: AttemptLog, inner: typeof fetch = fetch): typ
 }
 
 /** The options both SDK clients take from a model spec, with the observed fetch under them. */
-export function sdkOptions(spec: ModelSpec, log: AttemptLog): { apiKey: string | undefined; baseURL: string | undefined; maxRetries: number; timeout: number; fetch: typeof fetch } {
+export function sdkOptions(
+  spec: ModelSpec,
+  log: AttemptLog,
+): { apiKey: string | undefined; baseURL: string | undefined; maxRetries: number; timeout: number; fetch: typeof fetch } {
   return { apiKey: spec.apiKey, baseURL: spec.baseURL, maxRetries: spec.maxRetries, timeout: spec.timeoutMs, fetch: observedFetch(log) };
 }

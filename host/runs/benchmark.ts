@@ -63,7 +63,10 @@ export function replaySource(trajectory: string, job: BenchJob): string {
   if (trajectory.endsWith('.jsonl')) return trajectory;
   const dir = join(trajectory, 'runs', job.task.suite, job.task.id);
   const runs = existsSync(dir) ? readdirSync(dir).filter((d) => existsSync(join(dir, d, 'trajectory.jsonl'))) : [];
-  const pick = runs.find((d) => d === `oracle-${job.attempt}`) ?? runs.find((d) => d.endsWith(`-${job.attempt}`) && !d.startsWith('replay-')) ?? runs.find((d) => !d.startsWith('replay-'));
+  const pick =
+    runs.find((d) => d === `oracle-${job.attempt}`) ??
+    runs.find((d) => d.endsWith(`-${job.attempt}`) && !d.startsWith('replay-')) ??
+    runs.find((d) => !d.startsWith('replay-'));
   if (!pick) throw new Error(`no recorded run of ${taskName(job.task)} in ${trajectory}`);
   return join(dir, pick, 'trajectory.jsonl');
 }
@@ -101,7 +104,11 @@ export async function runBench(o: BenchOptions): Promise<BenchOutcome> {
       try {
         const image = images.get(job.task);
         if (image instanceof Error) throw image;
-        const agent = makeAgent(job.agent, { trajectory: job.agent === 'replay' && o.trajectory ? replaySource(o.trajectory, job) : undefined, command: o.agentCommand, ...(job.model ? o.agentConfig : {}) });
+        const agent = makeAgent(job.agent, {
+          trajectory: job.agent === 'replay' && o.trajectory ? replaySource(o.trajectory, job) : undefined,
+          command: o.agentCommand,
+          ...(job.model ? o.agentConfig : {}),
+        });
         result = await runTask(job.task, {
           agent, attempt: job.attempt, defaultImage: ideImage, image, video: o.video, deployment, pool: pools.for(job.task), view: o.view,
           onEnvironment: o.onEnvironment ? (e) => o.onEnvironment!(job, e) : undefined,

@@ -40,7 +40,13 @@ export function imagePools(runs: readonly Task[], o: ImagePoolOptions, deploymen
       let pool = pools.get(image);
       if (!pool) {
         const total = runsOn(image);
-        pool = new EnvPool({ size: Math.min(o.parallel, total), total, deployment, log: o.log, spec: { image, ...(o.view ? { view: true } : {}), ...(o.labels ? { labels: o.labels } : {}) } });
+        pool = new EnvPool({
+          size: Math.min(o.parallel, total),
+          total,
+          deployment,
+          log: o.log,
+          spec: { image, ...(o.view ? { view: true } : {}), ...(o.labels ? { labels: o.labels } : {}) },
+        });
         pools.set(image, pool);
       }
       return pool;

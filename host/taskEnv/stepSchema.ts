@@ -96,7 +96,9 @@ const shapes = {
     ...Note,
   }).strict(),
   /** Starts a long-running process in the background and waits until it listens on the port. */
-  startServer: z.object({ startServer: Argv, port: z.int().min(1).max(65535), cwd: z.string().max(1000).optional(), timeoutSec: z.int().min(1).max(600).default(30), ...Note }).strict(),
+  startServer: z.object({
+    startServer: Argv, port: z.int().min(1).max(65535), cwd: z.string().max(1000).optional(), timeoutSec: z.int().min(1).max(600).default(30), ...Note,
+  }).strict(),
   /** Saves each version of a file through the IDE in turn, so its local history (Timeline) has one entry each. */
   history: z.object({
     history: RelPath,
@@ -121,7 +123,10 @@ const shapes = {
   answerFrom: z.object({
     answerFrom: z.union([
       z.object({ exec: Argv, regex: Regex(2000).optional(), cwd: z.string().max(1000).optional(), timeoutSec: z.int().min(1).max(600).default(120) }).strict(),
-      z.object({ tool: z.string().min(1).max(200), args: z.record(z.string(), z.unknown()).default({}), regex: Regex(2000).optional(), timeoutMs: z.int().min(100).max(3_600_000).optional() }).strict(),
+      z.object({
+        tool: z.string().min(1).max(200), args: z.record(z.string(), z.unknown()).default({}), regex: Regex(2000).optional(),
+        timeoutMs: z.int().min(100).max(3_600_000).optional(),
+      }).strict(),
       /** An ide.* read (debug variables, settings, diagnostics), as JSON text. */
       z.object({ ide: IdeMethod, params: z.record(z.string(), z.unknown()).default({}), regex: Regex(2000).optional() }).strict(),
     ]),
@@ -153,7 +158,9 @@ export type StepOf<K extends StepKind> = z.output<Shapes[K]>;
 export const STEP_KINDS = Object.keys(shapes) as StepKind[];
 
 /** Steps that act only through the keyboard and mouse (and observe). */
-export const INPUT_ONLY_KINDS: ReadonlySet<StepKind> = new Set(['key', 'type', 'click', 'palette', 'openFile', 'wait', 'waitFor', 'waitForFocus', 'waitForMark', 'waitForText', 'settle', 'answerFromScreen']);
+export const INPUT_ONLY_KINDS: ReadonlySet<StepKind> = new Set([
+  'key', 'type', 'click', 'palette', 'openFile', 'wait', 'waitFor', 'waitForFocus', 'waitForMark', 'waitForText', 'settle', 'answerFromScreen',
+]);
 
 export function stepKind(step: Step): StepKind {
   return STEP_KINDS.find((k) => k in step)!;

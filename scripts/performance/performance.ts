@@ -64,7 +64,11 @@ const HEADLINE = ['cold_start_ms', 'pool_reset_ms', 'checkpoint_ms', 'restore_ms
 
 /** The naive screenshot: a `docker exec` of ImageMagick's import on the display (as the bridge's user, with its X cookie). */
 async function naiveScreenshot(containerName: string): Promise<Buffer> {
-  const { stdout } = await run('docker', ['exec', '-u', 'root', '-e', 'XAUTHORITY=/tmp/pwp/xauthority', containerName, 'import', '-display', ':1', '-window', 'root', 'png:-'], { encoding: 'buffer', maxBuffer: 1 << 26 });
+  const { stdout } = await run(
+    'docker',
+    ['exec', '-u', 'root', '-e', 'XAUTHORITY=/tmp/pwp/xauthority', containerName, 'import', '-display', ':1', '-window', 'root', 'png:-'],
+    { encoding: 'buffer', maxBuffer: 1 << 26 },
+  );
   return stdout as unknown as Buffer;
 }
 

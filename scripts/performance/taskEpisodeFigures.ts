@@ -116,7 +116,9 @@ function levelFigures(suffix: string, r: { wallMs: number; episodes: Episode[] }
  * With more tasks than episodes at a time, later episodes take environments the pool started
  * while earlier ones ran (a steady state, not only the pre-filled pool).
  */
-export async function benchTaskEpisodes(deployment: DockerDeployment, image: string, say: (l: string) => void, perLevel = 8): Promise<{ figures: Figures; rows: Row[]; errors: string[] }> {
+export async function benchTaskEpisodes(
+  deployment: DockerDeployment, image: string, say: (l: string) => void, perLevel = 8,
+): Promise<{ figures: Figures; rows: Row[]; errors: string[] }> {
   const suite = resolveTasks([SUITE]);
   const tasks = Array.from({ length: perLevel }, (_, i) => suite[i % suite.length]);
   const figures: Figures = {
@@ -144,7 +146,8 @@ export async function benchTaskEpisodes(deployment: DockerDeployment, image: str
   for (const c of TASK_EPISODE_LEVELS) {
     const four = c === 4;
     rows.push([`${SUITE} oracle episodes/hour, ${c} at a time`,
-      `${figures[`task_episodes_per_hour_${c}`]} (p50 ${figures[`task_episode_p50_ms_${c}`]} ms each, overhead ${figures[`task_episode_overhead_p50_ms_${c}`]} ms${failed(String(c))})`,
+      `${figures[`task_episodes_per_hour_${c}`]} (p50 ${figures[`task_episode_p50_ms_${c}`]} ms each, `
+        + `overhead ${figures[`task_episode_overhead_p50_ms_${c}`]} ms${failed(String(c))})`,
       four ? `${naive4} (new container each; overhead p50 ${figures.task_episode_overhead_p50_ms_4_naive} ms${failed('4_naive')})` : '',
       four ? `${figures.task_episodes_per_hour_ratio_4}x` : '']);
     rows.push(['  overhead, ms p50', `reset ${figures[`task_episode_reset_p50_ms_${c}`]}, grading ${figures[`task_episode_grade_p50_ms_${c}`]}, close ${figures[`task_episode_close_p50_ms_${c}`]} (agent ${figures[`task_episode_agent_p50_ms_${c}`]})`, '', '']);

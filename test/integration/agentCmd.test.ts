@@ -86,7 +86,10 @@ describe('outside agents: pwp run and pwp bench --agent-cmd (real containers)', 
       assert.equal(r.status, 'finished', r.error);
       assert.equal(r.score, 0);
       assert.equal(server.requests.length, 2);
-      const first = server.requests[0].body as { tools: { function: { name: string; parameters: { properties: { type: { enum: string[] } } } } }[]; messages: { content: unknown }[] };
+      const first = server.requests[0].body as {
+        tools: { function: { name: string; parameters: { properties: { type: { enum: string[] } } } } }[];
+        messages: { content: unknown }[];
+      };
       assert.ok(first.tools[0].function.parameters.properties.type.enum.includes('click'), 'the tool is the action space');
       assert.match(JSON.stringify(first.messages), /Duplicate Selection/);
       const second = JSON.stringify(server.requests[1].body);

@@ -37,7 +37,9 @@ describe('pwp run and pwp bench with a model agent (CLI, real containers)', func
 
   it('pwp run <task> --agent ide-agent --model <id> solves the task and prints the model and the agent statistics', async () => {
     const out = mkdtempSync(join(tmpdir(), 'pwp-cli-run-'));
-    const { stdout } = await run(join(root, 'bin/pwp'), ['run', 'general-swe/swap-variables', '--agent', 'ide-agent', '--model', 'openai:local-model', '--max-steps', '6', '--out', out, '--no-video', '--json'], { env, cwd: root, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run(join(root, 'bin/pwp'), [
+      'run', 'general-swe/swap-variables', '--agent', 'ide-agent', '--model', 'openai:local-model', '--max-steps', '6', '--out', out, '--no-video', '--json',
+    ], { env, cwd: root, maxBuffer: 64 * 1024 * 1024 });
     const r = JSON.parse(stdout.trim().split('\n').at(-1)!);
     assert.equal(r.passed, true, r.error ?? JSON.stringify(r.evaluation));
     assert.equal(r.agent, 'ide-agent');
@@ -53,7 +55,9 @@ describe('pwp run and pwp bench with a model agent (CLI, real containers)', func
 
   it('pwp bench --agent ide-agent --model <id> reports success and the model-agent figures per agent and model', async () => {
     const out = mkdtempSync(join(tmpdir(), 'pwp-cli-bench-'));
-    const { stdout } = await run(join(root, 'bin/pwp'), ['bench', 'general-swe/swap-variables', '--agent', 'ide-agent', '--model', 'openai:local-model', '--attempts', '2', '--parallel', '1', '--out', out, '--no-video'], { env, cwd: root, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run(join(root, 'bin/pwp'), [
+      'bench', 'general-swe/swap-variables', '--agent', 'ide-agent', '--model', 'openai:local-model', '--attempts', '2', '--parallel', '1', '--out', out, '--no-video',
+    ], { env, cwd: root, maxBuffer: 64 * 1024 * 1024 });
     assert.match(stdout, /general-swe\s+ide-agent \(openai:local-model\)\s+1\s+2\s+100\.0%/);
     assert.match(stdout, /model agents:/);
     assert.match(stdout, /general-swe\s+ide-agent\s+openai:local-model\s+3\.0\s+3\.0\s+0\.0%\s+15000\s+500\s+7750/);

@@ -27,7 +27,7 @@ async function run(file: string, args: string[]): Promise<{ stdout: string; stde
     return await p;
   } catch (err) {
     const e = err as Error & { stdout?: string; stderr?: string };
-    throw new Error(`${e.message}\nstdout:\n${e.stdout}\nstderr:\n${e.stderr}`);
+    throw new Error(`${e.message}\nstdout:\n${e.stdout}\nstderr:\n${e.stderr}`, { cause: err });
   }
 }
 
@@ -159,7 +159,10 @@ describe('pwp bench (CLI, real containers): progress, results, summary, reports,
   it('Ctrl-C removes the containers the bench started and keeps the results written so far', async () => {
     const docker = new Docker();
     const out2 = mkdtempSync(join(tmpdir(), 'pwp-bench-int-'));
-    const child = spawn(join(root, 'bin/pwp'), ['bench', TASKS[0], '--agent', 'oracle', '--attempts', '2', '--parallel', '1', '--no-video', '--out', out2], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(root, 'bin/pwp'), ['bench', TASKS[0], '--agent', 'oracle', '--attempts', '2', '--parallel', '1', '--no-video', '--out', out2], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
     let exitCode: number | null | undefined;

@@ -27,7 +27,16 @@ function write(root: string, files: Record<string, string | Buffer>): void {
 /** A digest of every file under a folder (to show a conversion left the input alone). */
 function digest(dir: string): string {
   const h = createHash('sha256');
-  const walk = (d: string) => { for (const e of readdirSync(d).sort()) { const p = join(d, e); if (statSync(p).isDirectory()) walk(p); else { h.update(relative(dir, p)); h.update(readFileSync(p)); } } };
+  const walk = (d: string) => {
+    for (const e of readdirSync(d).sort()) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else {
+        h.update(relative(dir, p));
+        h.update(readFileSync(p));
+      }
+    }
+  };
   walk(dir);
   return h.digest('hex');
 }

@@ -41,7 +41,12 @@ describe('detected test commands in the verifier', function () {
         }),
         hiddenDir: hidden,
       });
-      const runs: [DetectedFramework, string][] = [['pytest', 'tasks/task-1/task_tests.py'], ['jest', 'tasks/task-2/task_tests.js'], ['mocha', 'tasks/task-3/task_tests.js'], ['go', 'calc/calc_test.go']];
+      const runs: [DetectedFramework, string][] = [
+        ['pytest', 'tasks/task-1/task_tests.py'],
+        ['jest', 'tasks/task-2/task_tests.js'],
+        ['mocha', 'tasks/task-3/task_tests.js'],
+        ['go', 'calc/calc_test.go'],
+      ];
       for (const [fw, file] of runs) {
         const e = EvaluatorSchema.parse({ kind: 'tests', ...testCommand(fw, [file]), scoring: 'passRate' }) as Evaluator;
         const r = await evaluate(e, v);

@@ -1,6 +1,6 @@
 // The Env in a real container: the conformance check, checkpoints (same container, a new
 // container, after a process restart, CRIU refused clearly here), pause freezing everything.
-import { DockerDeployment } from '../../host/deployment/dockerDeployment';
+import type { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';

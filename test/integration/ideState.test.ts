@@ -7,7 +7,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NotAvailableError, type Result } from '../../bridge/protocol';
-import type { BridgeClient } from '../../host/client/bridgeClient';
 import { eventually, execIn, marksUntil, openWithKeyboard, quickOpenShows, runCommand, writeOnDisk } from './ideDriving';
 import { useEnvironment, type TestEnvironment } from './environmentFixture';
 
@@ -38,7 +37,10 @@ describe('ide.*: IDE state from the extension host', function () {
     assert.equal(ed.lineCount, 4);
     assert.match(ed.visibleText, /^export function twice\(n: number\): number \{\n {2}return n \* 2;\n\}/);
     const tab = allTabs(opened).find((t) => t.path === '/workspace/src/util.ts')!;
-    assert.deepEqual({ kind: tab.kind, label: tab.label, languageId: tab.languageId, active: tab.active, dirty: tab.dirty }, { kind: 'text', label: 'util.ts', languageId: 'typescript', active: true, dirty: false });
+    assert.deepEqual(
+      { kind: tab.kind, label: tab.label, languageId: tab.languageId, active: tab.active, dirty: tab.dirty },
+      { kind: 'text', label: 'util.ts', languageId: 'typescript', active: true, dirty: false },
+    );
 
     await client.call('input.key', { keys: 'down' });
     await client.call('input.key', { keys: 'end' });
@@ -182,7 +184,7 @@ describe('ide.*: IDE state from the extension host', function () {
 
   it('has the port finder off, as in desktop VS Code (it ran `ps` and `ls /proc/*/fd` every few seconds)', async () => {
     // code-server's default scans the container's processes for listening ports all the
-    // time: two thirds of an idle IDE's CPU (README, "Tasks and benchmarks").
+    // time: two thirds of an idle IDE's CPU (docs/benchmarks.md).
     const e = env();
     const forward = await e.client.call('ide.settings.get', { key: 'remote.autoForwardPorts' });
     assert.deepEqual([forward.value, forward.source, forward.defaultValue], [false, 'user', true]);
@@ -191,7 +193,7 @@ describe('ide.*: IDE state from the extension host', function () {
   });
 
   it('has no built-in Copilot, and its IDE server sends the browser on loopback uncompressed WebSocket frames', async () => {
-    // Both cost every start CPU for nothing here (images/Dockerfile; README, "Tasks and benchmarks").
+    // Both cost every start CPU for nothing here (images/Dockerfile; docs/benchmarks.md).
     const e = env();
     const ids = (await e.client.call('ide.extensions', { kind: 'builtin' })).extensions.map((x) => x.id.toLowerCase());
     assert.ok(ids.includes('vscode.git') && ids.includes('pwp.pwp-ide-bridge'), `the built-in extensions: ${ids.join(', ')}`);
@@ -238,7 +240,8 @@ describe('ide.*: IDE state from the extension host', function () {
     // binding written after the removal tells: once it acts, the file without ctrl+alt+j is loaded
     // (and every earlier press has long been handled).
     await client.call('ide.keybindings.update', { add: [{ key: 'ctrl+alt+u', command: 'workbench.view.search' }] });
-    const activeView = (name: RegExp) => async () => (await client.call('dom.marks', {})).marks.some((m) => m.part === 'activitybar' && m.role === 'tab' && name.test(m.text) && m.selected === true);
+    const activeView = (name: RegExp) => async () =>
+      (await client.call('dom.marks', {})).marks.some((m) => m.part === 'activitybar' && m.role === 'tab' && name.test(m.text) && m.selected === true);
     await eventually(async () => { await client.call('input.key', { keys: 'ctrl+alt+u' }); return activeView(/^Search/)(); }, (on) => on, 60_000, 'the Search view, from a binding written after the removal');
     const settled = await untitledTabs();
     await client.call('input.key', { keys: 'ctrl+alt+j' });
@@ -296,19 +299,26 @@ describe('ide.*: IDE state from the extension host', function () {
       }));
       writeFileSync(join(dir, 'tiny.json'), JSON.stringify({ name: 'Tiny Dark', type: 'dark', colors: { 'editor.background': '#101010' } }));
       writeFileSync(join(dir, 'LICENSE'), 'MIT\n');
-      execFileSync(process.execPath, [require.resolve('@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', join(dir, 'tiny.vsix')], { cwd: dir, stdio: 'ignore' });
+      execFileSync(
+        process.execPath,
+        [require.resolve('@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', join(dir, 'tiny.vsix')],
+        { cwd: dir, stdio: 'ignore' },
+      );
       await writeOnDisk(e, '/tmp/tiny.vsix', readFileSync(join(dir, 'tiny.vsix')));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
     const r = await e.client.call('ide.extensions.install', { vsix: '/tmp/tiny.vsix' });
     assert.equal(r.loaded, true);
-    assert.deepEqual({ id: r.extension.id, version: r.extension.version, builtin: r.extension.builtin, enabled: r.extension.enabled }, { id: 'pwptest.tiny-theme', version: '1.2.3', builtin: false, enabled: true });
+    assert.deepEqual(
+      { id: r.extension.id, version: r.extension.version, builtin: r.extension.builtin, enabled: r.extension.enabled },
+      { id: 'pwptest.tiny-theme', version: '1.2.3', builtin: false, enabled: true },
+    );
 
     const user = await e.client.call('ide.extensions', { kind: 'user' });
     assert.deepEqual(user.extensions.map((x) => `${x.id}@${x.version}`).sort(), ['pwptest.tiny-theme@1.2.3']);
     const builtin = await e.client.call('ide.extensions', { kind: 'builtin' });
-    // pwp's own extension is built in (root's, read-only: README "Security").
+    // pwp's own extension is built in (root's, read-only: docs/grading-and-security.md).
     assert.ok(builtin.extensions.some((x) => x.id === 'pwp.pwp-ide-bridge' && x.builtin));
     const ts = builtin.extensions.find((x) => x.id === 'vscode.typescript-language-features');
     assert.ok(ts && ts.builtin && ts.enabled && ts.active, JSON.stringify(ts));

@@ -1,5 +1,5 @@
 // Several environments in one process, and the warm pool, in real containers.
-import { DockerDeployment } from '../../host/deployment/dockerDeployment';
+import type { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { strict as assert } from 'node:assert';
 import { Env } from '../../host/env/env';
 import { EnvPool } from '../../host/env/pool';

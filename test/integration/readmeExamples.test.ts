@@ -1,50 +1,63 @@
-// The README's TypeScript examples of the task Env run as written: every ```ts block that
-// calls makeEnv is taken out of README.md, saved in the repository root (its imports are
-// relative to it), run with tsx, and must exit 0 and print a reward. The first example's
-// policy gives up at once (reward 0), the second is the oracle (reward 1).
+// The TypeScript examples of README.md and docs/ work as written for a project that depends on
+// pwp (test/support/consumerProject.ts: an ES module project, so top-level await is as the
+// examples have it, with node_modules/pwp linking to this checkout). Every ```ts block that
+// imports from 'pwp' is saved there unchanged and type-checked with tsc against the package's
+// published declarations; those that call makeEnv run with tsx against its built bundle, on
+// real containers, and must print their reward: the oracle's example solves the task
+// (reward 1), a loop whose policy gives up does not (reward 0).
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { REPO_ROOT } from '../../host/common/paths';
+import { assertPackageBuilt, consumerProject, REPO, type ConsumerProject } from '../support/consumerProject';
 import { testImage } from './environmentFixture';
 
-const blocks = [...readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)]
-  .map((m) => m[1]).filter((b) => b.includes('makeEnv('));
+interface Example { source: string; code: string }
 
-/** Imports stay at the top; the rest runs inside an async function (the repository is CommonJS). */
-function runnable(block: string): string {
-  const lines = block.split('\n');
-  const imports = lines.filter((l) => l.startsWith('import '));
-  const body = lines.filter((l) => !l.startsWith('import '));
-  return `${imports.join('\n')}\n(async () => {\n${body.join('\n')}\n})().catch((err) => { console.error(err); process.exit(1); });\n`;
-}
+const documents = ['README.md', ...readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const documented: Example[] = documents.flatMap((doc) =>
+  [...readFileSync(join(REPO, doc), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)]
+    .map((m, i) => ({ source: `${doc}, ts block ${i + 1}`, code: m[1] }))
+    .filter((e) => /from ['"]pwp['"]/.test(e.code)));
 
-describe('README: the makeEnv examples run as written (real containers)', function () {
+const examples = documented;
+const runnable = examples.filter((e) => e.code.includes('makeEnv('));
+
+describe("README and docs: the TypeScript examples work as written from a project that depends on pwp", function () {
   this.timeout(10 * 60_000);
-  before(async function () { this.timeout(30 * 60_000); await testImage(); });
-
-  it('has makeEnv examples with an agent loop', () => {
-    assert.ok(blocks.length >= 2, `found ${blocks.length} makeEnv example(s)`);
-    assert.ok(blocks.some((b) => /for \(.*\)[\s\S]*env\.step\(/.test(b)), 'one example is an agent loop over env.step');
-  });
-
-  blocks.forEach((block, i) => {
-    it(`example ${i + 1} runs and prints its reward`, async () => {
-      const file = join(REPO_ROOT, `readme-example-${process.pid}-${i}.ts`);
-      writeFileSync(file, runnable(block));
-      try {
-        const { stdout } = await promisify(execFile)(process.execPath, ['--import', join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs'), file],
-          { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024, env: { ...process.env } });
-        const m = /^reward (\d(?:\.\d+)?)/m.exec(stdout);
-        assert.ok(m, stdout);
-        // The oracle's example solves the task; the loop whose policy gives up does not.
-        assert.equal(Number(m[1]), block.includes('OracleAgent') ? 1 : 0, stdout);
-        if (block.includes('instruction')) assert.match(stdout, /Duplicate Selection/);
-      } finally {
-        rmSync(file, { force: true });
-      }
+  let project: ConsumerProject;
+  const files = new Map<Example, string>();
+  before(async function () {
+    this.timeout(30 * 60_000);
+    assertPackageBuilt();
+    project = consumerProject({ type: 'module' });
+    examples.forEach((e, i) => {
+      const file = `example-${i + 1}.ts`;
+      project.write(file, e.code);
+      files.set(e, file);
     });
+    await testImage();
   });
+  after(() => project?.remove());
+
+  it('has makeEnv examples, one of them an agent loop', () => {
+    assert.ok(runnable.length >= 2, `found ${runnable.length} makeEnv example(s) among ${examples.map((e) => e.source).join('; ')}`);
+    assert.ok(runnable.some((e) => /for \(.*\)[\s\S]*env\.step\(/.test(e.code)), 'one example is an agent loop over env.step');
+  });
+
+  it("every example that imports from 'pwp' type-checks against the package's declarations", async () => {
+    const { code, output } = await project.typecheck();
+    const where = [...files].map(([e, f]) => `${f}: ${e.source}`).join('\n');
+    assert.equal(code, 0, `${output}\n${where}`);
+  });
+
+  for (const e of runnable) {
+    it(`${e.source} runs and prints its reward`, async () => {
+      const { stdout } = await project.run(files.get(e) ?? '');
+      const m = /^reward (\d(?:\.\d+)?)/m.exec(stdout);
+      assert.ok(m, stdout);
+      // The oracle's example solves the task; the loop whose policy gives up does not.
+      assert.equal(Number(m[1]), e.code.includes('OracleAgent') ? 1 : 0, stdout);
+      if (e.code.includes('instruction')) assert.match(stdout, /Duplicate Selection/);
+    });
+  }
 });

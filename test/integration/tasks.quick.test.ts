@@ -88,7 +88,11 @@ describe('a task run end to end: pwp run, its trajectory, pwp replay', function 
     assert.equal(replayed.reward, 1, stdout);
     assert.equal(replayed.agentSteps, run.steps, 'every recorded step replayed');
     assert.deepEqual(replayed.divergences, []);
-    assert.equal(replayed.evaluation.summary, (JSON.parse(readFileSync(join(run.runDir, 'evaluation.json'), 'utf8')) as { summary: string }).summary, 'the same final state, check by check');
+    assert.equal(
+      replayed.evaluation.summary,
+      (JSON.parse(readFileSync(join(run.runDir, 'evaluation.json'), 'utf8')) as { summary: string }).summary,
+      'the same final state, check by check',
+    );
 
     const replay = await runTask(task, { agent: new ReplayAgent(run.trajectory), runDir: join(base, 'replay'), defaultImage: image, video: false, labels: { 'pwp.test': '1' } });
     assert.equal(replay.score, 1, replay.error ?? replay.evaluation?.summary);

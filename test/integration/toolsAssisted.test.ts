@@ -100,7 +100,7 @@ describe('tools.*: PwP assisted tools', function () {
     await callTool(client, 'write_file', { file_path: 'pkg/circle.py', contents: 'PI = 3.14159\n' });
     await callTool(client, 'delete_file', { target_file: 'README.md' });
     const patch = textOf(await callTool(client, 'get_diff_patch', {}));
-    assert.match(patch, /--- a\/pkg\/geometry\.py\n\+\+\+ b\/pkg\/geometry\.py\n@@[^\n]*@@[^\n]*\n[\s\S]*-        return self\.side \*\* 2\n\+        return self\.side \* self\.side/);
+    assert.match(patch, /--- a\/pkg\/geometry\.py\n\+\+\+ b\/pkg\/geometry\.py\n@@[^\n]*@@[^\n]*\n[\s\S]*- {8}return self\.side \*\* 2\n\+ {8}return self\.side \* self\.side/);
     assert.match(patch, /new file mode 100644[\s\S]*\+\+\+ b\/pkg\/circle\.py\n@@ -0,0 \+1 @@\n\+PI = 3\.14159/);
     assert.match(patch, /deleted file mode 100644[\s\S]*--- a\/README\.md/);
     assert.doesNotMatch(patch, /node_modules/);

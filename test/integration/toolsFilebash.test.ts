@@ -21,7 +21,10 @@ describe('tools.*: tools.list, file_edit and bash', function () {
     const { tools } = await env().client.call('tools.list', {});
     const names = tools.map((t) => t.name);
     assert.equal(new Set(names).size, names.length, 'names are unique');
-    for (const expected of ['file_edit', 'bash', 'search_repository', 'get_diff_patch', 'zoom_in', 'rename_symbol', 'debug', 'profile', 'run_tests', 'read_file', 'edit_file', 'ui_test', 'create_diagram', 'web_search', 'read_output']) {
+    for (const expected of [
+      'file_edit', 'bash', 'search_repository', 'get_diff_patch', 'zoom_in', 'rename_symbol', 'debug', 'profile', 'run_tests', 'read_file', 'edit_file',
+      'ui_test', 'create_diagram', 'web_search', 'read_output',
+    ]) {
       assert.ok(names.includes(expected), `${expected} is listed`);
     }
     for (const t of tools) {

@@ -52,7 +52,8 @@ describe('tools.*: IDE-native tools', function () {
     assert.match(tsDef, /^ts\/util\.ts:1:17 {2}export function twice/);
     const refs = textOf(await callTool(client, 'find_references', { file: 'shop/pricing.py', line: 1, symbol: 'net_price' }));
     assert.match(refs, /^\d+ references in 4 files:/);
-    for (const where of ['shop/pricing.py:1:5', 'shop/cart.py:1:26', 'shop/cart.py:8:18', 'main.py:6:38', 'tests/test_pricing.py:5:12']) assert.ok(refs.includes(where), `${where} in\n${refs}`);
+    for (const where of ['shop/pricing.py:1:5', 'shop/cart.py:1:26', 'shop/cart.py:8:18', 'main.py:6:38', 'tests/test_pricing.py:5:12'])
+      assert.ok(refs.includes(where), `${where} in\n${refs}`);
     assert.ok(!refs.includes('shop/cart.py:5:'), 'the comment is not a reference');
   });
 
@@ -104,7 +105,7 @@ describe('tools.*: IDE-native tools', function () {
     assert.match(textOf(await callTool(client, 'organize_imports', { file: 'messy.py' })), /Organized the imports/);
     assert.match((await fileIn(env(), '/workspace/messy.py'))!, /^import json\nimport os\nimport sys\n/);
     assert.match(textOf(await callTool(client, 'format_document', { file: 'messy.py' })), /Formatted messy\.py/);
-    assert.match((await fileIn(env(), '/workspace/messy.py'))!, /\n\n\ndef f\(a, b\):\n    return a \+ b\n\n\nprint\(os\.sep, json\.dumps\(f\(1, 2\)\)\)\n$/);
+    assert.match((await fileIn(env(), '/workspace/messy.py'))!, /\n\n\ndef f\(a, b\):\n {4}return a \+ b\n\n\nprint\(os\.sep, json\.dumps\(f\(1, 2\)\)\)\n$/);
     await callTool(client, 'format_document', { file: 'ts/app.ts' });
     await callTool(client, 'organize_imports', { file: 'ts/app.ts' });
     assert.equal(await fileIn(env(), '/workspace/ts/app.ts'), 'import { twice } from "./util";\nconst x = twice(21)\nconsole.log(x);\n');
@@ -156,7 +157,14 @@ describe('tools.*: IDE-native tools', function () {
     assert.match(mine, /Stopped: breakpoint at wrap\.py:5 in show/);
     assert.match(textOf(await callTool(client, 'debug', { action: 'step_into' })), /Stopped: step at wrap\.py:6 in show/, 'just my code steps over the library call');
     await callTool(client, 'debug', { action: 'stop' });
-    const lib = textOf(await callTool(client, 'debug', { action: 'start', file: 'wrap.py', breakpoints: [{ line: 5 }], just_my_code: false, timeout_s: 60 }, { timeoutMs: 90_000 }));
+    const lib = textOf(
+      await callTool(
+        client,
+        'debug',
+        { action: 'start', file: 'wrap.py', breakpoints: [{ line: 5 }], just_my_code: false, timeout_s: 60 },
+        { timeoutMs: 90_000 },
+      ),
+    );
     assert.match(lib, /Stopped: breakpoint at wrap\.py:5 in show/);
     const inside = textOf(await callTool(client, 'debug', { action: 'step_into' }));
     assert.match(inside, /Stopped: step at \/usr\/lib\/python3\.11\/textwrap\.py:\d+ in wrap\n/);

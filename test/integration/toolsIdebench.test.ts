@@ -186,7 +186,14 @@ describe('tools.*: the IDE-Bench tool set', function () {
     const { client } = env();
     const created = await callTool(client, 'database_query', { database_type: 'sqlite', database_path: 'data/app.db', query: 'create table t(id integer primary key, name text);\ninsert into t(name) values (\'a\'), (\'b\');' });
     assert.equal(created.isError, false, textOf(created));
-    const rows = textOf(await callTool(client, 'database_query', { database_type: 'sqlite', database_path: 'data/app.db', query: 'select id, name from t where name = ?', params: ['b'] }));
+    const rows = textOf(
+      await callTool(client, 'database_query', {
+        database_type: 'sqlite',
+        database_path: 'data/app.db',
+        query: 'select id, name from t where name = ?',
+        params: ['b'],
+      }),
+    );
     assert.match(rows, /id \| name\n-+-\+-+\n2 {2}\| b\n\(1 row\)/);
     assert.equal((await execIn(env(), ['sqlite3', '/workspace/data/app.db', 'select count(*) from t'])).trim(), '2');
     const err = await callTool(client, 'database_query', { database_type: 'sqlite', database_path: 'data/app.db', query: 'select * from nope' });

@@ -169,7 +169,11 @@ describe('verifier container', function () {
           cases: ['example.com/suites/gosum::TestAdds', 'example.com/suites/gosum::TestNegatives', 'example.com/suites/gosum::TestWrong'],
         },
         {
-          evaluator: { framework: 'junit', command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--junitxml=reports/junit.xml', 'py'], report: 'reports/junit.xml' },
+          evaluator: {
+            framework: 'junit',
+            command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--junitxml=reports/junit.xml', 'py'],
+            report: 'reports/junit.xml',
+          },
           cases: ['py.test_mean.TestMean::test_one', 'py.test_mean.TestMean::test_two', 'py.test_mean.TestMean::test_wrong'],
         },
       ];

@@ -63,7 +63,10 @@ export class FakeBridge {
     const { width, height } = o.display;
     const mark = (id: number, role: string, text: string, part: string, x: number, y: number): Mark =>
       ({ id, role, text, part, box: { x, y, width: 40, height: 20 }, point: { x: x + 20, y: y + 10 } });
-    this.marks = [mark(1, 'tab', 'Explorer', 'activitybar', 0, 10), mark(2, 'button', 'Run', 'titlebar', width - 50, 0), mark(3, 'textbox', 'editor', 'editor', Math.floor(width / 2), Math.floor(height / 2))];
+    this.marks = [
+      mark(1, 'tab', 'Explorer', 'activitybar', 0, 10), mark(2, 'button', 'Run', 'titlebar', width - 50, 0),
+      mark(3, 'textbox', 'editor', 'editor', Math.floor(width / 2), Math.floor(height / 2)),
+    ];
     this.register();
   }
 
@@ -204,7 +207,10 @@ export class FakeBridge {
 
     const health = (): Health => {
       const c = { state: 'ready' as const, restarts: 0, pid: 1, lastError: null };
-      return { ready: true, uptimeMs: Date.now() - this.startedAt, readyAfterMs: 0, startup: {}, display: { width, height }, components: { display: c, ide: c, browser: c, extension: c } };
+      return {
+        ready: true, uptimeMs: Date.now() - this.startedAt, readyAfterMs: 0, startup: {}, display: { width, height },
+        components: { display: c, ide: c, browser: c, extension: c },
+      };
     };
     this.on('proc.health', () => health());
     this.on('proc.waitReady', () => health());
@@ -275,7 +281,9 @@ export class FakeBridge {
       nodeCount: 1 + this.marks.length, truncated: false, durationMs: 0,
     }));
 
-    this.on('ide.status', () => ({ vscodeVersion: '0.0.0-fake', appName: 'fake IDE', extensionVersion: '0.0.0', workspaceFolders: ['/workspace'], uptimeMs: Date.now() - this.startedAt }));
+    this.on('ide.status', () => ({
+      vscodeVersion: '0.0.0-fake', appName: 'fake IDE', extensionVersion: '0.0.0', workspaceFolders: ['/workspace'], uptimeMs: Date.now() - this.startedAt,
+    }));
     this.on('ide.editors', () => this.editorsResult());
     this.on('ide.editors.open', (p) => {
       const opened = p.editors.map((e, i) => {

@@ -99,7 +99,9 @@ export const AnthropicMessagesRequest = z.object({
     if (i > 0 && r.messages[i - 1].role === m.role) ctx.addIssue({ code: 'custom', path: ['messages', i, 'role'], message: 'roles must alternate' });
     if (!Array.isArray(m.content)) return;
     const blocks = m.content as { type: string; id?: string; tool_use_id?: string }[];
-    if (m.role === 'assistant' && blocks.some((b) => b.type === 'tool_result')) ctx.addIssue({ code: 'custom', path: ['messages', i], message: 'tool_result in an assistant message' });
+    if (m.role === 'assistant' && blocks.some((b) => b.type === 'tool_result')) {
+      ctx.addIssue({ code: 'custom', path: ['messages', i], message: 'tool_result in an assistant message' });
+    }
     if (m.role === 'user' && blocks.some((b) => b.type === 'tool_use')) ctx.addIssue({ code: 'custom', path: ['messages', i], message: 'tool_use in a user message' });
     const uses = m.role === 'assistant' ? blocks.filter((b) => b.type === 'tool_use').map((b) => b.id!) : [];
     if (uses.length) {

@@ -78,7 +78,10 @@ async function nodeImage(docker: Docker, progress: (l: string) => void): Promise
   const tag = `pwp-swarm-node:${createHash('sha256').update(text).update(BASE_IMAGE).digest('hex').slice(0, 16)}`;
   if (await docker.getImage(tag).inspect().then(() => true, () => false)) return tag;
   progress(`building ${tag} (Debian's docker.io and docker-registry)`);
-  const stream = await docker.buildImage({ context: __dirname, src: ['node.Dockerfile'] }, { t: tag, dockerfile: 'node.Dockerfile', buildargs: { BASE: BASE_IMAGE }, rm: true, forcerm: true });
+  const stream = await docker.buildImage(
+    { context: __dirname, src: ['node.Dockerfile'] },
+    { t: tag, dockerfile: 'node.Dockerfile', buildargs: { BASE: BASE_IMAGE }, rm: true, forcerm: true },
+  );
   await new Promise<void>((resolve, reject) => docker.modem.followProgress(stream, (err: Error | null, out: { error?: string }[]) => {
     const failed = err?.message ?? out.find((o) => o.error)?.error;
     if (failed) reject(new Error(`building ${tag} failed: ${failed}`)); else resolve();

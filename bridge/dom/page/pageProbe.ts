@@ -217,21 +217,20 @@ export function pageProbe(req: ProbeRequest): ProbeResult {
   };
   /** The element at a top-level point, drilling into shadow roots and readable frames. */
   const deepHit = (x: number, y: number): Element | null => {
-    let root: Document | ShadowRoot = document;
     let ox = 0;
     let oy = 0;
-    let el = root.elementFromPoint(x - ox, y - oy);
+    let el = document.elementFromPoint(x - ox, y - oy);
     for (let guard = 0; el && guard < 20; guard++) {
       if (el.shadowRoot) {
         const inner = el.shadowRoot.elementFromPoint(x - ox, y - oy);
-        if (inner && inner !== el) { root = el.shadowRoot; el = inner; continue; }
+        if (inner && inner !== el) { el = inner; continue; }
       }
       const doc = frameDoc(el);
       if (doc) {
         const r = el.getBoundingClientRect();
         const o = frameOrigin(el, { x: r.x + ox, y: r.y + oy, width: r.width, height: r.height }, styleOf(el));
         const inner = doc.elementFromPoint(x - o.x, y - o.y);
-        if (inner) { ox = o.x; oy = o.y; root = doc; el = inner; continue; }
+        if (inner) { ox = o.x; oy = o.y; el = inner; continue; }
       }
       break;
     }

@@ -94,7 +94,16 @@ export interface Running { id: string; version: string; displayName: string | nu
 /** Everything installed, marked enabled when the running host has it loaded. Ids compare case-insensitively. */
 export function mergeExtensions(running: readonly Running[], onDisk: readonly InstalledOnDisk[]): ExtensionRecord[] {
   const byId = new Map<string, ExtensionRecord>();
-  for (const e of onDisk) byId.set(e.id.toLowerCase(), { id: e.id, version: e.version, displayName: e.displayName, builtin: e.builtin, enabled: false, active: false, path: e.path || null });
+  for (const e of onDisk)
+    byId.set(e.id.toLowerCase(), {
+      id: e.id,
+      version: e.version,
+      displayName: e.displayName,
+      builtin: e.builtin,
+      enabled: false,
+      active: false,
+      path: e.path || null,
+    });
   for (const r of running) {
     byId.set(r.id.toLowerCase(), { id: r.id, version: r.version, displayName: r.displayName, builtin: r.builtin, enabled: true, active: r.active, path: r.path });
   }

@@ -3,7 +3,7 @@
 // state, undo and the timeline itself stay coherent.
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { ActionFailedError, InvalidParamsError } from '../../../bridge/protocol';
 import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
 import { replaceDocumentText } from './documentText';

@@ -54,7 +54,7 @@ export class BackgroundProcesses {
   /** The last `maxBytes` of a process's output. */
   tail(id: number, maxBytes = 16_000): { text: string; totalBytes: number } {
     const p = this.get(id);
-    let size = 0;
+    let size: number;
     try { size = statSync(p.logFile).size; } catch { return { text: '', totalBytes: 0 }; }
     const fd = openSync(p.logFile, 'r');
     try {

@@ -14,8 +14,17 @@ export class Baseline {
 
   private git(args: string[], extraEnv: NodeJS.ProcessEnv = {}, maxBytes?: number) {
     return runProcess('git', [`--git-dir=${this.gitDir}`, `--work-tree=${this.workTree}`, '-c', 'core.autocrlf=false', '-c', 'core.quotepath=false', ...args], {
-      cwd: this.workTree, env: { ...this.env, GIT_AUTHOR_NAME: 'pwp', GIT_AUTHOR_EMAIL: 'pwp@localhost', GIT_COMMITTER_NAME: 'pwp', GIT_COMMITTER_EMAIL: 'pwp@localhost', ...extraEnv },
-      timeoutMs: 120_000, maxBytes,
+      cwd: this.workTree,
+      env: {
+        ...this.env,
+        GIT_AUTHOR_NAME: 'pwp',
+        GIT_AUTHOR_EMAIL: 'pwp@localhost',
+        GIT_COMMITTER_NAME: 'pwp',
+        GIT_COMMITTER_EMAIL: 'pwp@localhost',
+        ...extraEnv,
+      },
+      timeoutMs: 120_000,
+      maxBytes,
     });
   }
 
@@ -54,7 +63,11 @@ export class Baseline {
     try {
       await this.git(['read-tree', 'HEAD'], env);
       await this.git(['add', '-A', '--', '.'], env);
-      const r = await this.git(['diff', '--cached', '--no-color', '--no-ext-diff', ...(stat ? ['--stat'] : ['--binary']), 'HEAD', '--', ...(paths.length ? paths : ['.'])], env, 50 * 1024 * 1024);
+      const r = await this.git(
+        ['diff', '--cached', '--no-color', '--no-ext-diff', ...(stat ? ['--stat'] : ['--binary']), 'HEAD', '--', ...(paths.length ? paths : ['.'])],
+        env,
+        50 * 1024 * 1024,
+      );
       if (r.code !== 0) throw new ToolError(`git diff failed: ${r.stderr.trim()}`, 'DiffFailed');
       return r.stdout;
     } finally {

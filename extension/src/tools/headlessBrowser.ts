@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { ToolError } from './toolError';
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- DevTools messages are JSON whose shape each caller knows by method */
+
 /** Closed this long after its last use; a restart costs about a second. */
 const IDLE_CLOSE_MS = 30_000;
 /** How long a closed connection's error waits to learn how the process ended. */
@@ -224,7 +226,10 @@ export class HeadlessBrowser {
     while (!this.exits.has(proc) && proc.exitCode === null && proc.signalCode === null && Date.now() < end) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    return this.exits.get(proc) ?? (proc.exitCode === null && proc.signalCode === null ? 'its process was still running' : `exited with ${proc.signalCode ?? `code ${proc.exitCode}`}`);
+    return (
+      this.exits.get(proc) ??
+      (proc.exitCode === null && proc.signalCode === null ? 'its process was still running' : `exited with ${proc.signalCode ?? `code ${proc.exitCode}`}`)
+    );
   }
 
   /**

@@ -12,7 +12,9 @@ export function imageSize(buf: Buffer): { width: number; height: number; mimeTyp
       const marker = buf[i + 1];
       const len = buf.readUInt16BE(i + 2);
       // SOF0..SOF15 except DHT (C4), JPG (C8), DAC (CC) carry the frame size.
-      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { width: buf.readUInt16BE(i + 7), height: buf.readUInt16BE(i + 5), mimeType: 'image/jpeg' };
+      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
+        return { width: buf.readUInt16BE(i + 7), height: buf.readUInt16BE(i + 5), mimeType: 'image/jpeg' };
+      }
       i += 2 + len;
     }
   }
@@ -38,7 +40,10 @@ export function viewRegion(w: number, h: number, zoom: number, cx: number, cy: n
  * Renders a region of an image scaled to outWidth x outHeight (PNG). The image is drawn
  * scaled and offset in a page whose viewport is the output size.
  */
-export async function renderRegion(browser: HeadlessBrowser, img: Buffer, mimeType: string, region: { x: number; y: number; width: number; height: number }, outWidth: number, outHeight: number, srcWidth: number, srcHeight: number): Promise<Buffer> {
+export async function renderRegion(
+  browser: HeadlessBrowser, img: Buffer, mimeType: string, region: { x: number; y: number; width: number; height: number },
+  outWidth: number, outHeight: number, srcWidth: number, srcHeight: number,
+): Promise<Buffer> {
   const sx = outWidth / region.width;
   const sy = outHeight / region.height;
   return browser.withPage({ width: Math.max(1, Math.round(outWidth)), height: Math.max(1, Math.round(outHeight)) }, async (page) => {

@@ -84,7 +84,10 @@ export function stem(w: string): string {
 
 /** Words of a natural-language or code query worth searching for. */
 export function queryTerms(query: string): string[] {
-  const stop = new Set(['the', 'a', 'an', 'of', 'to', 'in', 'and', 'or', 'for', 'is', 'are', 'where', 'what', 'how', 'does', 'do', 'which', 'with', 'on', 'that', 'this', 'it', 'be', 'by', 'from', 'code', 'function', 'find']);
+  const stop = new Set([
+    'the', 'a', 'an', 'of', 'to', 'in', 'and', 'or', 'for', 'is', 'are', 'where', 'what', 'how', 'does', 'do', 'which', 'with', 'on', 'that', 'this', 'it',
+    'be', 'by', 'from', 'code', 'function', 'find',
+  ]);
   const words = query.match(/[A-Za-z_][A-Za-z0-9_]*|\d+/g) ?? [];
   const terms = new Set<string>();
   for (const w of words) {

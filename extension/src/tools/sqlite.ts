@@ -17,7 +17,8 @@ try:
             entry = {"type": t, "name": name, "table": tbl, "sql": sql}
             if t in ("table", "view"):
                 entry["columns"] = [{"name": c[1], "type": c[2], "notnull": bool(c[3]), "pk": bool(c[5])} for c in con.execute("pragma table_info(%s)" % json.dumps(name))]
-                entry["foreign_keys"] = [{"column": f[3], "references": f[2] + "." + str(f[4])} for f in con.execute("pragma foreign_key_list(%s)" % json.dumps(name))] if t == "table" else []
+                entry["foreign_keys"] = [{"column": f[3], "references": f[2] + "." + str(f[4])}
+                                         for f in con.execute("pragma foreign_key_list(%s)" % json.dumps(name))] if t == "table" else []
                 try:
                     entry["rows"] = con.execute("select count(*) from %s" % json.dumps(name)).fetchone()[0]
                 except sqlite3.Error:
@@ -56,10 +57,16 @@ print(json.dumps(out))
 `;
 
 export interface SqliteStatement { sql: string; columns?: string[]; rows?: unknown[][]; more?: boolean; rowcount?: number }
-export interface SqliteSchemaEntry { type: string; name: string; table: string; sql: string | null; columns?: { name: string; type: string; notnull: boolean; pk: boolean }[]; foreign_keys?: { column: string; references: string }[]; rows?: number | null }
+export interface SqliteSchemaEntry {
+  type: string; name: string; table: string; sql: string | null; columns?: { name: string; type: string; notnull: boolean; pk: boolean }[];
+  foreign_keys?: { column: string; references: string }[]; rows?: number | null;
+}
 export interface SqliteResult { statements: SqliteStatement[]; schema?: SqliteSchemaEntry[]; error?: string; failed_statement?: number }
 
-export async function sqlite(req: { db: string; query?: string; params?: unknown[]; readonly: boolean; maxRows?: number; schema?: boolean }, env: NodeJS.ProcessEnv, cwd: string, signal?: AbortSignal): Promise<SqliteResult> {
+export async function sqlite(
+  req: { db: string; query?: string; params?: unknown[]; readonly: boolean; maxRows?: number; schema?: boolean }, env: NodeJS.ProcessEnv, cwd: string,
+  signal?: AbortSignal,
+): Promise<SqliteResult> {
   const r = await runProcess('python3', ['-c', SCRIPT], { cwd, env, signal, timeoutMs: 60_000, input: JSON.stringify({ db: req.db, query: req.query ?? '', params: req.params ?? [], readonly: req.readonly, schema: !!req.schema, max_rows: req.maxRows ?? 200 }) });
   if (r.timedOut) throw new ToolError('the query did not finish within 60 s and was stopped', 'Timeout');
   try { return JSON.parse(r.stdout) as SqliteResult; } catch { throw new ToolError(`sqlite failed: ${r.stderr.trim().split('\n').slice(-1)[0] || `exit ${r.code}`}`, 'QueryFailed'); }

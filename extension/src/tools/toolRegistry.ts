@@ -153,7 +153,7 @@ export class ToolRegistry {
     const ctx: ToolContext = { signal: controller.signal, deadline: started + timeoutMs, callId };
 
     let content: ToolContent[];
-    let isError = false;
+    let isError: boolean;
     let error: string | null = null;
     let timer: NodeJS.Timeout | undefined;
     try {

@@ -35,7 +35,10 @@ export function register(program: Command): void {
     .option('--seed <n>', 'the seed of the --lite sample', '1')
     .option('--json', 'print the summary as JSON');
   addAgentOptions(cmd)
-    .action(async (sel: string[], o: { agent: string; agentCmd?: string; attempts: string; parallel: string; baselines?: boolean; out?: string; trajectory?: string; image?: string; video: boolean; view?: boolean; lite?: boolean; seed: string; json?: boolean } & AgentCliOptions) => {
+    .action(async (sel: string[], o: {
+      agent: string; agentCmd?: string; attempts: string; parallel: string; baselines?: boolean; out?: string; trajectory?: string; image?: string;
+      video: boolean; view?: boolean; lite?: boolean; seed: string; json?: boolean;
+    } & AgentCliOptions) => {
       const interrupted = removeContainersOnInterrupt();
       if (o.agentCmd !== undefined) {
         if (!o.agentCmd.trim()) throw new UsageError('--agent-cmd needs a command');
@@ -74,7 +77,8 @@ export function register(program: Command): void {
       let errors = 0;
       let started = false;
       const outcome = await runBench({
-        tasks, agent: o.agent, attempts, parallel, outDir, baselines: o.baselines, defaultImage: o.image, progress, video: o.video, trajectory: o.trajectory, deployment: deployment(),
+        tasks, agent: o.agent, attempts, parallel, outDir, baselines: o.baselines, defaultImage: o.image, progress, video: o.video, trajectory: o.trajectory,
+        deployment: deployment(),
         model, agentConfig, agentCommand: o.agentCmd, signal: interrupted, view: o.view,
         onEnvironment: o.view ? (job, e) => {
           const line = `${taskName(job.task)} (${runFolderName(job)}): watch and take part live at ${e.viewUrl ?? e.ideUrl}`;

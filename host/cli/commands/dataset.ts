@@ -23,7 +23,10 @@ export function register(program: Command): void {
     .option('--instruction <kind>', 'canitedit: descriptive (default) or lazy')
     .option('--threshold <x>', 'design2code/chartmimic: low-level score (mean of the published components) that counts as solved; dsbench: the relative performance gap a modelling task must reach (default 1, gold level) (0-1)')
     .option('--json', 'print the tasks written as JSON')
-    .action(async (kind: string, input: string, o: { out: string; suite?: string; limit?: string; image?: string; repos?: string; databases?: string; images?: string; threshold?: string; instruction?: string; instanceSetup?: string; testCommand?: string; json?: boolean }) => {
+    .action(async (kind: string, input: string, o: {
+      out: string; suite?: string; limit?: string; image?: string; repos?: string; databases?: string; images?: string; threshold?: string;
+      instruction?: string; instanceSetup?: string; testCommand?: string; json?: boolean;
+    }) => {
       if (!(DATASET_KINDS as readonly string[]).includes(kind)) throw new UsageError(`unknown dataset kind '${kind}' (kinds: ${DATASET_KINDS.join(', ')})`);
       const threshold = o.threshold !== undefined ? Number(o.threshold) : undefined;
       if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new UsageError('--threshold must be between 0 and 1');

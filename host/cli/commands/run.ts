@@ -23,13 +23,17 @@ export function register(program: Command): void {
     .option('--view', 'serve the live view: a person can watch, take over, and answer the agent\'s ask_person')
     .option('--json', 'print the result as one JSON object');
   addAgentOptions(cmd)
-    .action(async (sel: string, o: { agent: string; agentCmd?: string; trajectory?: string; image?: string; out?: string; video: boolean; keep?: boolean; view?: boolean; json?: boolean } & AgentCliOptions) => {
+    .action(async (sel: string, o: {
+      agent: string; agentCmd?: string; trajectory?: string; image?: string; out?: string; video: boolean; keep?: boolean; view?: boolean; json?: boolean;
+    } & AgentCliOptions) => {
       if (!o.keep) removeContainersOnInterrupt();
       const tasks = resolveTasks([sel]);
       if (tasks.length !== 1) throw new UsageError(`'${sel}' names ${tasks.length} tasks; run one (or use pwp bench)`);
       const task = tasks[0];
       let agent;
-      try { agent = makeAgent(o.agentCmd !== undefined ? COMMAND_AGENT_NAME : o.agent, { trajectory: o.trajectory, command: o.agentCmd, ...agentConfigOf(o, progress) }); } catch (err) { throw err instanceof UsageError ? err : new UsageError((err as Error).message); }
+      try {
+        agent = makeAgent(o.agentCmd !== undefined ? COMMAND_AGENT_NAME : o.agent, { trajectory: o.trajectory, command: o.agentCmd, ...agentConfigOf(o, progress) });
+      } catch (err) { throw err instanceof UsageError ? err : new UsageError((err as Error).message); }
       const r = await runTask(task, {
         agent, runDir: o.out, defaultImage: o.image, video: o.video, keep: o.keep, view: o.view, deployment: deployment(), progress,
         onEnvironment: (e) => progress(`environment ${e.id}: ${e.viewUrl ? `watch and take part live at ${e.viewUrl}` : `watch the IDE at ${e.ideUrl}`}`),

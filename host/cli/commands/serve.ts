@@ -25,7 +25,10 @@ export function register(program: Command): void {
     .option('--token <token>', 'the token the page and Env server clients must present (default: a random one; also PWP_INSPECTOR_TOKEN)')
     .option('--all-users', 'show every pwp environment on this machine, not only yours')
     .option('--json', 'print {url, token, envServer} as JSON once serving')
-    .action(async (o: { port: string; host: string; maxEnvs: string; grace: string; trajectory?: string[]; runs?: string[]; env?: string; token?: string; json?: boolean; allUsers?: boolean }) => {
+    .action(async (o: {
+      port: string; host: string; maxEnvs: string; grace: string; trajectory?: string[]; runs?: string[]; env?: string; token?: string; json?: boolean;
+      allUsers?: boolean;
+    }) => {
       const token = o.token ?? process.env.PWP_INSPECTOR_TOKEN;
       if (token !== undefined && !/^[A-Za-z0-9_-]{16,200}$/.test(token)) throw new UsageError('--token must be 16-200 letters, digits, _ or -');
       const maxEnvironments = parseIntArg('--max-envs', o.maxEnvs);

@@ -85,7 +85,11 @@ export function watchEnvironment(info: EnvironmentInfo, onLost: (err: Error) => 
  * (undefined), looking every second until one is clear. A dropped connection to an address
  * that no longer answers decides sooner than the background watch does.
  */
-export async function confirmLoss(info: EnvironmentInfo, src: WatchSources, o: { unreachableAfterMs?: number; timeoutMs?: number } = {}): Promise<EnvironmentLostError | undefined> {
+export async function confirmLoss(
+  info: EnvironmentInfo,
+  src: WatchSources,
+  o: { unreachableAfterMs?: number; timeoutMs?: number } = {},
+): Promise<EnvironmentLostError | undefined> {
   const look = lossDetector(info, src, o.unreachableAfterMs ?? 5000);
   const deadline = Date.now() + (o.timeoutMs ?? 30_000);
   for (;;) {

@@ -1,7 +1,7 @@
 // ChartMimic's low-level scores (Shi et al. 2024, "ChartMimic: Evaluating LMM's Cross-Modal
 // Reasoning Capability via Chart-to-Code Generation", and its reference evaluators under
 // chart2code/utils/evaluator/), each an F1 of what the generated script drew against what the
-// reference script drew, both traced through matplotlib (chartTrace.ts):
+// reference script drew, both traced through matplotlib (verifierScripts/chartTrace.py):
 //   text    the strings drawn (a multiset; each reference text matched at most once)
 //   layout  each axes' grid position (rows, columns, row and column span)
 //   type    the plotting calls made (bar, plot, scatter, …), counted

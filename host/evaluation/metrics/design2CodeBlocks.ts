@@ -74,7 +74,12 @@ const chrome = spawn(exe, ['--headless=new', '--no-sandbox', '--disable-gpu', '-
   '--user-data-dir=' + profile, '--remote-debugging-pipe', '--window-size=' + w + ',' + h, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
 let stderr = '';
 chrome.stderr.on('data', (d) => { stderr = (stderr + d).slice(-2000); });
-const fail = (why) => { process.stderr.write(why + '\\n' + stderr + '\\n'); try { chrome.kill('SIGKILL'); } catch {} try { rmSync(profile, { recursive: true, force: true }); } catch {} process.exit(1); };
+const fail = (why) => {
+  process.stderr.write(why + '\\n' + stderr + '\\n');
+  try { chrome.kill('SIGKILL'); } catch {}
+  try { rmSync(profile, { recursive: true, force: true }); } catch {}
+  process.exit(1);
+};
 setTimeout(() => fail('timed out rendering the page'), 60000).unref();
 chrome.on('exit', (code) => fail('Chromium exited (' + code + ')'));
 let id = 0; const pending = new Map(); const waiters = [];
@@ -83,11 +88,15 @@ chrome.stdio[4].on('data', (d) => {
   buf = Buffer.concat([buf, d]);
   for (let i = buf.indexOf(0); i >= 0; i = buf.indexOf(0)) {
     const msg = JSON.parse(buf.subarray(0, i).toString('utf8')); buf = buf.subarray(i + 1);
-    if (msg.id !== undefined && pending.has(msg.id)) { const p = pending.get(msg.id); pending.delete(msg.id); msg.error ? p.reject(new Error(msg.error.message)) : p.resolve(msg.result); }
+    if (msg.id !== undefined && pending.has(msg.id)) {
+      const p = pending.get(msg.id); pending.delete(msg.id); msg.error ? p.reject(new Error(msg.error.message)) : p.resolve(msg.result);
+    }
     else for (const wt of [...waiters]) if (wt.method === msg.method && wt.sessionId === msg.sessionId) { waiters.splice(waiters.indexOf(wt), 1); wt.resolve(msg.params); }
   }
 });
-const send = (method, params, sessionId) => new Promise((resolve, reject) => { const i = ++id; pending.set(i, { resolve, reject }); chrome.stdio[3].write(JSON.stringify({ id: i, method, params: params || {}, sessionId }) + '\\0'); });
+const send = (method, params, sessionId) => new Promise((resolve, reject) => {
+  const i = ++id; pending.set(i, { resolve, reject }); chrome.stdio[3].write(JSON.stringify({ id: i, method, params: params || {}, sessionId }) + '\\0');
+});
 const event = (method, sessionId) => new Promise((resolve) => waiters.push({ method, sessionId, resolve }));
 (async () => {
   const { targetId } = await send('Target.createTarget', { url: 'about:blank' });

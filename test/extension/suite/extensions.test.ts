@@ -20,7 +20,7 @@ describe('ide.extensions', () => {
     const listed = new Set(r.extensions.map((e) => e.id));
     assert.deepEqual(running.filter((id) => !listed.has(id)), []);
     assert.ok(r.extensions.every((e) => e.builtin));
-    // The image installs this extension among the built-ins (root's, read-only: README "Security").
+    // The image installs this extension among the built-ins (root's, read-only: docs/grading-and-security.md).
     assert.equal(r.extensions.some((e) => e.id.toLowerCase() === EXTENSION_ID), true);
   });
 

@@ -55,6 +55,7 @@ export function run(): Promise<void> {
     const file = join(__dirname, f);
     mocha.suite.emit(EVENT_FILE_PRE_REQUIRE, globalThis, file, mocha);
     try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a compiled suite found at run time, loaded as mocha loads one
       mocha.suite.emit(EVENT_FILE_REQUIRE, require(file), file, mocha);
       mocha.suite.emit(EVENT_FILE_POST_REQUIRE, globalThis, file, mocha);
     } catch (err) {

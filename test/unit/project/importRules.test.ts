@@ -16,6 +16,7 @@ type Layers = Record<'host' | 'bridge', [string, string][]>;
 async function cruiser(): Promise<{ options: ICruiseOptions; ruleNames: string[]; layers: Layers; cruise: (files: string[], o: ICruiseOptions) => Promise<IViolation[]> }> {
   const { cruise } = await import('dependency-cruiser');
   // The config file's rules and options, as `depcruise --config` reads them.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS file named at run time
   const config = require(CONFIG) as IConfiguration & { layers: Layers };
   const { options: cruiseOptions, ...rules } = config;
   const options: ICruiseOptions = { ...cruiseOptions, ruleSet: rules as IFlattenedRuleSet, validate: true };

@@ -19,6 +19,7 @@ export function namedLayers(readme: string): string[] {
 }
 
 describe('layer folders say what they may import', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the CommonJS config, read as dependency-cruiser reads it
   const { layers } = require(join(ROOT, '.dependency-cruiser.cjs')) as { layers: Layers };
 
   for (const root of ['host', 'bridge'] as const) {

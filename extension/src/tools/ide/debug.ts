@@ -141,7 +141,15 @@ export function debugTool(s: ToolServices, sessions: DebugSessions) {
           if (!f) throw new ToolError('breakpoints need a file (or the file argument)', 'MissingArgument');
           return new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(f), new vscode.Position(b.line - 1, 0)), true, b.condition);
         });
-        const fresh = bps.filter((b) => !vscode.debug.breakpoints.some((x) => x instanceof vscode.SourceBreakpoint && x.location.uri.fsPath === b.location.uri.fsPath && x.location.range.start.line === b.location.range.start.line));
+        const fresh = bps.filter(
+          (b) =>
+            !vscode.debug.breakpoints.some(
+              (x) =>
+                x instanceof vscode.SourceBreakpoint &&
+                x.location.uri.fsPath === b.location.uri.fsPath &&
+                x.location.range.start.line === b.location.range.start.line,
+            ),
+        );
         if (fresh.length) vscode.debug.addBreakpoints(fresh);
         const folder = vscode.workspace.workspaceFolders?.[0];
         let started: vscode.DebugSession | undefined;
@@ -174,7 +182,11 @@ export function debugTool(s: ToolServices, sessions: DebugSessions) {
       if (!st) return report(allDone() ? 'terminated' : 'running', a.frame_index, a.max_variables, 0);
       if (a.action === 'evaluate') {
         if (!a.expression) throw new ToolError('evaluate needs expression', 'MissingArgument');
-        const { stackFrames } = await st.session.customRequest('stackTrace', { threadId: st.stopped!.threadId, startFrame: 0, levels: a.frame_index + 1 }) as { stackFrames: Frame[] };
+        const { stackFrames } = (await st.session.customRequest('stackTrace', {
+          threadId: st.stopped!.threadId,
+          startFrame: 0,
+          levels: a.frame_index + 1,
+        })) as { stackFrames: Frame[] };
         try {
           const r = await st.session.customRequest('evaluate', { expression: a.expression, frameId: stackFrames[Math.min(a.frame_index, stackFrames.length - 1)]?.id, context: 'repl' }) as { result: string; type?: string };
           return `${a.expression} = ${r.result}${r.type ? ` (${r.type})` : ''}`;

@@ -22,6 +22,7 @@ export class DebugSessions implements vscode.Disposable {
           const st: SessionState = { session, output: '', terminated: false };
           this.states.set(session.id, st);
           return {
+            // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a DAP event's body depends on its event
             onDidSendMessage: (m: { type?: string; event?: string; body?: any }) => {
               if (m.type !== 'event') return;
               if (m.event === 'stopped') st.stopped = { threadId: m.body?.threadId ?? 1, reason: m.body?.reason ?? 'stopped', description: m.body?.description, text: m.body?.text };

@@ -39,7 +39,12 @@ export function workspaceSymbolsTool(s: ToolServices) {
     params: z.object({ query: z.string().min(1), max_results: z.int().min(1).max(1000).default(50) }).strict(),
     timeoutMs: 30_000,
     run: async ({ query, max_results }, ctx) => {
-      const found = await untilAnswer(() => vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query), (v) => !v?.length, 8000, ctx.signal);
+      const found = await untilAnswer(
+        () => vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query),
+        (v) => !v?.length,
+        8000,
+        ctx.signal,
+      );
       const inside = (found ?? []).filter((x) => x.location.uri.scheme === 'file' && x.location.uri.fsPath.startsWith(s.paths.root));
       if (!inside.length) return `No symbol matches ${JSON.stringify(query)}.`;
       const lines = inside.slice(0, max_results).map((x) => `${kindName(x.kind)} ${x.containerName ? `${x.containerName}.` : ''}${x.name}  ${rel(s, x.location.uri)}:${x.location.range.start.line + 1}`);
@@ -59,7 +64,12 @@ export function goToDefinitionTool(s: ToolServices) {
     run: async (a, ctx) => {
       const doc = await openDoc(s, a.file);
       const pos = positionOf(doc, a);
-      const defs = await untilAnswer(() => vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', doc.uri, pos), (v) => !v?.length, patienceFor(doc), ctx.signal);
+      const defs = await untilAnswer(
+        () => vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', doc.uri, pos),
+        (v) => !v?.length,
+        patienceFor(doc),
+        ctx.signal,
+      );
       markWarm(doc, !!defs?.length);
       if (!defs?.length) return `No definition found for the symbol at ${rel(s, doc.uri)}:${pos.line + 1}:${pos.character + 1}.`;
       const locs = defs.map(toLocation);
@@ -80,7 +90,12 @@ export function findReferencesTool(s: ToolServices) {
     run: async (a, ctx) => {
       const doc = await openDoc(s, a.file);
       const pos = positionOf(doc, a);
-      const refs = await untilAnswer(() => vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', doc.uri, pos), (v) => !v?.length, patienceFor(doc), ctx.signal);
+      const refs = await untilAnswer(
+        () => vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', doc.uri, pos),
+        (v) => !v?.length,
+        patienceFor(doc),
+        ctx.signal,
+      );
       markWarm(doc, !!refs?.length);
       let list = refs ?? [];
       if (!a.include_declaration) {

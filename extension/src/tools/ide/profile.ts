@@ -23,13 +23,21 @@ class FlameGraphView {
   /** Shows the graph; resolves whether its tab is open in the workbench (the tab comes asynchronously after the panel). */
   async show(title: string, html: (cspSource: string) => string, signal: AbortSignal): Promise<boolean> {
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { enableScripts: false, retainContextWhenHidden: false });
+      this.panel = vscode.window.createWebviewPanel(
+        VIEW_TYPE,
+        title,
+        { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+        { enableScripts: false, retainContextWhenHidden: false },
+      );
       this.panel.onDidDispose(() => { this.panel = undefined; });
     }
     this.panel.title = title;
     this.panel.webview.html = html(this.panel.webview.cspSource);
     this.panel.reveal(undefined, false);
-    const open = () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(VIEW_TYPE) && t.label === title));
+    const open = () =>
+      vscode.window.tabGroups.all.some((g) =>
+        g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(VIEW_TYPE) && t.label === title),
+      );
     if (open()) return true;
     return new Promise<boolean>((resolve) => {
       const done = (ok: boolean) => { clearTimeout(timer); sub.dispose(); signal.removeEventListener('abort', onAbort); resolve(ok); };
@@ -74,7 +82,13 @@ export function profileTool(s: ToolServices) {
       const tracer = join(s.stateDir, 'profile_tracer.py');
       await writeFile(tracer, PROFILE_TRACER);
       await writeFile(out, '');
-      const r = await runProcess('python3', [tracer, out, a.clock, abs, ...a.args], { cwd: s.paths.root, env: s.env, timeoutMs: a.timeout_s * 1000, signal: ctx.signal, maxBytes: 1024 * 1024 });
+      const r = await runProcess('python3', [tracer, out, a.clock, abs, ...a.args], {
+        cwd: s.paths.root,
+        env: s.env,
+        timeoutMs: a.timeout_s * 1000,
+        signal: ctx.signal,
+        maxBytes: 1024 * 1024,
+      });
       if (r.timedOut) throw new ToolError(`${shown} ran longer than ${a.timeout_s} s under the profiler (raise timeout_s)`, 'Timeout');
       const stacks = parseFolded(await readFile(out, 'utf8'));
       const output = `${r.stdout}${r.stderr}`.trimEnd();

@@ -71,7 +71,13 @@ export class PytestController implements vscode.Disposable {
     const leaves = [...this.byNodeId.entries()].filter(([id]) => !selection.length || selection.some((sel) => id === sel || id.startsWith(`${sel}::`) || id.startsWith(sel.endsWith('/') ? sel : `${sel}/`)));
     for (const [, item] of leaves) run.started(item);
     try {
-      const r = await runProcess('python3', [...BASE_ARGS, '-rA', '-q', ...extraArgs, ...selection], { cwd: this.root, env: this.env, signal, timeoutMs, maxBytes: 4 * 1024 * 1024 });
+      const r = await runProcess('python3', [...BASE_ARGS, '-rA', '-q', ...extraArgs, ...selection], {
+        cwd: this.root,
+        env: this.env,
+        signal,
+        timeoutMs,
+        maxBytes: 4 * 1024 * 1024,
+      });
       const output = `${r.stdout}${r.stderr ? `\n${r.stderr}` : ''}`;
       run.appendOutput(output.replace(/\r?\n/g, '\r\n'));
       const outcomes = parseSummary(r.stdout);

@@ -32,7 +32,12 @@ export function renameSymbolTool(s: ToolServices) {
       const pos = positionOf(doc, a);
       let edit: vscode.WorkspaceEdit | undefined;
       try {
-        edit = await untilAnswer(() => vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', doc.uri, pos, a.new_name), (v) => !v || v.size === 0, patienceFor(doc), ctx.signal);
+        edit = await untilAnswer(
+          () => vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', doc.uri, pos, a.new_name),
+          (v) => !v || v.size === 0,
+          patienceFor(doc),
+          ctx.signal,
+        );
         markWarm(doc, !!edit && edit.size > 0);
       } catch (err) {
         throw new ToolError(`the language server cannot rename the symbol at ${rel(s, doc.uri)}:${pos.line + 1}:${pos.character + 1}: ${(err as Error).message}`, 'RenameFailed');
@@ -117,7 +122,20 @@ export function organizeImportsTool(s: ToolServices) {
       const last = doc.lineAt(doc.lineCount - 1);
       const range = new vscode.Range(0, 0, last.lineNumber, last.text.length);
       // The last argument resolves the actions' edits (TypeScript computes them lazily).
-      const actions = await untilAnswer(() => vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, range, vscode.CodeActionKind.SourceOrganizeImports.value, 10), (v) => !v?.length, 10_000, ctx.signal) ?? [];
+      const actions =
+        (await untilAnswer(
+          () =>
+            vscode.commands.executeCommand<vscode.CodeAction[]>(
+              'vscode.executeCodeActionProvider',
+              doc.uri,
+              range,
+              vscode.CodeActionKind.SourceOrganizeImports.value,
+              10,
+            ),
+          (v) => !v?.length,
+          10_000,
+          ctx.signal,
+        )) ?? [];
       const action = actions.find((x) => x.kind && vscode.CodeActionKind.SourceOrganizeImports.contains(x.kind)) ?? actions[0];
       if (!action) throw new ToolError(`no "Organize Imports" for ${doc.languageId} files here`, 'NotAvailable');
       const before = doc.getText();
@@ -137,7 +155,10 @@ export function formatDocumentTool(s: ToolServices) {
     timeoutMs: 60_000,
     run: async (a) => {
       const doc = await openDoc(s, a.file);
-      const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>('vscode.executeFormatDocumentProvider', doc.uri, { tabSize: a.tab_size, insertSpaces: a.insert_spaces });
+      const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>('vscode.executeFormatDocumentProvider', doc.uri, {
+        tabSize: a.tab_size,
+        insertSpaces: a.insert_spaces,
+      });
       if (edits === undefined) throw new ToolError(`no formatter for ${doc.languageId} files in the IDE`, 'NotAvailable');
       if (!edits.length) return `${rel(s, doc.uri)} is already formatted.`;
       const edit = new vscode.WorkspaceEdit();

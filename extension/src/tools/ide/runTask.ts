@@ -26,7 +26,9 @@ export function runTaskTool(_s: ToolServices) {
       let execution: vscode.TaskExecution | undefined;
       const done = new Promise<number | undefined>((resolve) => {
         const subs = [
-          vscode.tasks.onDidEndTaskProcess((e) => { if (e.execution === execution || e.execution.task.name === task.name) { subs.forEach((d) => d.dispose()); resolve(e.exitCode); } }),
+          vscode.tasks.onDidEndTaskProcess((e) => {
+            if (e.execution === execution || e.execution.task.name === task.name) { subs.forEach((d) => d.dispose()); resolve(e.exitCode); }
+          }),
           vscode.tasks.onDidEndTask((e) => { if (e.execution === execution) setTimeout(() => { subs.forEach((d) => d.dispose()); resolve(undefined); }, 200); }),
         ];
         ctx.signal.addEventListener('abort', () => { subs.forEach((d) => d.dispose()); resolve(undefined); }, { once: true });

@@ -25,7 +25,9 @@ export function codebaseSearchTool(s: ToolServices) {
       const terms = queryTerms(a.query);
       if (!terms.length) return 'The query has no searchable words.';
       const paths = (a.target_directories ?? []).map((d) => s.paths.display(s.paths.resolve(d, 'target_directories')));
-      const hits = await Promise.all(terms.map((t) => grep({ root: s.paths.root, env: s.env, signal: ctx.signal, pattern: t, fixed: true, caseSensitive: false, paths, maxResults: 2000 })));
+      const hits = await Promise.all(
+        terms.map((t) => grep({ root: s.paths.root, env: s.env, signal: ctx.signal, pattern: t, fixed: true, caseSensitive: false, paths, maxResults: 2000 })),
+      );
       // Rare terms weigh more (idf over files); each region is a window of lines around hits.
       const regions = new Map<string, { file: string; line: number; score: number; terms: Set<string> }>();
       hits.forEach(({ matches }, i) => {

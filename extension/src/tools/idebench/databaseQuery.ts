@@ -29,7 +29,9 @@ export function databaseQueryTool(s: ToolServices) {
       connection_string: z.string().default('mongodb://127.0.0.1:27017'),
       database: z.string().optional(),
       collection: z.string().optional(),
-      operation: z.enum(['find', 'findOne', 'insertOne', 'insertMany', 'updateOne', 'updateMany', 'deleteOne', 'deleteMany', 'aggregate', 'countDocuments', 'listCollections']).optional(),
+      operation: z.enum([
+        'find', 'findOne', 'insertOne', 'insertMany', 'updateOne', 'updateMany', 'deleteOne', 'deleteMany', 'aggregate', 'countDocuments', 'listCollections',
+      ]).optional(),
       filter: z.record(z.string(), z.unknown()).default({}),
       document: z.record(z.string(), z.unknown()).optional(),
       documents: z.array(z.record(z.string(), z.unknown())).optional(),
@@ -51,11 +53,15 @@ export function databaseQueryTool(s: ToolServices) {
   });
 }
 
-type MongoArgs = { connection_string: string; database?: string; collection?: string; operation?: string; filter: Record<string, unknown>; document?: Record<string, unknown>; documents?: Record<string, unknown>[]; update?: Record<string, unknown>; pipeline?: Record<string, unknown>[]; max_rows: number };
+type MongoArgs = {
+  connection_string: string; database?: string; collection?: string; operation?: string; filter: Record<string, unknown>;
+  document?: Record<string, unknown>; documents?: Record<string, unknown>[]; update?: Record<string, unknown>; pipeline?: Record<string, unknown>[]; max_rows: number;
+};
 
 async function mongo(a: MongoArgs, signal: AbortSignal): Promise<string> {
   if (!a.database) throw new ToolError('database is required for mongodb', 'MissingArgument');
   if (!a.operation) throw new ToolError('operation is required for mongodb', 'MissingArgument');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a driver loaded at run time from the image, without types here
   let driver: any;
   try { driver = createRequire(__filename)(MONGO_DRIVER); } catch (err) { throw new ToolError(`the MongoDB driver is not installed in this image (${(err as Error).message})`, 'NotAvailable'); }
   const client = new driver.MongoClient(a.connection_string, { serverSelectionTimeoutMS: 3000, connectTimeoutMS: 3000 });

@@ -15,7 +15,12 @@ const sourceText = (c: Cell) => (Array.isArray(c.source) ? c.source.join('') : c
 const toSource = (t: string) => t.split(/(?<=\n)/).filter((l) => l !== '');
 
 export function newNotebook(): Notebook {
-  return { cells: [], metadata: { kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' }, language_info: { name: 'python' } }, nbformat: 4, nbformat_minor: 5 };
+  return {
+    cells: [],
+    metadata: { kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' }, language_info: { name: 'python' } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  };
 }
 
 export function editNotebookTool(s: ToolServices) {

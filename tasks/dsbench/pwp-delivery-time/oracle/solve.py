@@ -2,6 +2,8 @@
 # numeric columns that train.csv and test.csv share, missing values as the column mean, then
 # one-hot text columns with few values. Plain Python, so it runs in the IDE image as it is.
 # Usage: solve.py TRAIN TEST OUT ID TARGET KIND (KIND: value, label or probability).
+# Copied by host/converters/dsBench.ts to a task's oracle/solve.py; the oracle writes it to
+# /tmp/pwp_dsbench_solve.py in the task container and runs it there with python3 and these arguments.
 import csv
 import sys
 

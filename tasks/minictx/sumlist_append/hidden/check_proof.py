@@ -1,3 +1,11 @@
+# The hidden grader of a miniCTX task. A policy that passes without proving would edit the context
+# or the statement, leave `sorry`, close the goal with `admit`, a new axiom or native_decide, or add
+# commands after the proof (a second declaration, `#exit`, set_option): each is refused before Lean
+# runs; then Lean checks the file and `#print axioms` must list only Lean's three standard ones.
+# Copied by host/converters/miniCtx.ts to each task's hidden/check_proof.py, with expected.json
+# (file, context, statement, name) beside it; the verifier runs `python3 -I
+# /pwp/hidden/check_proof.py` (no arguments) and passes it when it prints "proof accepted".
+# Environment: PWP_WORKSPACE (default /workspace); PWP_MINICTX_STATIC_ONLY=1 stops before Lean.
 import json
 import os
 import re

@@ -14,7 +14,11 @@ describe('tools: pure helpers', () => {
   it('parses pytest collection and -rA summaries', () => {
     assert.deepEqual(parseCollected('tests/test_a.py::test_x\ntests/test_a.py::T::test_y\n\n2 tests collected in 0.01s\n'), ['tests/test_a.py::test_x', 'tests/test_a.py::T::test_y']);
     const s = parseSummary('== short test summary info ==\nPASSED t.py::a\nFAILED t.py::b - assert 1 == 2\nSKIPPED [1] t.py:4: no\nERROR t.py::c - boom\n');
-    assert.deepEqual(s, [{ nodeId: 't.py::a', outcome: 'passed', message: undefined }, { nodeId: 't.py::b', outcome: 'failed', message: 'assert 1 == 2' }, { nodeId: 't.py::c', outcome: 'error', message: 'boom' }]);
+    assert.deepEqual(s, [
+      { nodeId: 't.py::a', outcome: 'passed', message: undefined },
+      { nodeId: 't.py::b', outcome: 'failed', message: 'assert 1 == 2' },
+      { nodeId: 't.py::c', outcome: 'error', message: 'boom' },
+    ]);
     assert.deepEqual(nodePath('a/t.py::C::m'), ['a/t.py', 'C', 'm']);
   });
 

@@ -145,7 +145,11 @@ describe('tools: served in-process through the dispatcher', function () {
     assert.equal(readFileSync(join(ws, 'new/b.txt'), 'utf8'), 'b\n');
     await call('delete_file', { target_file: 'new/b.txt' });
     assert.equal(existsSync(join(ws, 'new/b.txt')), false);
-    for (const [name, args] of [['write_file', { file_path: 'out/secret.txt', contents: 'x' }], ['delete_file', { target_file: 'out/secret.txt' }], ['file_edit', { command: 'create', path: 'out/new.txt', file_text: 'x' }]] as const) {
+    for (const [name, args] of [
+      ['write_file', { file_path: 'out/secret.txt', contents: 'x' }],
+      ['delete_file', { target_file: 'out/secret.txt' }],
+      ['file_edit', { command: 'create', path: 'out/new.txt', file_text: 'x' }],
+    ] as const) {
       const r = await call(name, args);
       assert.equal(r.isError, true, name);
       assert.match(text(r), /symbolic link/, name);

@@ -39,10 +39,23 @@ describe('computer-use actions', () => {
   const map = (input: unknown, version = 'computer_20250124') => mapComputerAction(version, input, s, cursor);
 
   it('maps clicks with coordinates scaled back to the screen, and modifiers from text', async () => {
-    assert.deepEqual(await map({ action: 'left_click', coordinate: [640, 400] }), { kind: 'actions', actions: [{ type: 'click', x: 800, y: 500, button: 'left', count: 1, modifiers: undefined }] });
-    assert.deepEqual(await map({ action: 'double_click', coordinate: [0, 0] }), { kind: 'actions', actions: [{ type: 'click', x: 0, y: 0, button: 'left', count: 2, modifiers: undefined }] });
-    assert.deepEqual(await map({ action: 'right_click', coordinate: [10, 10], text: 'shift+ctrl' }), { kind: 'actions', actions: [{ type: 'click', x: 13, y: 13, button: 'right', count: 1, modifiers: ['shift', 'ctrl'] }] });
-    assert.deepEqual(await map({ action: 'triple_click' }), { kind: 'actions', actions: [{ type: 'click', x: 11, y: 22, button: 'left', count: 3, modifiers: undefined }] }, 'no coordinate: where the pointer is');
+    assert.deepEqual(await map({ action: 'left_click', coordinate: [640, 400] }), {
+      kind: 'actions',
+      actions: [{ type: 'click', x: 800, y: 500, button: 'left', count: 1, modifiers: undefined }],
+    });
+    assert.deepEqual(await map({ action: 'double_click', coordinate: [0, 0] }), {
+      kind: 'actions',
+      actions: [{ type: 'click', x: 0, y: 0, button: 'left', count: 2, modifiers: undefined }],
+    });
+    assert.deepEqual(await map({ action: 'right_click', coordinate: [10, 10], text: 'shift+ctrl' }), {
+      kind: 'actions',
+      actions: [{ type: 'click', x: 13, y: 13, button: 'right', count: 1, modifiers: ['shift', 'ctrl'] }],
+    });
+    assert.deepEqual(
+      await map({ action: 'triple_click' }),
+      { kind: 'actions', actions: [{ type: 'click', x: 11, y: 22, button: 'left', count: 3, modifiers: undefined }] },
+      'no coordinate: where the pointer is',
+    );
   });
 
   it('maps keys, typing, moves, drags, scrolls, waits and raw button presses', async () => {
@@ -56,7 +69,14 @@ describe('computer-use actions', () => {
     assert.deepEqual(await map({ action: 'wait', duration: 2 }), { kind: 'actions', actions: [{ type: 'wait', ms: 2000 }] });
     assert.deepEqual(await map({ action: 'left_mouse_down' }), { kind: 'actions', actions: [{ type: 'xdotool', argv: ['mousedown', '1'] }] });
     const hold = await map({ action: 'hold_key', text: 'shift', duration: 0.5 });
-    assert.deepEqual(hold, { kind: 'actions', actions: [{ type: 'xdotool', argv: ['keydown', 'shift'] }, { type: 'wait', ms: 500 }, { type: 'xdotool', argv: ['keyup', 'shift'] }] });
+    assert.deepEqual(hold, {
+      kind: 'actions',
+      actions: [
+        { type: 'xdotool', argv: ['keydown', 'shift'] },
+        { type: 'wait', ms: 500 },
+        { type: 'xdotool', argv: ['keyup', 'shift'] },
+      ],
+    });
     assert.deepEqual(await map({ action: 'screenshot' }), { kind: 'screenshot' });
     assert.deepEqual(await map({ action: 'cursor_position' }), { kind: 'cursor' });
   });

@@ -39,7 +39,8 @@ describe('checkpoint store and what a checkpoint keeps', () => {
   });
 
   it('leaves logs, caches, sockets and locks out of the user data', () => {
-    for (const keep of ['user-data/User/settings.json', 'user-data/User/History/ab/entries.json', 'user-data/User/Backups/x/y', 'user-data/coder.json']) assert.ok(keepUserDataEntry(keep), keep);
+    for (const keep of ['user-data/User/settings.json', 'user-data/User/History/ab/entries.json', 'user-data/User/Backups/x/y', 'user-data/coder.json'])
+      assert.ok(keepUserDataEntry(keep), keep);
     for (const drop of ['user-data/logs/1/x.log', 'user-data/code-server-ipc.sock', 'user-data/User/workspaceStorage/a/vscode.lock', 'user-data/CachedProfilesData/x', 'user-data/User/caches/c']) assert.ok(!keepUserDataEntry(drop), drop);
   });
 

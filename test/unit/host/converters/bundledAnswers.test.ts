@@ -27,7 +27,7 @@ describe('bundled dataset families keep the answer from the agent', () => {
     assert.match(read(t.workspaceDir, 'tally/stats.py'), /return ordered\[len\(ordered\) \/\/ 2\]/, 'the bug is there');
     assert.doesNotMatch(read(t.workspaceDir, 'tests/test_stats.py'), /median_even/);
     assert.match(read(t.hiddenDir, 'workspace/tests/test_stats.py'), /def test_median_even/);
-    assert.match(read(t.dir, 'oracle/gold.patch'), /\+    return \(ordered\[mid - 1\] \+ ordered\[mid\]\) \/ 2/);
+    assert.match(read(t.dir, 'oracle/gold.patch'), /\+ {4}return \(ordered\[mid - 1\] \+ ordered\[mid\]\) \/ 2/);
     assert.ok(!existsSync(join(t.hiddenDir!, 'workspace', 'tally')), 'the fix is not among the hidden files');
   });
 

@@ -68,7 +68,17 @@ describe('dsbench converter', () => {
     assert.deepEqual(readdirSync(model.workspaceDir!).sort(), ['sample_submission.csv', 'test.csv', 'train.csv']);
     assert.doesNotMatch(readFileSync(join(model.workspaceDir!, 'test.csv'), 'utf8'), /minutes/, 'test.csv has no labels');
     assert.deepEqual(readdirSync(model.hiddenDir!), ['test_answer.csv']);
-    assert.deepEqual(model.evaluator, { kind: 'metric', predictions: 'submission.csv', answers: 'test_answer.csv', id: 'id', target: 'minutes', metric: 'rmse', baseline: 15.502838449780738, gold: 2.5, threshold: 1 });
+    assert.deepEqual(model.evaluator, {
+      kind: 'metric',
+      predictions: 'submission.csv',
+      answers: 'test_answer.csv',
+      id: 'id',
+      target: 'minutes',
+      metric: 'rmse',
+      baseline: 15.502838449780738,
+      gold: 2.5,
+      threshold: 1,
+    });
   });
 
   it('leaves out files named like answers, answers it cannot compare (with a note), and honours --limit and --threshold', async () => {

@@ -66,7 +66,17 @@ describe('the IDE-Bench importer', () => {
     assert.ok(e.expected?.every((id) => id.startsWith('tasks/task-2/task_tests.py::test_')));
     assert.match(hidden(t2, WRAPPER), /PYTEST_ADDOPTS="\$\*"/);
     assert.match(t1.instruction, /^Task: pagination\n\nListing items should be paginated\./);
-    assert.deepEqual(t1.tags, ['idebench', 'source:inventory-service/task-1', 'difficulty:easy', 'category:Feature', 'parser_name:pytest', 'python', 'api', 'pagination', 'dockerfile:../_idebench/Dockerfile']);
+    assert.deepEqual(t1.tags, [
+      'idebench',
+      'source:inventory-service/task-1',
+      'difficulty:easy',
+      'category:Feature',
+      'parser_name:pytest',
+      'python',
+      'api',
+      'pagination',
+      'dockerfile:../_idebench/Dockerfile',
+    ]);
     // The Dockerfile is not built: kept, and the user told why.
     assert.equal(readFileSync(join(out, 'inventory-service/_idebench/Dockerfile'), 'utf8'), readFileSync(join(FIXTURE, 'Dockerfile'), 'utf8'));
     assert.equal(notes.length, 1);

@@ -14,7 +14,7 @@ import { DATASETS_ROOT } from '../../../../host/converters/bundledDatasets';
 import { convertDataset } from '../../../../host/converters/datasets';
 import { convertSweBench, type SweInstance } from '../../../../host/converters/sweBench';
 import { instanceDockerfile, readInstanceSetups } from '../../../../host/converters/sweBenchImage';
-import { LOG_GRADER, logCaseId, logGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
+import { logGrader, logCaseId, logGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
 import { applicablePatch, collectPredictions } from '../../../../host/converters/sweBenchPredictions';
 import { sweTestSpec, testDirectives } from '../../../../host/converters/sweBenchSpecs';
 import { loadTask, TASKS_ROOT } from '../../../../host/taskEnv/loadTask';
@@ -74,7 +74,7 @@ describe('SWE-bench', () => {
     cpSync(ws, join(root, 'initial'), { recursive: true });
     const grade = (log: 'django' | 'sympy', tests: string[]) => {
       write(ws, {
-        '.swebench/test_swebench.py': LOG_GRADER,
+        '.swebench/test_swebench.py': logGrader(),
         '.swebench/spec.json': logGraderSpec({ instance_id: 'x', log, command: ['python3', 'tests/runtests.py', ...(log === 'sympy' ? ['--sympy'] : [])], env: {}, runner: 'tests/runtests.py', tests, timeoutSec: 60, initial: join(root, 'initial') }),
       });
       const report = join(root, `report-${log}.xml`);
@@ -136,7 +136,14 @@ describe('SWE-bench', () => {
     assert.deepEqual((plain.evaluator as TestsEvaluator).expected, ['test_calc.py::test_add']);
     assert.match(notes[0], /acme\/calc: no test spec/);
 
-    writeFileSync(join(root, 'setup.json'), JSON.stringify({ 'acme/calc@1.0': { debs: ['python3-numpy'] }, 'acme__calc-7': { debs: ['python3-yaml'] }, 'acme/calc@2.0': { debs: ['python3-scipy'] } }));
+    writeFileSync(
+      join(root, 'setup.json'),
+      JSON.stringify({
+        'acme/calc@1.0': { debs: ['python3-numpy'] },
+        'acme__calc-7': { debs: ['python3-yaml'] },
+        'acme/calc@2.0': { debs: ['python3-scipy'] },
+      }),
+    );
     const [setUp] = convertSweBench(join(root, 'in.jsonl'), { ...o, instanceSetups: readInstanceSetups(join(root, 'setup.json')) });
     assert.equal(setUp.imageSource.kind, 'build');
     assert.match(readFileSync(join(setUp.dir, 'image/Dockerfile'), 'utf8'), /^ {6}python3-numpy python3-yaml \\$/m);

@@ -11,7 +11,7 @@ import { parseJUnitXml, tally } from '../../../../host/evaluation/testReports';
 import type { TestsEvaluator } from '../../../../host/evaluation/evaluatorSchema';
 import { DATASETS_ROOT } from '../../../../host/converters/bundledDatasets';
 import { convertDataset } from '../../../../host/converters/datasets';
-import { LOG_GRADER, logCaseId, logGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
+import { logGrader, logCaseId, logGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
 import { detectLanguage, LANGUAGE_SPECS } from '../../../../host/converters/sweBenchMultilingual';
 import { loadTask } from '../../../../host/taskEnv/loadTask';
 
@@ -45,7 +45,7 @@ describe('SWE-bench-Multilingual', () => {
   /** Runs the hidden grader on a workspace with `command` and returns each test's status as the evaluator sees it. */
   function grade(ws: string, log: Parameters<typeof logGraderSpec>[0]['log'], command: string[], tests: string[], env: Record<string, string> = {}): Record<string, string> {
     write(ws, {
-      '.swebench/test_swebench.py': LOG_GRADER,
+      '.swebench/test_swebench.py': logGrader(),
       '.swebench/spec.json': logGraderSpec({ instance_id: 'x', log, command, env, runner: null, tests, timeoutSec: 300, initial: join(root, 'initial') }),
     });
     const report = join(root, `report-${log}.xml`);
@@ -158,7 +158,10 @@ describe('SWE-bench-Multilingual', () => {
   it('converts the bundled instances: the grader and the test patch hidden, the tool command per language, a toolchain for Java, Rust and C only', async () => {
     const src = join(DATASETS_ROOT, 'swe-bench-multilingual');
     const tasks = await convertDataset('swe-bench-multilingual', join(src, 'instances.jsonl'), { outRoot: join(root, 'out'), repos: join(src, 'repos') });
-    assert.deepEqual(tasks.map((t) => t.id), ['pwp-samples__units-1', 'pwp-samples__units-2', 'pwp-samples__slugger-1', 'pwp-samples__csvline-1', 'pwp-samples__vercmp-1', 'pwp-samples__cpath-1']);
+    assert.deepEqual(
+      tasks.map((t) => t.id),
+      ['pwp-samples__units-1', 'pwp-samples__units-2', 'pwp-samples__slugger-1', 'pwp-samples__csvline-1', 'pwp-samples__vercmp-1', 'pwp-samples__cpath-1'],
+    );
     const specOf = (i: number) => JSON.parse(readFileSync(join(tasks[i].dir, 'hidden/workspace/.swebench/spec.json'), 'utf8'));
     const imageOf = (i: number) => JSON.parse(readFileSync(join(tasks[i].dir, 'task.json'), 'utf8')).image;
     assert.deepEqual(tasks.map((_, i) => [specOf(i).log, imageOf(i)?.toolchain]), [

@@ -18,7 +18,12 @@ describe('swarm service specs', () => {
     token: 'tok-tok-tok-tok-tok-tok', secret, limits, constraints: ['node.role==worker'], view: false, held: true,
   });
   const c = (env.TaskTemplate as { ContainerSpec: Record<string, unknown> }).ContainerSpec as {
-    Env: string[]; CapabilityDrop: string[]; CapabilityAdd: string[]; Secrets: { File: { UID: string; Mode: number; Name: string } }[]; Labels: Record<string, string>; User: string;
+    Env: string[];
+    CapabilityDrop: string[];
+    CapabilityAdd: string[];
+    Secrets: { File: { UID: string; Mode: number; Name: string } }[];
+    Labels: Record<string, string>;
+    User: string;
   };
 
   it('an environment: the bridge as root with three capabilities, the token as a root-only secret, limits and reservations, no restart', () => {
@@ -31,7 +36,11 @@ describe('swarm service specs', () => {
     assert.ok(!c.Env.some((e) => e.includes('tok-tok')), 'no token in the container\'s environment');
     assert.ok(!JSON.stringify(c.Labels).includes('tok-tok'), 'no token in the container\'s labels');
     assert.equal(env.Labels?.['pwp.token'], 'tok-tok-tok-tok-tok-tok', 'the token is on the service, for the host');
-    const t = env.TaskTemplate as { Resources: { Limits: Record<string, number>; Reservations: Record<string, number> }; RestartPolicy: { Condition: string }; Placement: { Constraints: string[] } };
+    const t = env.TaskTemplate as {
+      Resources: { Limits: Record<string, number>; Reservations: Record<string, number> };
+      RestartPolicy: { Condition: string };
+      Placement: { Constraints: string[] };
+    };
     assert.deepEqual(t.Resources.Limits, { NanoCPUs: 2e9, MemoryBytes: 2048 * 2 ** 20, Pids: 2048 });
     assert.deepEqual(t.Resources.Reservations, { NanoCPUs: 0.5e9, MemoryBytes: 512 * 2 ** 20 });
     assert.equal(t.RestartPolicy.Condition, 'none');
@@ -101,7 +110,15 @@ describe('noticing a lost swarm environment', () => {
   it('the background watch calls onLost once and stops; a stopped watch calls nothing', async () => {
     const seen: Error[] = [];
     await new Promise<void>((resolve) => {
-      watchEnvironment(info, (e) => { seen.push(e); resolve(); }, { placement: async () => placed(), nodeState: async () => 'down', reachable: async () => true }, { intervalMs: 10 });
+      watchEnvironment(
+        info,
+        (e) => {
+          seen.push(e);
+          resolve();
+        },
+        { placement: async () => placed(), nodeState: async () => 'down', reachable: async () => true },
+        { intervalMs: 10 },
+      );
     });
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(seen.length, 1);

@@ -48,7 +48,10 @@ describe('the action table, through the Env on the fake deployment', () => {
     { action: { type: 'xdotool', command: 'xdotool mousemove 10 20 click 1' }, method: 'input.xdotool', params: { command: 'xdotool mousemove 10 20 click 1' } },
     { action: { type: 'xdotool', argv: ['key', 'ctrl+s'] }, method: 'input.xdotool', params: { argv: ['key', 'ctrl+s'] } },
     { action: { type: 'tool', name: 'echo', args: { a: 1 } }, method: 'tools.call', params: { name: 'echo', args: { a: 1 } } },
-    { action: { type: 'ide', method: 'ide.settings.update', params: { key: 'editor.tabSize', value: 2 } }, method: 'ide.settings.update', params: { key: 'editor.tabSize', value: 2, target: 'user' } },
+    {
+      action: { type: 'ide', method: 'ide.settings.update', params: { key: 'editor.tabSize', value: 2 } },
+      method: 'ide.settings.update', params: { key: 'editor.tabSize', value: 2, target: 'user' },
+    },
   ];
   for (const c of cases) {
     it(`${JSON.stringify(c.action)} is one ${c.method} call`, async () => {

@@ -12,7 +12,10 @@ class FakeEnv implements EnvLike {
   async reset(): Promise<ResetResult> { this.calls.push('reset'); return { observation: { timings: {} }, info: { envId: 'e', seed: null, durationMs: 0, startMs: 0, pooled: false, staged: false, settle: { settled: true, waitedMs: 0 }, timings: {} } }; }
   async step(action: Action): Promise<StepResult> {
     this.calls.push(`step:${action.type}`);
-    return { observation: { timings: {} }, reward: 0, terminated: action.type === 'done', truncated: false, info: { step: 1, action, durationMs: 0, actionMs: 0, observeMs: 0, settle: null } };
+    return {
+      observation: { timings: {} }, reward: 0, terminated: action.type === 'done', truncated: false,
+      info: { step: 1, action, durationMs: 0, actionMs: 0, observeMs: 0, settle: null },
+    };
   }
   async observe() { return { timings: {} }; }
   async reward() { return 0; }

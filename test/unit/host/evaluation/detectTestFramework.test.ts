@@ -29,7 +29,10 @@ describe('test-framework detection from a repository\'s files', () => {
     assert.equal(detect({ 'setup.cfg': '[tool:pytest]\ntestpaths = tests\n' })?.detected, 'pytest');
     assert.equal(detect({ 'requirements-dev.txt': 'black\npytest==8.0\n' })?.evidence, 'requirements-dev.txt lists pytest');
     const byFile = detect({ 'src/calc.py': '', 'tests/test_calc.py': 'def test_x(): pass\n' });
-    assert.deepEqual([byFile?.detected, byFile?.evidence, byFile?.evaluator], ['pytest', 'Python test file tests/test_calc.py', { framework: 'pytest', command: ['python3', '-m', 'pytest', '-q'] }]);
+    assert.deepEqual(
+      [byFile?.detected, byFile?.evidence, byFile?.evaluator],
+      ['pytest', 'Python test file tests/test_calc.py', { framework: 'pytest', command: ['python3', '-m', 'pytest', '-q'] }],
+    );
     assert.equal(detect({ 'pyproject.toml': '[project]\nname = "x"\n', 'app.py': '' }), undefined, 'a Python project without tests is not a pytest one');
   });
 

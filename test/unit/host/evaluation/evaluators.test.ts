@@ -30,7 +30,13 @@ class FolderSandbox implements Sandbox {
     const base = join(this.root, dir);
     try { statSync(base); } catch { return undefined; }
     const out = new Map<string, Buffer>();
-    const walk = (d: string) => { for (const e of readdirSync(d, { withFileTypes: true })) { const p = join(d, e.name); if (e.isDirectory()) walk(p); else out.set(relative(base, p), readFileSync(p)); } };
+    const walk = (d: string) => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        const p = join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else out.set(relative(base, p), readFileSync(p));
+      }
+    };
     walk(base);
     return out;
   }
@@ -92,10 +98,20 @@ describe('file, diff and IDE graders', () => {
       { path: 'gone.txt', exists: false },
     ] }, sb);
     assert.equal(ok.score, 1, ok.summary);
-    const bad = await grade({ kind: 'files', checks: [{ path: 'a.py', equals: 'def area(w, h):\n    return h * w\n' }, { path: 'a.py', contains: ['def area'] }], scoring: 'fraction' }, sb);
+    const bad = await grade(
+      {
+        kind: 'files',
+        checks: [
+          { path: 'a.py', equals: 'def area(w, h):\n    return h * w\n' },
+          { path: 'a.py', contains: ['def area'] },
+        ],
+        scoring: 'fraction',
+      },
+      sb,
+    );
     assert.equal(bad.score, 0.5);
     assert.equal(bad.passed, false);
-    assert.match(bad.summary, /line 2: found "    return w \* h", expected "    return h \* w"/);
+    assert.match(bad.summary, /line 2: found " {4}return w \* h", expected " {4}return h \* w"/);
   });
 
   it('grades a saved Mermaid flowchart on its structure, naming what is missing, and a file that is no flowchart with the parser\'s reason', async () => {
@@ -142,7 +158,18 @@ describe('file, diff and IDE graders', () => {
   });
 
   it('checks settings at a scope, keybindings, extensions, themes, breakpoints and launch configurations', async () => {
-    const setting = (key: string, value: unknown, extra = {}) => ({ key, value, source: 'user' as const, defaultValue: null, userValue: value, workspaceValue: undefined, workspaceFolderValue: undefined, language: null, languageIds: [], ...extra });
+    const setting = (key: string, value: unknown, extra = {}) => ({
+      key,
+      value,
+      source: 'user' as const,
+      defaultValue: null,
+      userValue: value,
+      workspaceValue: undefined,
+      workspaceFolderValue: undefined,
+      language: null,
+      languageIds: [],
+      ...extra,
+    });
     const state: IdeState = {
       capturedAt: '', errors: [], timeline: { 'a.txt': [] },
       settings: {
@@ -181,8 +208,22 @@ describe('file, diff and IDE graders', () => {
 
   it('scores forged ide.* answers 0: keybindings, extensions, settings and themes come from the IDE\'s files', async () => {
     const forged: IdeState = {
-      capturedAt: '', errors: [], timeline: {},
-      settings: { 'editor.fontSize': { key: 'editor.fontSize', value: 15, source: 'user', defaultValue: 14, userValue: 15, workspaceValue: undefined, workspaceFolderValue: undefined, language: null, languageIds: [] } },
+      capturedAt: '',
+      errors: [],
+      timeline: {},
+      settings: {
+        'editor.fontSize': {
+          key: 'editor.fontSize',
+          value: 15,
+          source: 'user',
+          defaultValue: 14,
+          userValue: 15,
+          workspaceValue: undefined,
+          workspaceFolderValue: undefined,
+          language: null,
+          languageIds: [],
+        },
+      },
       keybindings: { path: '', errors: [], keybindings: [{ key: 'ctrl+alt+d', command: 'editor.action.duplicateSelection' }] },
       extensions: [{ id: 'pwptasks.ocean-theme', version: '1.0.0', builtin: false, enabled: true, active: true }],
       colorTheme: { id: 'Ocean Breeze', label: 'Ocean Breeze', extensionId: 'pwptasks.ocean-theme', kind: 'dark' },
@@ -229,7 +270,11 @@ describe('file, diff and IDE graders', () => {
   });
 
   it('reads settings in VS Code\'s order: language-specific first, workspace over machine over user, objects merged with the default', () => {
-    const files = { workspace: { 'files.exclude': { build: true }, 'editor.tabSize': 4 }, user: { '[yaml]': { 'editor.tabSize': 2 }, 'editor.tabSize': 8 }, machine: { 'editor.tabSize': 6 } };
+    const files = {
+      workspace: { 'files.exclude': { build: true }, 'editor.tabSize': 4 },
+      user: { '[yaml]': { 'editor.tabSize': 2 }, 'editor.tabSize': 8 },
+      machine: { 'editor.tabSize': 6 },
+    };
     assert.deepEqual(settingFromFiles(files, 'editor.tabSize', 'yaml', 'effective'), { value: 2, source: 'user settings.json [yaml]' });
     assert.deepEqual(settingFromFiles(files, 'editor.tabSize', undefined, 'effective'), { value: 4, source: 'workspace settings.json' });
     assert.deepEqual(settingFromFiles(files, 'editor.tabSize', undefined, 'user').value, 6);
@@ -259,7 +304,17 @@ describe('file, diff and IDE graders', () => {
   it('passes an `any` evaluator on one equivalent answer, scored by its best part, and fails it when none holds', async () => {
     sb.put('workspace/a.txt', 'x');
     sb.put('pwp/answer.txt', '7');
-    const either = (n: number) => grade({ kind: 'any', evaluators: [{ kind: 'answer', expected: n, match: 'numeric' }, { kind: 'files', checks: [{ path: 'a.txt', equals: 'y' }] }] }, sb);
+    const either = (n: number) =>
+      grade(
+        {
+          kind: 'any',
+          evaluators: [
+            { kind: 'answer', expected: n, match: 'numeric' },
+            { kind: 'files', checks: [{ path: 'a.txt', equals: 'y' }] },
+          ],
+        },
+        sb,
+      );
     const one = await either(7);
     assert.deepEqual([one.kind, one.score, one.passed, one.parts!.map((p) => p.passed)], ['any', 1, true, [true, false]]);
     const none = await either(8);
@@ -268,7 +323,13 @@ describe('file, diff and IDE graders', () => {
   });
 
   it('passes an `any` IDE check on one equivalent answer (two command ids for one key) and fails it with every alternative\'s reason', async () => {
-    const state = (keybindings: { key: string; command: string }[]): IdeState => ({ capturedAt: '', errors: [], timeline: {}, settings: {}, files: { errors: [], keybindings, extensions: [] } });
+    const state = (keybindings: { key: string; command: string }[]): IdeState => ({
+      capturedAt: '',
+      errors: [],
+      timeline: {},
+      settings: {},
+      files: { errors: [], keybindings, extensions: [] },
+    });
     const check = { kind: 'ide', checks: [
       { any: [
         { keybinding: { key: 'ctrl+alt+l', command: 'editor.action.formatDocument' } },
@@ -305,7 +366,12 @@ describe('file, diff and IDE graders', () => {
   });
 
   it('asks the IDE for the settings and timelines that the alternatives of an `any` check read', () => {
-    const needs = ideStateNeeds(EvaluatorSchema.parse({ kind: 'ide', checks: [{ any: [{ setting: 'files.autoSave', value: 'afterDelay' }, { timeline: { file: 'a.txt', minEntries: 2 } }] }] }));
+    const needs = ideStateNeeds(
+      EvaluatorSchema.parse({
+        kind: 'ide',
+        checks: [{ any: [{ setting: 'files.autoSave', value: 'afterDelay' }, { timeline: { file: 'a.txt', minEntries: 2 } }] }],
+      }),
+    );
     assert.deepEqual(needs, { settings: [{ key: 'files.autoSave', languageId: undefined }], timeline: ['a.txt'] });
   });
 });

@@ -196,7 +196,14 @@ describe('ChartMimic F1 scores', () => {
 describe('metric components in results', () => {
   it('keeps the components (an absent one as null with its reason) in the bench\'s result line', () => {
     const components = [{ name: 'text', value: 0.5 }, { name: 'GPT-4V', value: null, absent: 'no model' }];
-    const evaluation = { kind: 'all', score: 0.5, passed: false, summary: 's', durationMs: 1, parts: [{ kind: 'chartmimic', score: 0.5, passed: false, summary: 's', durationMs: 1, components }] };
+    const evaluation = {
+      kind: 'all',
+      score: 0.5,
+      passed: false,
+      summary: 's',
+      durationMs: 1,
+      parts: [{ kind: 'chartmimic', score: 0.5, passed: false, summary: 's', durationMs: 1, components }],
+    };
     const line = toLine({ task: 'chartmimic/x', agent: 'oracle', attempt: 1, evaluation } as unknown as RunResult);
     assert.deepEqual(line.components, components);
     assert.equal(line.summary, 's');
@@ -242,7 +249,16 @@ describe('published-metric graders', () => {
       ['chmod', '', 'root'], ['mktemp', '', 'root'], ['/usr/bin/python3', '/pwp/hidden/reference.py', 'root'], ['/usr/bin/python3', '/workspace/chart.py', 'pwp'],
     ]);
     // texts: P 1/2, R 1 → F1 2/3; layout empty → 0; type 1; colour 1.
-    assert.deepEqual(r.components?.map((c) => [c.name, c.value === null ? null : Number(c.value.toFixed(4))]), [['text', 0.6667], ['layout', 0], ['type', 1], ['colour', 1], ['GPT-4V', null]]);
+    assert.deepEqual(
+      r.components?.map((c) => [c.name, c.value === null ? null : Number(c.value.toFixed(4))]),
+      [
+        ['text', 0.6667],
+        ['layout', 0],
+        ['type', 1],
+        ['colour', 1],
+        ['GPT-4V', null],
+      ],
+    );
     near(r.score, (2 / 3 + 0 + 1 + 1) / 4, 1e-9, 'score');
     assert.equal(r.passed, false);
     assert.match(r.output?.stdoutTail ?? '', /printed by the script/);

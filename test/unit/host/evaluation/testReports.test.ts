@@ -115,10 +115,28 @@ describe('test reports', () => {
   });
 
   it('switches on each framework\'s machine-readable report', () => {
-    assert.deepEqual(withReportFlags({ framework: 'pytest', command: ['python3', '-m', 'pytest', 'tests'] }, '/r.xml').slice(4), ['--junitxml=/r.xml', '-o', 'junit_family=xunit1', '-p', 'no:cacheprovider']);
-    assert.deepEqual(withReportFlags({ framework: 'node', command: ['node', '--test', 'test/'] }, '/r.xml'), ['node', '--test-reporter=junit', '--test-reporter-destination=/r.xml', '--test-reporter=tap', '--test-reporter-destination=stdout', '--test', 'test/']);
+    assert.deepEqual(withReportFlags({ framework: 'pytest', command: ['python3', '-m', 'pytest', 'tests'] }, '/r.xml').slice(4), [
+      '--junitxml=/r.xml',
+      '-o',
+      'junit_family=xunit1',
+      '-p',
+      'no:cacheprovider',
+    ]);
+    assert.deepEqual(withReportFlags({ framework: 'node', command: ['node', '--test', 'test/'] }, '/r.xml'), [
+      'node',
+      '--test-reporter=junit',
+      '--test-reporter-destination=/r.xml',
+      '--test-reporter=tap',
+      '--test-reporter-destination=stdout',
+      '--test',
+      'test/',
+    ]);
     assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', './...'] }), ['go', 'test', '-json', './...']);
-    assert.deepEqual(withReportFlags({ framework: 'jest', command: ['npx', 'jest'] }, '/r.json'), ['jest', '--json', '--outputFile=/r.json'], "the image's jest, not the workspace's");
+    assert.deepEqual(
+      withReportFlags({ framework: 'jest', command: ['npx', 'jest'] }, '/r.json'),
+      ['jest', '--json', '--outputFile=/r.json'],
+      "the image's jest, not the workspace's",
+    );
     assert.deepEqual(withReportFlags({ framework: 'mocha', command: ['npx', 'mocha'] }, '/r.json'), ['mocha', '--reporter', 'json', '--reporter-option', 'output=/r.json']);
     assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', '-json', './...'] }), ['go', 'test', '-json', './...']);
     assert.deepEqual(withReportFlags({ framework: 'junit', command: ['gradle', 'test'] }), ['gradle', 'test'], 'a junit command writes its own report');

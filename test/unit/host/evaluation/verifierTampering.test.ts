@@ -62,7 +62,14 @@ describe('test infrastructure put back before grading', () => {
   });
 
   it('finds the files a tests command names (not options, not the runner, pytest ids without ::)', () => {
-    const rules = restoreRulesOf({ kind: 'tests', framework: 'pytest', command: ['bash', 'run_tests.sh', 'tests/hidden/test_x.py::test_a', '-k', 'x', '--foo=bar', './ci/check.py', '/etc/passwd'], scoring: 'all', timeoutSec: 1, env: {} });
+    const rules = restoreRulesOf({
+      kind: 'tests',
+      framework: 'pytest',
+      command: ['bash', 'run_tests.sh', 'tests/hidden/test_x.py::test_a', '-k', 'x', '--foo=bar', './ci/check.py', '/etc/passwd'],
+      scoring: 'all',
+      timeoutSec: 1,
+      env: {},
+    });
     assert.deepEqual(rules?.commandFiles, ['run_tests.sh', 'tests/hidden/test_x.py', 'x', 'ci/check.py']);
     assert.equal(restoreRulesOf({ kind: 'files', checks: [{ path: 'package.json', exists: true, ignoreTrailingWhitespace: false }], scoring: 'all' }), undefined, 'nothing is put back for a task that runs no tests');
     assert.deepEqual(commandFiles({ kind: 'command', command: ['python3', 'app.py'], exitCode: 0, timeoutSec: 1 }), []);
@@ -169,7 +176,13 @@ function oracleWrites(t: Task): Map<string, Buffer> {
 function workspaceFiles(t: Task): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   if (!t.workspaceDir || !existsSync(t.workspaceDir)) return out;
-  const walk = (d: string) => { for (const e of readdirSync(d)) { const p = join(d, e); if (statSync(p).isDirectory()) walk(p); else out.set(relative(t.workspaceDir!, p), readFileSync(p)); } };
+  const walk = (d: string) => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.set(relative(t.workspaceDir!, p), readFileSync(p));
+    }
+  };
   walk(t.workspaceDir);
   return out;
 }

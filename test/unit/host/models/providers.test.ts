@@ -14,14 +14,37 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAA
 /** A turn that called two tools, one of which returned an image, then an observation. */
 const conversation: Message[] = [
   { role: 'user', content: [{ type: 'text', text: 'Task: t' }], step: 0 },
-  { role: 'assistant', text: 'Looking.', toolCalls: [{ id: 'call_1', name: 'screenshot', arguments: '{}' }, { id: 'call_2', name: 'bash', arguments: '{"command": "ls"' }], step: 1 },
   {
-    role: 'tool', step: 1,
+    role: 'assistant',
+    text: 'Looking.',
+    toolCalls: [
+      { id: 'call_1', name: 'screenshot', arguments: '{}' },
+      { id: 'call_2', name: 'bash', arguments: '{"command": "ls"' },
+    ],
+    step: 1,
+  },
+  {
+    role: 'tool',
+    step: 1,
     results: [
-      { callId: 'call_1', name: 'screenshot', content: [{ type: 'text', text: 'The screen' }, { type: 'image', mediaType: 'image/png', data: PNG, label: 'screenshot at step 1', step: 1 }], isError: false, step: 1 },
+      {
+        callId: 'call_1',
+        name: 'screenshot',
+        content: [
+          { type: 'text', text: 'The screen' },
+          { type: 'image', mediaType: 'image/png', data: PNG, label: 'screenshot at step 1', step: 1 },
+        ],
+        isError: false,
+        step: 1,
+      },
       { callId: 'call_2', name: 'bash', content: [{ type: 'text', text: 'not JSON' }], isError: true, step: 1 },
     ],
-    after: [{ type: 'text', text: 'Set-of-Marks elements, [id] [role] [text] (click one by id with the click tool):\n[3] [treeitem] [a.py]\n[7] [button] [Run [F5]]' }],
+    after: [
+      {
+        type: 'text',
+        text: 'Set-of-Marks elements, [id] [role] [text] (click one by id with the click tool):\n[3] [treeitem] [a.py]\n[7] [button] [Run [F5]]',
+      },
+    ],
   },
 ];
 
@@ -51,7 +74,10 @@ describe('provider clients (real SDKs, scripted server)', () => {
       assert.equal(msgs[4].content, 'ERROR: not JSON');
       assert.match(JSON.stringify(msgs[5].content), /image from the screenshot call call_1[\s\S]*data:image\/png;base64,/);
       assert.equal(s.requests[0].body.max_tokens, 256, 'a base URL that is not OpenAI\'s gets max_tokens');
-      assert.deepEqual([reply.text, reply.toolCalls[0].name, reply.toolCalls[0].arguments, reply.usage.input, reply.usage.output, reply.stopReason], ['ok', 'bash', '{"command": ', 123, 7, 'tool_calls']);
+      assert.deepEqual(
+        [reply.text, reply.toolCalls[0].name, reply.toolCalls[0].arguments, reply.usage.input, reply.usage.output, reply.stopReason],
+        ['ok', 'bash', '{"command": ', 123, 7, 'tool_calls'],
+      );
       assert.deepEqual(reply.attempts.map((a) => a.status), [200]);
     });
   });
@@ -69,7 +95,10 @@ describe('provider clients (real SDKs, scripted server)', () => {
       assert.equal(last[1].is_error, true);
       assert.deepEqual(body.messages[1].content[2], { type: 'tool_use', id: 'call_2', name: 'bash', input: {} }, 'arguments that were not JSON go back as an empty input');
       assert.match(String(s.requests[0].headers['anthropic-beta']), /computer-use-2025-01-24/);
-      assert.deepEqual([reply.toolCalls[0].name, JSON.parse(reply.toolCalls[0].arguments), reply.usage.input, reply.stopReason], ['computer', { action: 'screenshot' }, 50, 'tool_use']);
+      assert.deepEqual(
+        [reply.toolCalls[0].name, JSON.parse(reply.toolCalls[0].arguments), reply.usage.input, reply.stopReason],
+        ['computer', { action: 'screenshot' }, 50, 'tool_use'],
+      );
     });
   });
 
@@ -108,7 +137,14 @@ describe('provider request schemas', () => {
   it('refuse what the APIs refuse: unanswered tool calls, tool messages out of place, wrong roles, bad images', () => {
     const oa = (messages: unknown[]) => OpenAiChatRequest.safeParse({ model: 'm', messages }).success;
     assert.equal(oa([{ role: 'user', content: 'hi' }]), true);
-    assert.equal(oa([{ role: 'user', content: 'hi' }, { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'user', content: 'next' }]), false);
+    assert.equal(
+      oa([
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        { role: 'user', content: 'next' },
+      ]),
+      false,
+    );
     assert.equal(oa([{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: 'a', content: 'x' }]), false);
     assert.equal(oa([{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://example.org/a.png' } }] }]), false);
     assert.equal(oa([{ role: 'critic', content: 'x' }]), false);
@@ -117,13 +153,32 @@ describe('provider request schemas', () => {
     assert.equal(an([{ role: 'assistant', content: 'hi' }]), false);
     assert.equal(an([{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]), false);
     const use = { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] };
-    assert.equal(an([{ role: 'user', content: 'a' }, use, { role: 'user', content: [{ type: 'text', text: 'b' }, { type: 'tool_result', tool_use_id: 't1' }] }]), false, 'tool results first');
+    assert.equal(
+      an([
+        { role: 'user', content: 'a' },
+        use,
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'b' },
+            { type: 'tool_result', tool_use_id: 't1' },
+          ],
+        },
+      ]),
+      false,
+      'tool results first',
+    );
     assert.equal(an([{ role: 'user', content: 'a' }, use, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1' }, { type: 'text', text: 'b' }] }]), true);
     assert.equal(an([{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/bmp', data: 'AAAA' } }] }]), false);
   });
 
   it('want the key header and, with a computer tool, its beta flag', () => {
-    const body = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'computer_20250124', name: 'computer', display_width_px: 10, display_height_px: 10 }] };
+    const body = {
+      model: 'm',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ type: 'computer_20250124', name: 'computer', display_width_px: 10, display_height_px: 10 }],
+    };
     assert.deepEqual(requestProblems('anthropic', body, { 'x-api-key': 'k', 'anthropic-version': '2023-06-01', 'anthropic-beta': 'computer-use-2025-01-24' }), []);
     assert.deepEqual(requestProblems('anthropic', body, { 'x-api-key': 'k', 'anthropic-version': '2023-06-01' }), ['anthropic-beta: computer-use-2025-01-24 missing for computer_20250124']);
     assert.deepEqual(requestProblems('openai', { model: 'm', messages: [{ role: 'user', content: 'x' }] }, {}), ['authorization: expected "Bearer <key>"']);

@@ -11,7 +11,8 @@ import { runKey, summarize, type ResultLine } from '../../../../host/runs/benchm
 function stats(o: Partial<AgentStats>): AgentStats {
   return {
     agent: 'cua', provider: 'openai', model: 'gpt', iterations: 4, toolCalls: 4, toolUsage: {}, toolTransitions: {}, toolErrors: 0, malformedCalls: 0,
-    tokens: { input: 1000, output: 100, total: 1100, cacheRead: 0, cacheWrite: 0 }, modelMs: 2000, wallMs: 5000, apiRetries: 0, imagesSent: 0, droppedTurns: 0, stoppedBy: 'done', ...o,
+    tokens: { input: 1000, output: 100, total: 1100, cacheRead: 0, cacheWrite: 0 }, modelMs: 2000, wallMs: 5000, apiRetries: 0, imagesSent: 0, droppedTurns: 0,
+    stoppedBy: 'done', ...o,
   };
 }
 
@@ -25,8 +26,12 @@ function line(o: Partial<ResultLine>): ResultLine {
 describe('model agent metrics in a bench', () => {
   it('sums tool usage and transitions, averages iterations, and divides all tokens by the successes', () => {
     const m = summarizeAgentStats([
-      { passed: true, agentStats: stats({ iterations: 3, toolCalls: 5, toolErrors: 1, toolUsage: { click: 3, done: 1, type_text: 1 }, toolTransitions: { 'click -> click': 2, 'click -> done': 1 } }) },
-      { passed: false, agentStats: stats({ iterations: 5, toolCalls: 5, malformedCalls: 2, toolUsage: { click: 5 }, toolTransitions: { 'click -> click': 4 }, stoppedBy: 'step-cap', apiRetries: 2 }) },
+      { passed: true, agentStats: stats({
+        iterations: 3, toolCalls: 5, toolErrors: 1, toolUsage: { click: 3, done: 1, type_text: 1 }, toolTransitions: { 'click -> click': 2, 'click -> done': 1 },
+      }) },
+      { passed: false, agentStats: stats({
+        iterations: 5, toolCalls: 5, malformedCalls: 2, toolUsage: { click: 5 }, toolTransitions: { 'click -> click': 4 }, stoppedBy: 'step-cap', apiRetries: 2,
+      }) },
       { passed: false },
     ])!;
     assert.equal(m.runs, 2);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchJobs } from '../../../../host/runs/benchmark';
 import { summaryTable } from '../../../../host/runs/benchmarkReport';
-import { appendResult, isDone, passAtK, readResults, summarize, type ResultLine } from '../../../../host/runs/benchmarkResults';
+import { appendResult, isDone, passAtK, readResults, summarize } from '../../../../host/runs/benchmarkResults';
 import type { Task } from '../../../../host/taskEnv/loadTask';
 import type { RunResult } from '../../../../host/runs/runTask';
 import { resultLine } from '../../../support/resultLine';

@@ -33,7 +33,7 @@ function insideFence(lines: string[], i: number): boolean {
 function jsonBlocks(text: string): { value: unknown; source: string }[] {
   return [...text.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => {
     try { return { value: JSON.parse(m[1]) as unknown, source: m[1] }; } catch (err) {
-      throw new Error(`a json block of docs/tasks.md is not JSON (${(err as Error).message}):\n${m[1]}`);
+      throw new Error(`a json block of docs/tasks.md is not JSON (${(err as Error).message}):\n${m[1]}`, { cause: err });
     }
   });
 }
@@ -45,7 +45,16 @@ function namesInCode(text: string, name: string): boolean {
 }
 
 // zod's own description of a schema: its kind and parts, as `_zod.def` holds them.
-type Def = { type: string; shape?: Record<string, Schema>; element?: Schema; options?: Schema[]; innerType?: Schema; entries?: Record<string, unknown>; values?: unknown[]; getter?: () => Schema };
+type Def = {
+  type: string;
+  shape?: Record<string, Schema>;
+  element?: Schema;
+  options?: Schema[];
+  innerType?: Schema;
+  entries?: Record<string, unknown>;
+  values?: unknown[];
+  getter?: () => Schema;
+};
 type Schema = { _zod: { def: Def } };
 const def = (s: unknown): Def => (s as Schema)._zod.def;
 

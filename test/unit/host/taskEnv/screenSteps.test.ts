@@ -43,7 +43,13 @@ class ScriptedScreen {
     const at = a.mark !== undefined ? this.lastMarks.find((m) => m.id === a.mark)!.point : { x: a.x!, y: a.y! };
     this.clicks.push({ mark: a.mark, at });
     this.events.push(`click ${a.mark}`);
-    return { observation: { timings: {} }, reward: 0, terminated: false, truncated: false, info: { step: this.clicks.length, action, durationMs: 0, actionMs: 0, observeMs: 0, settle: null, at } };
+    return {
+      observation: { timings: {} },
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info: { step: this.clicks.length, action, durationMs: 0, actionMs: 0, observeMs: 0, settle: null, at },
+    };
   }
 }
 

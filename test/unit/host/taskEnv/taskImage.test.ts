@@ -66,12 +66,23 @@ describe('task images', () => {
     it('refuses a missing Dockerfile, an unknown image field, and a Dockerfile whose folder holds the hidden files', () => {
       assert.match(loadError(write({ 'demo-suite/x/task.json': { ...VALID, image: { dockerfile: 'nope/Dockerfile' } } })), /task\.json: image\.dockerfile: "nope\/Dockerfile" not found/);
       assert.match(loadError(write({ 'demo-suite/x/task.json': { ...VALID, image: { toolchian: 'java' } } })), /task\.json: image.*: unknown field "toolchian"/);
-      const leak = loadError(write({ 'demo-suite/x/task.json': { ...VALID, image: { dockerfile: 'Dockerfile' } }, 'demo-suite/x/Dockerfile': GOOD, 'demo-suite/x/hidden/answer.txt': '42' }));
+      const leak = loadError(
+        write({
+          'demo-suite/x/task.json': { ...VALID, image: { dockerfile: 'Dockerfile' } },
+          'demo-suite/x/Dockerfile': GOOD,
+          'demo-suite/x/hidden/answer.txt': '42',
+        }),
+      );
       assert.match(leak, /task\.json: image\.dockerfile: its folder \(the build context\) holds the hidden folder "hidden": put the Dockerfile in a folder of its own/);
     });
 
     it('refuses a Dockerfile that does not build on the IDE image, with the line and what to write', () => {
-      const msg = loadError(write({ 'demo-suite/x/task.json': { ...VALID, image: { dockerfile: 'image/Dockerfile' } }, 'demo-suite/x/image/Dockerfile': 'FROM debian:bookworm-slim\nRUN true\n' }));
+      const msg = loadError(
+        write({
+          'demo-suite/x/task.json': { ...VALID, image: { dockerfile: 'image/Dockerfile' } },
+          'demo-suite/x/image/Dockerfile': 'FROM debian:bookworm-slim\nRUN true\n',
+        }),
+      );
       assert.match(msg, /task\.json: image: image\/Dockerfile: line 1: "ARG PWP_IDE_IMAGE" must come before the first FROM/);
       assert.match(msg, /task\.json: image: image\/Dockerfile: line 1: FROM debian:bookworm-slim: a task image builds on the IDE image: every stage starts FROM \$\{PWP_IDE_IMAGE\}/);
     });
@@ -163,7 +174,13 @@ describe('task images', () => {
 
     it('resolves a bench\'s tasks with each image built once, and a failed build only fails its own tasks', async () => {
       const { d, calls } = fakeDeployment('broken');
-      const tasks = [{ imageSource: build('java') }, { imageSource: build('java') }, { imageSource: { kind: 'ide' } }, { imageSource: build('broken') }, { imageSource: { kind: 'tag', tag: 't:1' } }] as { imageSource: ImageSource }[];
+      const tasks = [
+        { imageSource: build('java') },
+        { imageSource: build('java') },
+        { imageSource: { kind: 'ide' } },
+        { imageSource: build('broken') },
+        { imageSource: { kind: 'tag', tag: 't:1' } },
+      ] as { imageSource: ImageSource }[];
       const images = await resolveTaskImages(tasks, { deployment: d });
       assert.deepEqual(tasks.slice(0, 3).map((t) => images.get(t)), ['pwp-task-java:h', 'pwp-task-java:h', 'pwp-ide:built']);
       assert.match(String(images.get(tasks[3])), /build of broken failed/);
@@ -186,7 +203,12 @@ describe('task images', () => {
           return `pwp-task-${r.name}:h`;
         },
       } as unknown as Deployment;
-      const tasks = [{ imageSource: build('java') }, { imageSource: build('rust') }, { imageSource: { kind: 'ide' } }, { imageSource: { kind: 'tag', tag: 't:1' } }] as { imageSource: ImageSource }[];
+      const tasks = [
+        { imageSource: build('java') },
+        { imageSource: build('rust') },
+        { imageSource: { kind: 'ide' } },
+        { imageSource: { kind: 'tag', tag: 't:1' } },
+      ] as { imageSource: ImageSource }[];
       const images = taskImagesAsBuilt(tasks, { deployment: d });
       assert.equal(await images.get(tasks[2]), 'pwp-ide:built');
       assert.equal(await images.get(tasks[3]), 't:1');

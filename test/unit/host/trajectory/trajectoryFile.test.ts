@@ -11,7 +11,17 @@ describe('trajectory files', () => {
   it('writes one numbered, timestamped JSON line per record, header first', () => {
     const d = dir();
     const w = new TrajectoryWriter(d, { task: 't1' });
-    w.append({ type: 'step', actor: 'agent', step: 1, action: { type: 'key', keys: 'ctrl+s' }, reward: 0, terminated: false, truncated: false, info: {}, observation: { timings: {} } });
+    w.append({
+      type: 'step',
+      actor: 'agent',
+      step: 1,
+      action: { type: 'key', keys: 'ctrl+s' },
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info: {},
+      observation: { timings: {} },
+    });
     w.append({ type: 'human', actor: 'human', event: { seq: 1, t: 5, kind: 'key', down: true, keysym: 0x61, name: 'a' }, t: 5 });
     w.close();
     const lines = readFileSync(join(d, 'trajectory.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -46,7 +56,17 @@ describe('trajectory files', () => {
     w1.append({ type: 'human', actor: 'human', event: { seq: 1, t: 1, kind: 'key', down: true, keysym: 0x62, name: 'b' } });
     w1.close();
     const w2 = new TrajectoryWriter(d);
-    w2.append({ type: 'step', actor: 'agent', step: 1, action: { type: 'type', text: 'x' }, reward: 0, terminated: false, truncated: false, info: {}, observation: { timings: {} } });
+    w2.append({
+      type: 'step',
+      actor: 'agent',
+      step: 1,
+      action: { type: 'type', text: 'x' },
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info: {},
+      observation: { timings: {} },
+    });
     w2.close();
     const t = readTrajectory(join(d, 'trajectory.jsonl'));
     assert.deepEqual(t.records.map((r) => r.seq), [1, 2, 3]);

@@ -62,7 +62,15 @@ describe('work metrics from a trajectory (IDE-Bench\'s agent metrics)', () => {
 describe('work metrics in the bench summary and reports', () => {
   it('averages per suite and agent, counts failure categories, and shows them in the terminal, Markdown and HTML reports', () => {
     const w = (filesVisited: number, filesEdited: number, timeToFirstEditMs: number | null, failure: 'none' | 'tests-failed' | 'no-code-changes') => ({
-      filesVisited, filesEdited, editedUnseen: 0, successfulEdits: filesEdited, timeToFirstEditMs, stepsToFirstEdit: null, syntaxErrors: failure === 'tests-failed' ? 1 : 0, changedFiles: filesEdited, failure,
+      filesVisited,
+      filesEdited,
+      editedUnseen: 0,
+      successfulEdits: filesEdited,
+      timeToFirstEditMs,
+      stepsToFirstEdit: null,
+      syntaxErrors: failure === 'tests-failed' ? 1 : 0,
+      changedFiles: filesEdited,
+      failure,
     });
     const s = summarize([
       resultLine({ agent: 'm', task: 's/a', passed: true, score: 1, work: w(4, 2, 10_000, 'none') }),

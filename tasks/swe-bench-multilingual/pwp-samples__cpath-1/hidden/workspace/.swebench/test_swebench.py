@@ -1,5 +1,9 @@
 # SWE-bench's grading of a repository with its own test runner: run its command once, read each
 # test's status from the log, and check FAIL_TO_PASS and PASS_TO_PASS one case per test.
+# Copied by host/converters/sweBench.ts (sweBenchLogGrader.ts) to a task's
+# hidden/workspace/.swebench/test_swebench.py, with spec.json beside it (the command, the log
+# format, the tests); the verifier runs it as `python3 -m pytest -q .swebench/test_swebench.py`
+# from /workspace, and each FAIL_TO_PASS and PASS_TO_PASS test is a case test_result[<test>].
 # The image's standard library, never a workspace module of the same name (the workspace is
 # on sys.path while this file runs).
 import sys

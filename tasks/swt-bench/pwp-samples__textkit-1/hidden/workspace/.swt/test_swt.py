@@ -3,6 +3,10 @@
 # copy of the workspace as the agent received it, with only the agent's test files added. Each
 # state is run SPEC["repeats"] times, all in an order drawn now, so tests that keep state
 # between runs (fail the first time, pass the next) cannot tell the two states apart.
+# Copied by host/converters/swtBench.ts to a task's hidden/workspace/.swt/test_swt.py, with
+# swt.json (test file patterns, gold files, repeats, the initial workspace) and gold/ (the gold
+# patch's files) beside it; the verifier runs it as `python3 -m pytest -q .swt/test_swt.py` from
+# /workspace.
 # The image's standard library, never a workspace module of the same name (the workspace is
 # on sys.path while this file runs).
 import sys
@@ -22,8 +26,8 @@ sys.path[:] = _path
 
 HERE = pathlib.Path(__file__).resolve().parent
 WORKSPACE = HERE.parent
-INITIAL = pathlib.Path("/pwp/initial/workspace")
 SPEC = json.loads((HERE / "swt.json").read_text())
+INITIAL = pathlib.Path(SPEC["initial"])
 
 
 def is_test_file(rel):
@@ -35,7 +39,7 @@ def agent_tests():
     found = []
     for path in sorted(WORKSPACE.rglob("*.py")):
         rel = path.relative_to(WORKSPACE).as_posix()
-        if rel.startswith((".swt/", ".git/")) or "__pycache__" in rel or not is_test_file(rel):
+        if rel.startswith((HERE.name + "/", ".git/")) or "__pycache__" in rel or not is_test_file(rel):
             continue
         before = INITIAL / rel
         if not before.is_file() or before.read_bytes() != path.read_bytes():
@@ -43,7 +47,7 @@ def agent_tests():
     assert found, "no test file (" + ", ".join(SPEC["testFiles"]) + ") was added or changed"
     for rel in found:
         text = (WORKSPACE / rel).read_text(errors="replace")
-        assert ".swt" not in text and "/pwp/" not in text, rel + " reads the grader's files"
+        assert HERE.name not in text and "/pwp/" not in text, rel + " reads the grader's files"
     return found
 
 

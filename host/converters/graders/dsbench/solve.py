@@ -1,11 +1,9 @@
-// pwp's reference model for DSBench modelling tasks, written as each task's oracle/solve.py:
-// least squares on train.csv in plain Python (the IDE image has no pandas), so an oracle really
-// fits a model instead of copying answers. On a real competition it is a linear baseline and
-// need not reach the gold score; the bundled competition's gold value is one it reaches.
-export const DSBENCH_SOLVE_PY = `# pwp's reference model for a DSBench modelling task: least squares (a little ridge) on the
+# pwp's reference model for a DSBench modelling task: least squares (a little ridge) on the
 # numeric columns that train.csv and test.csv share, missing values as the column mean, then
 # one-hot text columns with few values. Plain Python, so it runs in the IDE image as it is.
 # Usage: solve.py TRAIN TEST OUT ID TARGET KIND (KIND: value, label or probability).
+# Copied by host/converters/dsBench.ts to a task's oracle/solve.py; the oracle writes it to
+# /tmp/pwp_dsbench_solve.py in the task container and runs it there with python3 and these arguments.
 import csv
 import sys
 
@@ -70,7 +68,6 @@ else:
         out = [min(1.0, max(0.0, p)) for p in out]
     out = [f"{p:.6g}" for p in out]
 with open(out_file, "w", newline="", encoding="utf-8") as f:
-    w = csv.writer(f, lineterminator="\\n")
+    w = csv.writer(f, lineterminator="\n")
     w.writerow([id_col, target])
     w.writerows([[r[id_col], p] for r, p in zip(test, out)])
-`;

@@ -1,12 +1,11 @@
-// ChartMimic's tracer, in Python for the image's matplotlib: it runs a chart script and
-// reports what it drew, as ChartMimic's evaluators log it (their prefixes patch matplotlib;
-// chart2code/utils/evaluator/*): the texts each of its savefig calls draws (rendered to PDF), each
-// axes' grid position, the plotting calls made (the outermost patched call only) and the
-// colours of the drawn elements, read again from the drawn objects at the end. Plotting
-// calls of squarify, networkx and matplotlib-venn are not traced (not in the image).
-export const CHART_TRACE_PY = String.raw`# pwp's ChartMimic tracer: runs a matplotlib script (argv[2]) and prints, after the marker
-# argv[1], what it drew as ChartMimic's evaluators log it: the texts its savefig calls draw,
-# each axes' grid position, the plotting calls made, and the colours of the drawn elements.
+# ChartMimic's tracer, run by the image's Python and matplotlib in the verifier for the
+# `chartmimic` evaluator (host/evaluation/chartMimicGrader.ts passes this file's text with -c):
+#     python3 -I -c <this file> MARKER SCRIPT
+# It runs a chart script and reports what it drew, as ChartMimic's evaluators log it (their
+# prefixes patch matplotlib; chart2code/utils/evaluator/*): the texts each of its savefig calls
+# draws (rendered to PDF), each axes' grid position, the plotting calls made (the outermost
+# patched call only) and the colours of the drawn elements, read again from the drawn objects at
+# the end. Plotting calls of squarify, networkx and matplotlib-venn are not traced (not in the image).
 import inspect, io, json, os, runpy, sys
 import matplotlib
 matplotlib.use("Agg")
@@ -251,4 +250,3 @@ else:
     report = {"texts": [str(t) for t in texts], "layout": list(layout.values()), "types": types, "colors": sorted(colors)}
 out.write(MARKER + json.dumps(report) + "\n")
 out.flush()
-`;
