@@ -19,7 +19,8 @@ const NAMES: Record<string, [string, Kind]> = {
   ...Object.fromEntries(['exit', 'reallyExit', 'abort', 'kill', 'binding', '_linkedBinding', 'dlopen', 'exitCode', '_exiting'].map((n) => [`process.${n}`, [EXIT, 'fixed']])),
   'process.getBuiltinModule': ['loads a built-in module by name (process.getBuiltinModule)', 'fixed'],
   'process.ppid': ['looks up its parent process', 'fixed'],
-  ...Object.fromEntries(['constructor', 'parent', 'children', '_load', '_resolveFilename', '_extensions', '_compile', '_cache', 'register', 'registerHooks', 'Module', 'createRequire', 'prototype']
+  ...Object.fromEntries(['constructor', 'parent', 'children', '_load', '_resolveFilename', '_extensions', '_compile', '_cache', 'register', 'registerHooks', 'Module',
+    'createRequire', 'prototype']
     .flatMap((n) => [[`cjs.module.${n}`, ['reaches into the module loader', 'fixed']], [`module.${n}`, ['reaches into the module loader', 'fixed']]])),
   ...Object.fromEntries(['main', 'cache', 'extensions'].map((n) => [`cjs.require.${n}`, ['reaches into the module loader', 'fixed']])),
 };
@@ -31,7 +32,8 @@ const ON = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnce
 const GLOBAL_ROOTS = new Set(['process', 'globalThis', 'cjs.module', 'cjs.require', 'console', 'Reflect', 'Object', 'Function']);
 
 function pathHit(s: string): [string, Kind] | undefined {
-  for (const [prefix, reason, kind] of [['/pwp', "names the grader's files (/pwp)", 'fixed'], ['/dev/fd', 'names file descriptors (/dev/fd)', 'fixed'], ['/proc', 'reads /proc', 'proc']] as const) {
+  const paths = [['/pwp', "names the grader's files (/pwp)", 'fixed'], ['/dev/fd', 'names file descriptors (/dev/fd)', 'fixed'], ['/proc', 'reads /proc', 'proc']] as const;
+  for (const [prefix, reason, kind] of paths) {
     for (let i = s.indexOf(prefix); i !== -1; i = s.indexOf(prefix, i + 1)) {
       const end = i + prefix.length;
       if ((i === 0 || !/[\w.-]/.test(s[i - 1])) && (end === s.length || /[/'"\\ ]/.test(s[end]))) return [reason, kind];
@@ -62,7 +64,11 @@ function read(path: string, text: string, depth = 0): Found[] {
     const f = (x: TS.Node) => fold(x, depth + 1);
     if (t.isStringLiteral(n) || t.isNoSubstitutionTemplateLiteral(n)) return n.text;
     if (t.isParenthesizedExpression(n)) return f(n.expression);
-    if (t.isBinaryExpression(n) && n.operatorToken.kind === t.SyntaxKind.PlusToken) { const a = f(n.left); const b = f(n.right); return a !== undefined && b !== undefined ? a + b : undefined; }
+    if (t.isBinaryExpression(n) && n.operatorToken.kind === t.SyntaxKind.PlusToken) {
+      const a = f(n.left);
+      const b = f(n.right);
+      return a !== undefined && b !== undefined ? a + b : undefined;
+    }
     if (t.isTemplateExpression(n)) {
       let s = n.head.text;
       for (const span of n.templateSpans) { const v = f(span.expression); if (v === undefined) return undefined; s += v + span.literal.text; }
@@ -77,7 +83,9 @@ function read(path: string, text: string, depth = 0): Found[] {
         return sep !== undefined && items.every((i) => i !== undefined) ? items.join(sep) : undefined;
       }
       const name = resolve(callee);
-      if (name === 'String.fromCharCode' && n.arguments.every((a) => t.isNumericLiteral(a))) return String.fromCharCode(...n.arguments.map((a) => Number((a as TS.NumericLiteral).text)));
+      if (name === 'String.fromCharCode' && n.arguments.every((a) => t.isNumericLiteral(a))) {
+        return String.fromCharCode(...n.arguments.map((a) => Number((a as TS.NumericLiteral).text)));
+      }
       if (name === 'atob' && args[0] !== undefined) return Buffer.from(args[0], 'base64').toString('latin1');
       if (t.isPropertyAccessExpression(callee) && callee.name.text === 'toString' && t.isCallExpression(callee.expression)) {
         const inner = callee.expression;
@@ -130,14 +138,18 @@ function read(path: string, text: string, depth = 0): Found[] {
     return (GLOBAL_ROOTS.has(root) || imported.has(root)) && !/^(?:cjs\.module\.exports|process\.env)(?:\.|$)/.test(r);
   };
   // A module object itself (not data hanging off it: process.argv[i], process.env[name]).
-  const isModuleObject = (n: TS.Node) => { const r = resolve(n); return !!r && (imported.has(r) || ['process', 'globalThis', 'cjs.module', 'cjs.require', 'Reflect'].includes(r)); };
+  const isModuleObject = (n: TS.Node) => {
+    const r = resolve(n);
+    return !!r && (imported.has(r) || ['process', 'globalThis', 'cjs.module', 'cjs.require', 'Reflect'].includes(r));
+  };
 
   // Bindings first (the file's aliases of modules and globals, and its own names).
   const bindNames = (name: TS.BindingName, from: string | undefined) => {
     if (t.isIdentifier(name)) { if (from) aliases.set(name.text, from); else local.add(name.text); return; }
     if (t.isObjectBindingPattern(name)) {
       for (const el of name.elements) {
-        const key = el.propertyName ? (t.isIdentifier(el.propertyName) || t.isStringLiteral(el.propertyName) ? el.propertyName.text : undefined) : t.isIdentifier(el.name) ? el.name.text : undefined;
+        const named = el.propertyName && (t.isIdentifier(el.propertyName) || t.isStringLiteral(el.propertyName)) ? el.propertyName.text : undefined;
+        const key = el.propertyName ? named : t.isIdentifier(el.name) ? el.name.text : undefined;
         bindNames(el.name, from && key ? `${from}.${key}` : undefined);
       }
     } else for (const el of name.elements) if (!t.isOmittedExpression(el)) bindNames(el.name, undefined);
@@ -178,13 +190,21 @@ function read(path: string, text: string, depth = 0): Found[] {
     if (mod) return add(n, ...MODULES[mod]);
     if (name === 'eval') return add(n, 'runs code from data (eval)', 'exec');
   };
-  const inType = (n: TS.Node) => { for (let p = n.parent; p; p = p.parent) { if (t.isTypeNode(p) || t.isHeritageClause(p) || t.isTypeAliasDeclaration(p) || t.isInterfaceDeclaration(p)) return true; if (t.isStatement(p)) return false; } return false; };
+  const inType = (n: TS.Node) => {
+    for (let p = n.parent; p; p = p.parent) {
+      if (t.isTypeNode(p) || t.isHeritageClause(p) || t.isTypeAliasDeclaration(p) || t.isInterfaceDeclaration(p)) return true;
+      if (t.isStatement(p)) return false;
+    }
+    return false;
+  };
+  // An identifier read as a value: not a property name, a key or a binding of something else.
+  const isValueName = (n: TS.Identifier) => !inType(n) && !(t.isPropertyAccessExpression(n.parent) && n.parent.name === n)
+    && !t.isPropertyAssignment(n.parent) && !t.isBindingElement(n.parent) && !t.isImportSpecifier(n.parent);
 
   const visit = (n: TS.Node): void => {
     if (t.isTypeNode(n) || t.isInterfaceDeclaration(n) || t.isTypeAliasDeclaration(n)) return;
     if (t.isImportDeclaration(n) && t.isStringLiteral(n.moduleSpecifier) && !isLocalSpec(n.moduleSpecifier.text)) checkName(n, specifier(n.moduleSpecifier.text));
-    if ((t.isIdentifier(n) && !inType(n) && !(t.isPropertyAccessExpression(n.parent) && n.parent.name === n) && !t.isPropertyAssignment(n.parent) && !t.isBindingElement(n.parent) && !t.isImportSpecifier(n.parent))
-      || t.isPropertyAccessExpression(n) || t.isElementAccessExpression(n)) {
+    if ((t.isIdentifier(n) && isValueName(n)) || t.isPropertyAccessExpression(n) || t.isElementAccessExpression(n)) {
       const name = resolve(n);
       if (name) checkName(n, name);
     }

@@ -37,8 +37,11 @@ function localModules(paths: Iterable<string>): string[] {
  * The script's input, or undefined when no Python file changed. `scanRoot`: where the task's
  * unchanged files can be read (the verifier's /workspace); without it they go inline.
  */
-export function pythonCheckInput(changed: ReadonlyMap<string, Buffer>, baseline: ReadonlyMap<string, Buffer>, o: { scanRoot?: string; exclude?: ReadonlySet<string> } = {}): PythonCheckInput | undefined {
-  const files = [...changed].filter(([p]) => isPython(p)).map(([path, content]) => ({ path, new: content.toString('base64'), old: baseline.get(path)?.toString('base64') ?? null }));
+export function pythonCheckInput(
+  changed: ReadonlyMap<string, Buffer>, baseline: ReadonlyMap<string, Buffer>, o: { scanRoot?: string; exclude?: ReadonlySet<string> } = {},
+): PythonCheckInput | undefined {
+  const files = [...changed].filter(([p]) => isPython(p))
+    .map(([path, content]) => ({ path, new: content.toString('base64'), old: baseline.get(path)?.toString('base64') ?? null }));
   if (!files.length) return undefined;
   const rest = [...baseline.keys()].filter((p) => isPython(p) && !changed.has(p) && !o.exclude?.has(p)).sort();
   const modules = localModules([...baseline.keys(), ...changed.keys()]);

@@ -151,7 +151,8 @@ export class Verifier implements Sandbox {
       ? [
         ...findTampering(workspace.deliverable, workspace.baseline, { agentFiles: inputs.rules?.agentFiles, pythonModules: python ? await this.pythonModules() : undefined }),
         ...findJsTampering(workspace.deliverable, workspace.baseline),
-        ...(pyInput ? pythonFindings(await this.exec(['/usr/bin/python3', '-I', '/pwp/check/pyCodeCheck.py', '/pwp/check/input.json'], { user: 'root', cwd: '/', timeoutSec: 300 })) : []),
+        ...(pyInput ? pythonFindings(await this.exec(['/usr/bin/python3', '-I', '/pwp/check/pyCodeCheck.py', '/pwp/check/input.json'],
+          { user: 'root', cwd: '/', timeoutSec: 300 })) : []),
       ]
       : [];
     this.grading = { infrastructure: workspace.changes, findings };

@@ -263,7 +263,8 @@ describe('verifier against tampering: test definitions in C (swe-bench-multiling
   const session = useTask('swe-bench-multilingual/pwp-samples__cpath-1');
 
   it('a root CMakeLists.txt that drops the tests and adds echoing add_test entries with their names is replaced by the task\'s', async () => {
-    const names = ['extension_in_dotted_dir', 'extension_hidden_file', 'basename_plain', 'basename_nested', 'extension_plain', 'extension_last_dot', 'extension_none', 'join_adds_separator', 'join_keeps_one_separator', 'join_reports_truncation'];
+    const names = ['extension_in_dotted_dir', 'extension_hidden_file', 'basename_plain', 'basename_nested', 'extension_plain', 'extension_last_dot', 'extension_none',
+      'join_adds_separator', 'join_keeps_one_separator', 'join_reports_truncation'];
     await bash(session(), `sed -i '/add_subdirectory(tests)/d' CMakeLists.txt && for t in ${names.join(' ')}; do echo "add_test(NAME $t COMMAND echo ok)" >> CMakeLists.txt; done`);
     const r = await session().grade();
     assert.equal(r.score, 0, show(r));
@@ -277,7 +278,8 @@ describe('verifier against tampering: test definitions in Rust (swe-bench-multil
   const session = useTask('swe-bench-multilingual/pwp-samples__vercmp-1');
 
   it('Cargo.toml autotests = false with a build.rs that writes empty tests of the hidden names is replaced by the task\'s', async () => {
-    const names = ['release_follows_prerelease', 'numeric_identifiers_compare_as_numbers', 'orders_prerelease_chain', 'parses_core', 'parses_prerelease_and_build', 'rejects_malformed', 'orders_by_core', 'ignores_build_metadata'];
+    const names = ['release_follows_prerelease', 'numeric_identifiers_compare_as_numbers', 'orders_prerelease_chain', 'parses_core', 'parses_prerelease_and_build',
+      'rejects_malformed', 'orders_by_core', 'ignores_build_metadata'];
     await bash(session(), `sed -i 's/^edition = "2021"$/edition = "2021"\\nautotests = false\\nbuild = "build.rs"/' Cargo.toml
 cat > build.rs <<'EOF'
 fn main() {

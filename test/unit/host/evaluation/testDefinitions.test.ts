@@ -20,14 +20,18 @@ const POM = '<project><build><plugins><plugin><artifactId>maven-surefire-plugin<
 describe('test definitions are the task\'s', () => {
   it('C: puts back the root CMakeLists.txt that drops the tests and adds echoing add_test entries, and CMake files at any level', () => {
     const forged = 'project(cpath C)\nadd_library(cpath src/cpath.c)\nenable_testing()\nadd_test(NAME basename_plain COMMAND echo ok)\n';
-    const p = plan({ 'CMakeLists.txt': CMAKE, 'src/cpath.c': 'int x;' }, { 'CMakeLists.txt': forged, 'src/cpath.c': 'int y;', 'src/CMakeLists.txt': 'add_test(x)', 'cmake/fake.cmake': 'x', 'CTestTestfile.cmake': 'add_test(a echo)' });
+    const p = plan({ 'CMakeLists.txt': CMAKE, 'src/cpath.c': 'int x;' },
+      { 'CMakeLists.txt': forged, 'src/cpath.c': 'int y;', 'src/CMakeLists.txt': 'add_test(x)', 'cmake/fake.cmake': 'x', 'CTestTestfile.cmake': 'add_test(a echo)' });
     assert.equal(p.restore.get('CMakeLists.txt')?.toString(), CMAKE);
     assert.deepEqual(p.changes.map((c) => `${c.path} ${c.change}`), ['cmake/fake.cmake added', 'CMakeLists.txt modified', 'CTestTestfile.cmake added', 'src/CMakeLists.txt added']);
     assert.deepEqual([...p.deliverable.keys()], ['src/cpath.c']);
   });
 
   it('Rust: puts back a Cargo.toml with autotests = false and leaves out a build.rs that writes fake tests', () => {
-    const p = plan({ 'Cargo.toml': CARGO, 'src/lib.rs': '' }, { 'Cargo.toml': CARGO.replace('edition', 'autotests = false\nedition'), 'build.rs': 'fn main() {}', 'src/lib.rs': 'pub fn f() {}', '.cargo/config.toml': '[build]\nrustflags = []' });
+    const p = plan({ 'Cargo.toml': CARGO, 'src/lib.rs': '' }, {
+      'Cargo.toml': CARGO.replace('edition', 'autotests = false\nedition'), 'build.rs': 'fn main() {}', 'src/lib.rs': 'pub fn f() {}',
+      '.cargo/config.toml': '[build]\nrustflags = []',
+    });
     assert.equal(p.restore.get('Cargo.toml')?.toString(), CARGO);
     assert.deepEqual(p.changes.map((c) => `${c.path} ${c.change}`), ['.cargo/config.toml added', 'build.rs added', 'Cargo.toml modified']);
   });
@@ -78,7 +82,8 @@ describe('test definitions are the task\'s', () => {
   it('Lean: puts back the lakefile for a task graded by a command (Lake runs it as code)', () => {
     const r = restoreRulesOf({ kind: 'command', command: ['python3', '-I', '/pwp/hidden/check_proof.py'], exitCode: 0, timeoutSec: 1 });
     assert.ok(r, 'a command task gets rules');
-    const p = plan({ 'lakefile.lean': 'import Lake\n', 'Double.lean': 'sorry' }, { 'lakefile.lean': 'import Lake\nscript x := pure 0\n', 'Double.lean': 'rfl', 'lake-manifest.json': '{}' }, r);
+    const p = plan({ 'lakefile.lean': 'import Lake\n', 'Double.lean': 'sorry' },
+      { 'lakefile.lean': 'import Lake\nscript x := pure 0\n', 'Double.lean': 'rfl', 'lake-manifest.json': '{}' }, r);
     assert.deepEqual(p.changes.map((c) => `${c.path} ${c.change}`), ['lake-manifest.json added', 'lakefile.lean modified']);
     assert.deepEqual([...p.deliverable.keys()], ['Double.lean']);
   });
@@ -86,15 +91,18 @@ describe('test definitions are the task\'s', () => {
   it('JavaScript: package.json\'s test sections stay the task\'s even where its dependencies are the agent\'s; vitest and vite configs are the task\'s', () => {
     const pkg = JSON.stringify({ name: 'x', scripts: { test: 'node --test' }, dependencies: {} });
     const r = rules({ agentParts: { '**/package.json': ['dependencies', 'devDependencies', 'scripts.build'] } });
-    assert.ok(plan({ 'package.json': pkg }, { 'package.json': JSON.stringify({ name: 'x', scripts: { test: 'node --test', build: 'tsc' }, dependencies: { lodash: '4' } }, null, 2) }, r).deliverable.has('package.json'));
-    for (const forged of [{ name: 'x', scripts: { test: 'echo ok' }, dependencies: {} }, { name: 'x', scripts: { test: 'node --test' }, dependencies: {}, jest: { testMatch: [] } }]) {
+    const withDeps = JSON.stringify({ name: 'x', scripts: { test: 'node --test', build: 'tsc' }, dependencies: { lodash: '4' } }, null, 2);
+    assert.ok(plan({ 'package.json': pkg }, { 'package.json': withDeps }, r).deliverable.has('package.json'));
+    const forgeries = [{ name: 'x', scripts: { test: 'echo ok' }, dependencies: {} }, { name: 'x', scripts: { test: 'node --test' }, dependencies: {}, jest: { testMatch: [] } }];
+    for (const forged of forgeries) {
       assert.ok(plan({ 'package.json': pkg }, { 'package.json': JSON.stringify(forged) }, r).restore.has('package.json'), JSON.stringify(forged));
     }
     assert.deepEqual(plan({}, { 'vitest.config.ts': 'x', 'vite.config.mjs': 'x', 'src/a.ts': 'x' }).changes.map((c) => c.path), ['vite.config.mjs', 'vitest.config.ts']);
   });
 
   it('Python and make: noxfile, Makefile targets and make fragments are the task\'s', () => {
-    assert.deepEqual(plan({ Makefile: 'test:\n\tpytest\n' }, { Makefile: 'test:\n\techo 4 passed\n', 'noxfile.py': '', 'rules.mk': '' }).changes.map((c) => `${c.path} ${c.change}`),
+    const p = plan({ Makefile: 'test:\n\tpytest\n' }, { Makefile: 'test:\n\techo 4 passed\n', 'noxfile.py': '', 'rules.mk': '' });
+    assert.deepEqual(p.changes.map((c) => `${c.path} ${c.change}`),
       ['Makefile modified', 'noxfile.py added', 'rules.mk added']);
   });
 });
