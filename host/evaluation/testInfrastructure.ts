@@ -1,10 +1,17 @@
 // What of the workspace is the task's test infrastructure rather than the agent's deliverable,
 // and the plan that puts the task's own copy of it back before grading: test files, runner
-// configuration, start-up hooks of the interpreters, shadows of the runners, run scripts and
-// whatever the `tests` command names. The agent's versions never reach the verifier; files
-// the task did not have are left out; the agent's changes to them are listed in the result.
+// configuration, the build files that decide which tests exist and how they report (CMake,
+// Cargo, Maven, Gradle, go.mod, Lake, package.json, Makefiles), start-up hooks of the
+// interpreters, shadows of the runners, run scripts and whatever the `tests` command names.
+// The agent's versions never reach the verifier; files the task did not have are left out;
+// the agent's changes to them are listed in the result. Parts of a build file a task declares
+// as the agent's (fileParts.ts) keep the agent's version when nothing else changed. Byte-code
+// and binaries the task did not ship are left out too (compiledFiles.ts). docs/test-definitions.md
+// has the table per language.
+import { isCompiled } from './compiledFiles';
 import type { Evaluator } from './evaluatorSchema';
 import { leaves } from './evaluatorSchema';
+import { changedOnlyIn } from './fileParts';
 import { globMatcher } from './glob';
 
 /** Paths (relative to /workspace) that are test infrastructure unless the task says they are the agent's. */
@@ -21,9 +28,36 @@ export const DEFAULT_INFRASTRUCTURE: readonly string[] = [
   // JavaScript runners: their configuration, the workspace's packages and binaries
   '**/package.json', '**/.npmrc', '**/jest.config.*', '**/jest.setup.*', '**/.mocharc*', '**/babel.config.*', '**/.babelrc*',
   '**/node_modules/**',
+  // JavaScript runners' other configuration (vitest also reads vite's config)
+  '**/vitest.config.*', '**/vitest.workspace.*', '**/vite.config.*', '**/ava.config.*', '**/karma.conf.*', '**/.c8rc*', '**/.nycrc*',
+  // C and C++: what CMake and CTest define at every level, make's targets
+  '**/CMakeLists.txt', '**/*.cmake', '**/CMakePresets.json', '**/CMakeUserPresets.json',
+  '**/Makefile', '**/makefile', '**/GNUmakefile', '**/*.mk', '**/meson.build', '**/meson_options.txt',
+  // Rust: the manifest (autotests, [[test]], harness), build scripts, cargo's configuration
+  '**/Cargo.toml', '**/build.rs', '**/.cargo/**', '**/rust-toolchain', '**/rust-toolchain.toml',
+  // Java: Maven's and Gradle's builds (surefire's configuration is in the pom), their wrappers,
+  // and what JUnit and Maven load from the class path on their own
+  '**/pom.xml', '**/.mvn/**', '**/mvnw', '**/mvnw.cmd', '**/build.gradle', '**/build.gradle.kts', '**/settings.gradle',
+  '**/settings.gradle.kts', '**/gradle.properties', '**/gradle/**', '**/gradlew', '**/gradlew.bat',
+  '**/junit-platform.properties', '**/META-INF/services/org.junit.*',
+  // Go: the module and workspace files (replace and use redirect packages), vendored packages
+  '**/go.mod', '**/go.work', '**/go.work.sum', '**/vendor/**',
+  // Lean: Lake's build (a lakefile.lean is Lean code Lake runs) and its pins
+  '**/lakefile.lean', '**/lakefile.toml', '**/lake-manifest.json', '**/lean-toolchain',
+  // Python's other test drivers
+  '**/noxfile.py', '**/.coveragerc',
   // run scripts
   '**/run_tests.sh', '**/run_tests.py', '**/runtests.py',
 ];
+
+/**
+ * Parts of infrastructure files that are the agent's unless a task says otherwise: a go.mod
+ * that only gains requirements keeps the agent's version (its `replace` lines, which redirect
+ * packages, are the task's).
+ */
+export const DEFAULT_AGENT_PARTS: Readonly<Record<string, readonly string[]>> = {
+  '**/go.mod': ['require', 'exclude', 'go', 'toolchain'],
+};
 
 export interface RestoreRules {
   /** Globs restored besides the defaults (the task's `grading.restore`). */
@@ -32,9 +66,14 @@ export interface RestoreRules {
   agentFiles: string[];
   /** Workspace files the `tests` commands name (run_tests.sh, a test file). */
   commandFiles: string[];
+  /**
+   * Parts of infrastructure files that are the agent's, by glob (the task's `grading.agentParts`,
+   * added to DEFAULT_AGENT_PARTS): TOML tables, JSON key paths, go.mod directives (fileParts.ts).
+   */
+  agentParts?: Record<string, string[]>;
 }
 
-export interface Grading { restore?: string[]; agentFiles?: string[] }
+export interface Grading { restore?: string[]; agentFiles?: string[]; agentParts?: Record<string, string[]> }
 
 /** Arguments of the `tests` commands that are workspace-relative file paths (pytest node ids lose their `::…`). */
 export function commandFiles(evaluator: Evaluator): string[] {
@@ -52,18 +91,26 @@ export function commandFiles(evaluator: Evaluator): string[] {
 }
 
 /**
- * The rules for a task, or undefined when it runs no tests: a `files`, `diff` or `ide` task
- * may have `package.json` or `pyproject.toml` as its deliverable, and nothing of it runs.
+ * The rules for a task, or undefined when it runs nothing of the workspace: a `files`, `diff`
+ * or `ide` task may have `package.json` or `pyproject.toml` as its deliverable, and nothing of
+ * it runs. A `command` runs the workspace's build as well (`lake env lean` reads the lakefile).
  */
 export function restoreRulesOf(evaluator: Evaluator, grading: Grading = {}): RestoreRules | undefined {
-  if (!leaves(evaluator).some((e) => e.kind === 'tests')) return undefined;
-  return { restore: grading.restore ?? [], agentFiles: grading.agentFiles ?? [], commandFiles: commandFiles(evaluator) };
+  if (!leaves(evaluator).some((e) => e.kind === 'tests' || e.kind === 'command')) return undefined;
+  return { restore: grading.restore ?? [], agentFiles: grading.agentFiles ?? [], commandFiles: commandFiles(evaluator), agentParts: grading.agentParts ?? {} };
+}
+
+/** The parts of `path` that are the agent's, from the defaults and the task's declarations. */
+function partsMatcher(declared: Record<string, string[]> = {}): (path: string) => string[] {
+  const entries = [...Object.entries(DEFAULT_AGENT_PARTS), ...Object.entries(declared)].map(([glob, parts]) => [globMatcher([glob]), parts] as const);
+  return (path) => [...new Set(entries.flatMap(([m, parts]) => (m(path) ? parts : [])))];
 }
 
 /** One entry of the agent's final workspace archive, by path relative to /workspace. */
 export interface WorkspaceEntry { path: string; type: string; content?: Buffer }
 
-export type InfrastructureChange = { path: string; change: 'added' | 'modified' | 'deleted' };
+/** `binary`: byte-code or native code the task did not ship, left out (compiledFiles.ts). */
+export type InfrastructureChange = { path: string; change: 'added' | 'modified' | 'deleted' | 'binary' };
 
 export interface RestorePlan {
   /** Entries of the agent's archive left out of the verifier. */
@@ -86,6 +133,7 @@ export function planRestore(final: readonly WorkspaceEntry[], baseline: Readonly
   // Byte-code and runner caches under test folders go like the rest, without being listed.
   const cache = globMatcher(['**/__pycache__/**', '**/.pytest_cache/**', '**/*.pyc']);
   const named = new Set(rules.commandFiles);
+  const partsOf = partsMatcher(rules.agentParts);
   const isInfra = (p: string) => hidden.has(p) || ((infra(p) || named.has(p)) && !agents(p));
   // Folders on the way to a file the task puts back: an agent's symlink or file there would
   // redirect or block the task's copy.
@@ -96,6 +144,9 @@ export function planRestore(final: readonly WorkspaceEntry[], baseline: Readonly
   const changes: InfrastructureChange[] = [];
   const deliverable = new Map<string, Buffer>();
   const seen = new Set<string>();
+  // The task's byte-code and binaries the agent replaced: put back like infrastructure.
+  const binaries = new Set<string>();
+  const agentsVersion = new Set<string>();
   for (const e of final) {
     if (e.type === 'directory') {
       // A folder where the task has a file hides it: the folder and all below it go.
@@ -106,16 +157,26 @@ export function planRestore(final: readonly WorkspaceEntry[], baseline: Readonly
     seen.add(e.path);
     const theirs = baseline.get(e.path);
     const same = e.type === 'file' && theirs !== undefined && e.content !== undefined && theirs.equals(e.content);
-    if (isInfra(e.path) || (e.type !== 'file' && ancestors.has(e.path))) {
+    if (e.type === 'file' && !same && theirs !== undefined && e.content && !hidden.has(e.path) && isInfra(e.path)
+      && changedOnlyIn(e.path, theirs, e.content, partsOf(e.path))) {
+      // Only the agent's declared parts changed: its version stays, as deliverable.
+      deliverable.set(e.path, e.content);
+      agentsVersion.add(e.path);
+    } else if (isInfra(e.path) || (e.type !== 'file' && ancestors.has(e.path))) {
       drop.add(e.path);
       if (!same && !cache(e.path)) changes.push({ path: e.path, change: theirs === undefined ? 'added' : 'modified' });
+    } else if (e.type === 'file' && !same && isCompiled(e.path, e.content)) {
+      // Byte-code caches go unlisted: Python writes them for every module it imports.
+      drop.add(e.path);
+      if (!e.path.split('/').includes('__pycache__')) changes.push({ path: e.path, change: 'binary' });
+      if (theirs !== undefined) binaries.add(e.path);
     } else if (e.type === 'file' && !same && e.content) {
       deliverable.set(e.path, e.content);
     }
   }
   const restore = new Map<string, Buffer>();
   for (const [path, content] of baseline) {
-    if (!isInfra(path) || hidden.has(path)) continue;
+    if ((!isInfra(path) && !binaries.has(path)) || hidden.has(path) || agentsVersion.has(path)) continue;
     restore.set(path, content);
     if (!seen.has(path)) changes.push({ path, change: 'deleted' });
   }

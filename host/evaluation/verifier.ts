@@ -16,8 +16,9 @@
 //   /pwp/runner              the test runner and its shims (root-owned)
 //   /pwp/report              what the test runner kept of each run (root-owned)
 //   /pwp/out                 scratch space for reports (writable by the IDE user)
+//   /pwp/check               the Python code check and its input (root's alone)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { createDeployment } from '../deployment/backends';
 import type { Deployment } from '../deployment/deployment';
@@ -27,6 +28,8 @@ import { fileEntries, readTar, readTarEntries, type TarEntry } from '../deployme
 import type { VerifierContainer } from '../deployment/verifierContainer';
 import type { IdeState } from './ideState';
 import { deliverableFile, runnerFiles, SCRATCH_DIR } from './isolatedRunner';
+import { findJsTampering } from './jsCodeCheck';
+import { PY_CODE_CHECK, pythonCheckInput, pythonFindings } from './pythonCodeCheck';
 import { findTampering, type TamperFinding } from './tamperCheck';
 import { planRestore, type InfrastructureChange, type RestoreRules, type WorkspaceEntry } from './testInfrastructure';
 
@@ -110,6 +113,9 @@ export class Verifier implements Sandbox {
       : inputs.baselineDir ? new Map(listHostFiles(inputs.baselineDir).map((f) => [f.path, Buffer.from(f.content)]))
         : new Map<string, Buffer>();
     const workspace = await this.workspaceEntries(inputs.workspaceTar, baseline, new Set(overlay.map((f) => f.path)), inputs.rules);
+    // The deliverable's Python is read as parsed code by the image's own interpreter, with the
+    // task's unchanged files where they lie for the task's own use of the same capabilities.
+    const pyInput = workspace.baseline && pythonCheckInput(workspace.deliverable, workspace.baseline, { scanRoot: '/workspace', exclude: new Set(overlay.map((f) => f.path)) });
     const entries: TarEntry[] = [
       ...fileEntries([...runnerFiles(), deliverableFile(workspace.deliverable, workspace.baseline), { path: 'pwp/report/.keep', content: '' }], ROOT),
       // Scratch space the IDE user can write in; root's like the rest of /pwp.
@@ -124,6 +130,12 @@ export class Verifier implements Sandbox {
         entries.push({ header: { ...e.header, name: `pwp/initial/${e.header.name}`, linkname, ...ROOT }, content: e.content });
       }
     }
+    if (pyInput) {
+      entries.push({ header: { name: 'pwp/check/', type: 'directory', mode: 0o700, ...ROOT }, content: Buffer.alloc(0) }, ...fileEntries([
+        { path: 'pwp/check/pyCodeCheck.py', content: PY_CODE_CHECK, mode: 0o600 },
+        { path: 'pwp/check/input.json', content: JSON.stringify(pyInput), mode: 0o600 },
+      ], ROOT, { withDirs: false }));
+    }
     entries.push(...fileEntries([
       { path: 'pwp/ide/state.json', content: JSON.stringify(inputs.ideState ?? null, null, 1) },
       { path: 'pwp/answer.txt', content: inputs.answer ?? '' },
@@ -136,7 +148,12 @@ export class Verifier implements Sandbox {
     await archiveEntriesIn(this.runtime, entries);
     const python = [...workspace.deliverable.keys()].some((p) => p.endsWith('.py'));
     const findings = workspace.baseline
-      ? findTampering(workspace.deliverable, workspace.baseline, { agentFiles: inputs.rules?.agentFiles, pythonModules: python ? await this.pythonModules() : undefined })
+      ? [
+        ...findTampering(workspace.deliverable, workspace.baseline, { agentFiles: inputs.rules?.agentFiles, pythonModules: python ? await this.pythonModules() : undefined }),
+        ...findJsTampering(workspace.deliverable, workspace.baseline),
+        ...(pyInput ? pythonFindings(await this.exec(['/usr/bin/python3', '-I', '/pwp/check/pyCodeCheck.py', '/pwp/check/input.json'],
+          { user: 'root', cwd: '/', timeoutSec: 300 })) : []),
+      ]
       : [];
     this.grading = { infrastructure: workspace.changes, findings };
   }
@@ -160,6 +177,15 @@ export class Verifier implements Sandbox {
     const rel = (name: string) => name.replace(/^workspace\/?/, '').replace(/\/$/, '');
     const final: WorkspaceEntry[] = entries.filter((e) => rel(e.header.name)).map((e) => ({ path: rel(e.header.name), type: e.header.type, content: e.content }));
     const plan = planRestore(final, baseline, hidden, rules ?? { restore: [], agentFiles: [], commandFiles: [] });
+    // A code file that is a link to another workspace file (roman.py -> notes.txt) runs that
+    // file's content: it is read under the link's name.
+    for (const e of entries) {
+      const path = rel(e.header.name);
+      if (e.header.type !== 'symlink' || plan.drop.has(path) || !/\.(?:py|[cm]?[jt]sx?)$/.test(path) || !e.header.linkname) continue;
+      const target = e.header.linkname.startsWith('/') ? posix.normalize(e.header.linkname).replace(/^\/workspace\//, '') : posix.join(posix.dirname(path), e.header.linkname);
+      const content = byName.get(`workspace/${target}`) ?? byName.get(`workspace/${target}/`);
+      if (content && !baseline.get(path)?.equals(content)) plan.deliverable.set(path, content);
+    }
     const restore = [...plan.restore].map(([path, content]) => ({ path, content, mode: content.subarray(0, 2).toString() === '#!' ? 0o755 : 0o644 }));
     return {
       entries: [...entries.filter((e) => !plan.drop.has(rel(e.header.name))), ...fileEntries(restore, ROOT, { withDirs: false, prefix: 'workspace' })],

@@ -68,12 +68,15 @@ export const TaskSchema = z.object({
   /**
    * Which workspace files grading takes from the task and which are the agent's: `restore`
    * adds globs to the test infrastructure put back before grading, `agentFiles` exempts the
-   * deliverable where it looks like infrastructure (tests written by the agent).
+   * deliverable where it looks like infrastructure (tests written by the agent), `agentParts`
+   * names parts of build files the agent may change (`{"Cargo.toml": ["dependencies"]}`:
+   * TOML tables, JSON key paths, go.mod directives; docs/test-definitions.md).
    */
   grading: z.object({
     restore: z.array(z.string().min(1).max(1000)).max(500).default([]),
     agentFiles: z.array(z.string().min(1).max(1000)).max(500).default([]),
-  }).strict().default({ restore: [], agentFiles: [] }),
+    agentParts: z.record(z.string().min(1).max(1000), z.array(z.string().regex(/^(?:\*|[^.*]+)(?:\.(?:\*|[^.*]+))*$/, 'a dotted key path; * stands for one key').max(200)).min(1).max(50)).default({}),
+  }).strict().default({ restore: [], agentFiles: [], agentParts: {} }),
   tags: z.array(z.string().max(100)).max(50).default([]),
   /** The agent's environment may reach the outside network (off: it reaches nothing but itself). */
   network: z.boolean().default(false),

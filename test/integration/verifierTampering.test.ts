@@ -159,9 +159,28 @@ getattr(importlib.import_module("ate" + "xit"), "register")(_forge)
 EOF`);
     const r = await session().grade();
     assert.equal(r.score, 0, show(r));
-    assert.equal(r.tampering?.findings.length, 0, 'the detector missed it; the cross-check must not');
     assert.match(r.summary, /tampering suspected: the report has \d+ passing tests, pytest counted 1 /, 'the one pytest counted is the canary\'s');
     assert.equal(r.tests!.exitCode, 0, 'the handler did force exit code 0');
+    // Read as parsed code, the pieces fold back into os._exit and atexit.
+    const found = r.tampering!.findings.map((f) => `${f.path}:${f.line} ${f.reason}`);
+    assert.ok(found.some((f) => /roman\.py:\d+ ends the process with os\._exit/.test(f)) && found.some((f) => /atexit/.test(f)), found.join('\n'));
+  });
+
+  it('an exit handler hidden in exec(base64) is found by reading the code it runs', async () => {
+    const payload = Buffer.from('import atexit, os\natexit.register(lambda: os._exit(0))\n').toString('base64');
+    await bash(session(), `printf 'import base64\nexec(base64.b64decode("${payload}"))\n' >> roman.py`);
+    const r = await session().grade();
+    assert.equal(r.score, 0, show(r));
+    const reasons = r.tampering!.findings.map((f) => f.reason);
+    assert.ok(reasons.includes('runs code from data (exec)') && reasons.some((x) => /atexit.*in code it runs/.test(x)), reasons.join('\n'));
+  });
+
+  it('a sourceless roman.pyc standing in for the solution is left out before grading', async () => {
+    await bash(session(), `mkdir -p /tmp/forge && printf 'def to_roman(n):\n    return "I"\n\n\ndef from_roman(s):\n    return 1\n' > /tmp/forge/roman.py
+python3 -c 'import py_compile; py_compile.compile("/tmp/forge/roman.py", cfile="/workspace/roman.pyc")' && rm roman.py`);
+    const r = await session().grade();
+    assert.equal(r.score, 0, show(r));
+    assert.ok(changed(r).includes('roman.pyc binary'), show(r));
   });
 
   it('sitecustomize.py, .pth files and a fake report file change nothing', async () => {
@@ -236,6 +255,44 @@ echo 'module.exports = new Proxy(() => {}, { get: () => () => {} });' > node_mod
     assert.equal(r.score, 0, show(r));
     assert.ok(r.tests!.failed > 0, `the image's node ran the real tests: ${show(r)}`);
     assert.ok(changed(r).includes('node_modules/assert/index.js added'), show(r));
+  });
+});
+
+describe('verifier against tampering: test definitions in C (swe-bench-multilingual/pwp-samples__cpath-1, ctest)', function () {
+  this.timeout(20 * 60_000);
+  const session = useTask('swe-bench-multilingual/pwp-samples__cpath-1');
+
+  it('a root CMakeLists.txt that drops the tests and adds echoing add_test entries with their names is replaced by the task\'s', async () => {
+    const names = ['extension_in_dotted_dir', 'extension_hidden_file', 'basename_plain', 'basename_nested', 'extension_plain', 'extension_last_dot', 'extension_none',
+      'join_adds_separator', 'join_keeps_one_separator', 'join_reports_truncation'];
+    await bash(session(), `sed -i '/add_subdirectory(tests)/d' CMakeLists.txt && for t in ${names.join(' ')}; do echo "add_test(NAME $t COMMAND echo ok)" >> CMakeLists.txt; done`);
+    const r = await session().grade();
+    assert.equal(r.score, 0, show(r));
+    assert.ok(changed(r).includes('CMakeLists.txt modified'), show(r));
+    assert.ok(r.tests!.failed > 0, `the hidden ctest suite ran: ${show(r)}`);
+  });
+});
+
+describe('verifier against tampering: test definitions in Rust (swe-bench-multilingual/pwp-samples__vercmp-1, cargo test)', function () {
+  this.timeout(20 * 60_000);
+  const session = useTask('swe-bench-multilingual/pwp-samples__vercmp-1');
+
+  it('Cargo.toml autotests = false with a build.rs that writes empty tests of the hidden names is replaced by the task\'s', async () => {
+    const names = ['release_follows_prerelease', 'numeric_identifiers_compare_as_numbers', 'orders_prerelease_chain', 'parses_core', 'parses_prerelease_and_build',
+      'rejects_malformed', 'orders_by_core', 'ignores_build_metadata'];
+    await bash(session(), `sed -i 's/^edition = "2021"$/edition = "2021"\\nautotests = false\\nbuild = "build.rs"/' Cargo.toml
+cat > build.rs <<'EOF'
+fn main() {
+    let names = "${names.join(' ')}";
+    let body: String = names.split(' ').map(|n| format!("#[test]\\nfn {}() {{}}\\n", n)).collect();
+    std::fs::write(std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("fake.rs"), body).unwrap();
+}
+EOF
+printf '\\n#[cfg(test)]\\ninclude!(concat!(env!("OUT_DIR"), "/fake.rs"));\\n' >> src/lib.rs
+grep -q autotests Cargo.toml && cargo test --offline 2>&1 | grep -q 'test release_follows_prerelease ... ok'`);
+    const r = await session().grade();
+    assert.equal(r.score, 0, show(r));
+    assert.ok(changed(r).includes('Cargo.toml modified') && changed(r).includes('build.rs added'), show(r));
   });
 });
 

@@ -3,11 +3,14 @@
 // oracle trips it), and the cross-check of a report against the runner's own output.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { imageRunner, testsEnv } from '../../../../host/evaluation/isolatedRunner';
 import { crossCheck, jestSummary, pytestSummary, tapSummary } from '../../../../host/evaluation/runnerOutput';
-import { findTampering } from '../../../../host/evaluation/tamperCheck';
+import { findJsTampering } from '../../../../host/evaluation/jsCodeCheck';
+import { pythonCheckInput, pythonFindings } from '../../../../host/evaluation/pythonCodeCheck';
+import { findTampering, type TamperFinding } from '../../../../host/evaluation/tamperCheck';
 import { commandFiles, planRestore, restoreRulesOf, type WorkspaceEntry } from '../../../../host/evaluation/testInfrastructure';
 import type { TestCase } from '../../../../host/evaluation/testReports';
 import { withReportFlags } from '../../../../host/evaluation/testsGrader';
@@ -125,12 +128,27 @@ describe('tampering detector', () => {
     for (const t of tasks) {
       const written = oracleWrites(t);
       scanned += written.size;
-      const found = findTampering(written, workspaceFiles(t), { agentFiles: t.grading.agentFiles, pythonModules: stdlib });
+      const baseline = workspaceFiles(t);
+      const found = [
+        ...findTampering(written, baseline, { agentFiles: t.grading.agentFiles, pythonModules: stdlib }),
+        ...findJsTampering(written, baseline),
+        ...pythonCodeFindings(written, baseline),
+      ];
       assert.deepEqual(found, [], `${t.suite}/${t.id}`);
     }
     assert.ok(scanned >= 20, `oracle files scanned: ${scanned}`);
   });
 });
+
+/** The verifier's Python code check, run by Debian's python3 as the verifier runs it. */
+function pythonCodeFindings(changed: Map<string, Buffer>, baseline: Map<string, Buffer>): TamperFinding[] {
+  const input = pythonCheckInput(changed, baseline);
+  if (!input) return [];
+  const file = join(mkdtempSync(join(tmpdir(), 'pwp-oracle-')), 'input.json');
+  writeFileSync(file, JSON.stringify(input));
+  const stdout = execFileSync('/usr/bin/python3', ['-I', join(__dirname, '../../../../host/evaluation/verifierScripts/pyCodeCheck.py'), file], { encoding: 'utf8' });
+  return pythonFindings({ exitCode: 0, stdout, stderr: '' });
+}
 
 /** What a task's oracle writes into the workspace: write_file contents, writeFile steps, typed text, and the + lines of patches it applies. */
 function oracleWrites(t: Task): Map<string, Buffer> {
