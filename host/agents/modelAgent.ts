@@ -262,7 +262,10 @@ class Turns {
       const spent = this.stats.stats.tokens.total;
       if (this.o.tokenBudget !== undefined && spent >= this.o.tokenBudget) return finish('token-budget', `token budget of ${this.o.tokenBudget} spent (${spent})`);
       const reply = await this.ask(contextTokens, (smaller) => { contextTokens = smaller; });
-      this.messages.push({ role: 'assistant', text: reply.text, toolCalls: reply.toolCalls, step: this.step, ...(reply.anthropicContent ? { anthropicContent: reply.anthropicContent } : {}) });
+      this.messages.push({
+        role: 'assistant', text: reply.text, toolCalls: reply.toolCalls, step: this.step,
+        ...(reply.anthropicContent ? { anthropicContent: reply.anthropicContent } : {}),
+      });
       this.o.progress?.(`step ${this.step}: ${reply.toolCalls.map((c) => c.name).join(', ') || 'no tool call'} (${reply.usage.input}+${reply.usage.output} tokens, ${reply.latencyMs} ms)`);
       if (reply.toolCalls.length === 0) {
         if (++nudges > MAX_NUDGES) return finish('no-action', `the model answered ${nudges} times without calling a tool`);
@@ -465,7 +468,10 @@ class Turns {
         if (!this.agent.imagesAllowed) return { result: this.errorResult(call, 'zoom is not available: this run sends no images'), usageName, malformed: false };
         const shot = (await this.env.observe(['screenshot'], { format: this.o.imageFormat, quality: 80, region: step.region, throwErrors: true })).screenshot!;
         return {
-          result: this.okResult(call, [{ type: 'image', mediaType: shot.format === 'png' ? 'image/png' : 'image/jpeg', data: shot.data.toString('base64'), label: `zoom at step ${this.step}`, step: this.step }]),
+          result: this.okResult(call, [{
+            type: 'image', mediaType: shot.format === 'png' ? 'image/png' : 'image/jpeg', data: shot.data.toString('base64'),
+            label: `zoom at step ${this.step}`, step: this.step,
+          }]),
           usageName, malformed: false,
         };
       }
@@ -485,7 +491,9 @@ class Turns {
     const content: ContentPart[] = r.content.map((c): ContentPart => {
       if (c.type === 'text') return { type: 'text', text: c.text };
       if (!this.agent.imagesAllowed) return { type: 'text', text: `[an image (${c.mimeType}) was left out: this setting sends no images]` };
-      return { type: 'image', mediaType: c.mimeType === 'image/jpeg' ? 'image/jpeg' : 'image/png', data: c.data, label: `${call.name} image at step ${this.step}`, step: this.step };
+      return {
+        type: 'image', mediaType: c.mimeType === 'image/jpeg' ? 'image/jpeg' : 'image/png', data: c.data, label: `${call.name} image at step ${this.step}`, step: this.step,
+      };
     });
     return { result: { callId: call.id, name: call.name, content, isError: r.isError, step: this.step }, usageName: call.name, malformed: false };
   }

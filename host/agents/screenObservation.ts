@@ -36,7 +36,9 @@ function describeFocused(f: Result<'dom.focused'>['focused']): string {
 }
 
 /** What each part of the view is called when it could not be observed. */
-const PROBLEM_NAMES: Partial<Record<ObserveKind, string>> = { delta: 'delta', screenshot: 'screenshot', marksImage: 'marks', marks: 'marks', cursor: 'cursor', focused: 'focused element' };
+const PROBLEM_NAMES: Partial<Record<ObserveKind, string>> = {
+  delta: 'delta', screenshot: 'screenshot', marksImage: 'marks', marks: 'marks', cursor: 'cursor', focused: 'focused element',
+};
 
 export async function observeScreen(
   env: EnvLike, view: ScreenView,

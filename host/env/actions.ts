@@ -19,11 +19,15 @@ export const Action = z.discriminatedUnion('type', [
   z.object({ type: z.literal('double_click'), ...Target, modifiers: Modifiers.optional() }).strict(),
   z.object({ type: z.literal('right_click'), ...Target, modifiers: Modifiers.optional() }).strict(),
   z.object({ type: z.literal('move'), x: Coord, y: Coord }).strict(),
-  z.object({ type: z.literal('drag'), from: z.object({ x: Coord, y: Coord }), to: z.object({ x: Coord, y: Coord }), button: Button.optional(), steps: z.int().min(1).max(100).optional() }).strict(),
+  z.object({
+    type: z.literal('drag'), from: z.object({ x: Coord, y: Coord }), to: z.object({ x: Coord, y: Coord }), button: Button.optional(), steps: z.int().min(1).max(100).optional(),
+  }).strict(),
   z.object({ type: z.literal('scroll'), x: Coord.optional(), y: Coord.optional(), direction: z.enum(['up', 'down', 'left', 'right']), amount: z.int().min(1).max(100).optional() }).strict(),
   /** PwP-style: "xdotool mousemove 10 20 click 1", or an argv. Input subcommands only. */
   z.object({ type: z.literal('xdotool'), command: z.string().min(1).max(10_000).optional(), argv: z.array(z.string()).min(1).max(200).optional() }).strict(),
-  z.object({ type: z.literal('tool'), name: z.string().min(1).max(200), args: z.record(z.string(), z.unknown()).optional(), timeoutMs: z.int().min(100).max(3_600_000).optional() }).strict(),
+  z.object({
+    type: z.literal('tool'), name: z.string().min(1).max(200), args: z.record(z.string(), z.unknown()).optional(), timeoutMs: z.int().min(100).max(3_600_000).optional(),
+  }).strict(),
   /** An IDE call (ide.* of the bridge protocol): open editors, change a setting, install an extension. */
   z.object({
     type: z.literal('ide'),

@@ -15,7 +15,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorFromWire, InvalidParamsError, NotAvailableError, PwpError, TargetClosedError, type ControlStatus, type MethodName, type ParamsIn, type Result } from '../../bridge/protocol';
+import {
+  errorFromWire, InvalidParamsError, NotAvailableError, PwpError, TargetClosedError, type ControlStatus, type MethodName, type ParamsIn, type Result,
+} from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
 import { takeCheckpoint, type CheckpointOptions } from '../checkpoint/checkpoint';
 import { restoreCheckpoint, startFromCheckpoint, type RestoreOptions, type RestoreResult } from '../checkpoint/restore';
@@ -392,7 +394,12 @@ export class Env implements EnvLike {
         lap('open');
       }
       // The spare counts as ready once its screen has settled too: a hand-over then has nothing left to wait for.
-      if (key) this.opts.pool.stage({ key, prepare: async (spare) => { await prepareWarm(this.deployment, spare, o); await openEditors(spare, o); await waitForSettle(spare.client, this.opts.settle); } });
+      if (key) {
+        this.opts.pool.stage({
+          key,
+          prepare: async (spare) => { await prepareWarm(this.deployment, spare, o); await openEditors(spare, o); await waitForSettle(spare.client, this.opts.settle); },
+        });
+      }
     } else {
       this.env = await startEnvironment(this.deployment, { ...this.spec(), ...this.coldFiles(o) }, this.opts.readyTimeoutMs);
       lap('start');

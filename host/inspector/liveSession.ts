@@ -178,7 +178,8 @@ export class LiveSession {
           const newcomers = new Set(this.needFull);
           this.needFull.clear();
           const s = await screenshot(client, { format: 'jpeg', quality: 80 });
-          const msg = frameMessage({ full: true, screen: { width: s.width, height: s.height }, box: { x: 0, y: 0, width: s.width, height: s.height }, format: 'jpeg', t: Date.now() }, s.data);
+          const whole = { x: 0, y: 0, width: s.width, height: s.height };
+          const msg = frameMessage({ full: true, screen: { width: s.width, height: s.height }, box: whole, format: 'jpeg', t: Date.now() }, s.data);
           for (const v of newcomers) if (this.viewers.has(v)) v.send(msg);
         }
         const d = await client.call('capture.delta', { format: 'jpeg', quality: 80, baseline: 'inspector' });

@@ -47,7 +47,9 @@ export const INPUT_TOOLS: InputTool[] = [
   {
     kind: 'input', name: 'click',
     description: 'Click at a screen point (pixels of the screenshot); count 2 double-clicks; modifiers are held during the click.',
-    schema: z.object({ x: z.int().min(0).max(16384), y: z.int().min(0).max(16384), button: Button, count: z.int().min(1).max(3).default(1), modifiers: Modifiers, ...ScreenshotFlag }).strict(),
+    schema: z.object({
+      x: z.int().min(0).max(16384), y: z.int().min(0).max(16384), button: Button, count: z.int().min(1).max(3).default(1), modifiers: Modifiers, ...ScreenshotFlag,
+    }).strict(),
     action: (a) => ({ type: 'click', x: Number(a.x), y: Number(a.y), button: a.button as 'left', count: Number(a.count ?? 1), ...pick(a, 'modifiers') }),
   },
   {

@@ -112,7 +112,9 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
   const runDir = resolve(o.runDir ?? defaultRunDir(task, o.agent.name, attempt));
   mkdirSync(runDir, { recursive: true });
   // A re-run into the same folder must not leave an earlier run's trajectory, video or grading behind.
-  for (const stale of ['video.mp4', 'evaluation.json', 'ide-state.json', 'agent.diff', 'reference.diff', TRAJECTORY_FILE, 'episode-1', 'screenshots']) rmSync(join(runDir, stale), { recursive: true, force: true });
+  for (const stale of ['video.mp4', 'evaluation.json', 'ide-state.json', 'agent.diff', 'reference.diff', TRAJECTORY_FILE, 'episode-1', 'screenshots']) {
+    rmSync(join(runDir, stale), { recursive: true, force: true });
+  }
   const startedAt = new Date().toISOString();
   const t0 = Date.now();
   const progress = o.progress ?? (() => undefined);

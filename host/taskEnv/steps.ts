@@ -111,7 +111,8 @@ export function buildVsix(srcDir: string): Buffer {
   try {
     cpSync(srcDir, work, { recursive: true });
     const vsce = require.resolve('@vscode/vsce/vsce');
-    execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', join(work, 'out.vsix')], { cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
+    const argv = [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', join(work, 'out.vsix')];
+    execFileSync(process.execPath, argv, { cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
     mkdirSync(cache, { recursive: true });
     cpSync(join(work, 'out.vsix'), cached);
     return readFileSync(cached);

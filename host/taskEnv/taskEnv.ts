@@ -86,7 +86,7 @@ export class TaskEnv extends Env {
       this.initialTar = await archiveBuffer(await this.deployment.runtime(this.info.id), '/workspace');
     } catch (err) {
       await this.close().catch(() => undefined);
-      throw new Error(`${taskName(this.task)}: set-up failed: ${(err as Error).message}`);
+      throw new Error(`${taskName(this.task)}: set-up failed: ${(err as Error).message}`, { cause: err });
     } finally {
       this.preparing = false;
     }
@@ -114,7 +114,8 @@ export class TaskEnv extends Env {
     const t0 = Date.now();
     const runtime = await this.deployment.runtime(this.info.id);
     // Listed as root: the agent may have made its own folders unreadable to the IDE user.
-    const listExtensionFolders = async () => (await this.exec(['/usr/bin/find', EXTENSIONS_DIR, '-mindepth', '1', '-maxdepth', '1', '-type', 'd', '-printf', '%f\n'], { user: 'root', cwd: '/' }))
+    const findFolders = ['/usr/bin/find', EXTENSIONS_DIR, '-mindepth', '1', '-maxdepth', '1', '-type', 'd', '-printf', '%f\n'];
+    const listExtensionFolders = async () => (await this.exec(findFolders, { user: 'root', cwd: '/' }))
       .stdout.split('\n').filter(Boolean);
     // The IDE's own files in one read (one by one, each is an archive the engine packs).
     const ideFiles = await readRegularFiles(runtime, IDE_FILES);

@@ -75,7 +75,8 @@ export class RecordTrajectory extends EnvWrapper {
     if (o.marks) ref.marks = { count: o.marks.marks.length, file: this.writer.saveFile(`${prefix}.marks.json`, JSON.stringify(o.marks)) };
     if (o.marksImage) {
       ref.marksImage = this.writer.saveFile(`${prefix}.marks.${ext(o.marksImage.format)}`, o.marksImage.data);
-      ref.marks ??= { count: o.marksImage.marks.length, file: this.writer.saveFile(`${prefix}.marks.json`, JSON.stringify({ marks: o.marksImage.marks, text: o.marksImage.text })) };
+      const marks = JSON.stringify({ marks: o.marksImage.marks, text: o.marksImage.text });
+      ref.marks ??= { count: o.marksImage.marks.length, file: this.writer.saveFile(`${prefix}.marks.json`, marks) };
     }
     if (o.cursor) ref.cursor = o.cursor;
     if (o.focused !== undefined) ref.focused = o.focused;

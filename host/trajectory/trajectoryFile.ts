@@ -117,7 +117,7 @@ export function readTrajectory(path: string): Trajectory {
     } catch (err) {
       // Only the last line may be torn; a bad line in the middle is a broken file.
       if (i >= lines.length - 2) tornTail = line;
-      else throw new Error(`${file}:${i + 1}: not a JSON record (${(err as Error).message})`);
+      else throw new Error(`${file}:${i + 1}: not a JSON record (${(err as Error).message})`, { cause: err });
     }
   });
   const header = records.find((r): r is Extract<TrajectoryRecord, { type: 'header' }> => r.type === 'header') ?? null;

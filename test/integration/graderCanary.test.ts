@@ -61,7 +61,9 @@ describe('grading canary: runners that cannot be impersonated (verifier containe
     image = await testImage();
   });
 
-  async function withVerifier<T>(hiddenFiles: Record<string, string>, workspace: Record<string, string>, fn: (grade: (e: unknown) => Promise<EvaluationResult>) => Promise<T>): Promise<T> {
+  async function withVerifier<T>(
+    hiddenFiles: Record<string, string>, workspace: Record<string, string>, fn: (grade: (e: unknown) => Promise<EvaluationResult>) => Promise<T>,
+  ): Promise<T> {
     const v = await Verifier.start({ image, labels: { 'pwp.test': '1' } });
     const hidden = mkdtempSync(join(tmpdir(), 'pwp-canary-'));
     writeTree(hidden, hiddenFiles);

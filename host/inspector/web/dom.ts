@@ -4,7 +4,9 @@ type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 
 /** h('div.cls#id', {title: 'x', onclick: fn}, child, …) */
-export function h<K extends keyof HTMLElementTagNameMap>(spec: K | `${K}.${string}` | `${K}#${string}`, attrs: Attrs = {}, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  spec: K | `${K}.${string}` | `${K}#${string}`, attrs: Attrs = {}, ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
   const [tagAndId, ...classes] = spec.split('.');
   const [tag, id] = tagAndId.split('#');
   const el = document.createElement(tag as K);
@@ -22,7 +24,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(spec: K | `${K}.${strin
 }
 
 export function clear(el: Element, ...children: (Child | Child[])[]): void {
-  el.replaceChildren(...children.flat().filter((c): c is Node | string | number => c !== null && c !== undefined && c !== false).map((c) => (typeof c === 'number' ? String(c) : c)));
+  const present = children.flat().filter((c): c is Node | string | number => c !== null && c !== undefined && c !== false);
+  el.replaceChildren(...present.map((c) => (typeof c === 'number' ? String(c) : c)));
 }
 
 export function time(t: number): string {

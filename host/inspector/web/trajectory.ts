@@ -87,7 +87,8 @@ export function showTrajectory(root: HTMLElement, file: string): () => void {
       s.tool ? section('Tool call', h('p', {}, h('code', {}, s.tool.name)), h('pre', {}, json(s.tool.args)),
         result ? h('div', { class: result.isError ? 'tool-result error' : 'tool-result' },
           h('h5', {}, result.isError ? 'Result (error)' : 'Result'),
-          ...result.content.map((c) => (c.type === 'text' ? h('pre', {}, c.text) : h('img.tool-image', { src: fileUrl(c.file), alt: 'tool image' })))) : h('p.muted', {}, 'no result recorded')) : null,
+          ...result.content.map((c) => (c.type === 'text' ? h('pre', {}, c.text) : h('img.tool-image', { src: fileUrl(c.file), alt: 'tool image' }))))
+          : h('p.muted', {}, 'no result recorded')) : null,
       s.error ? section('Error', h('pre.error', {}, s.error)) : null,
       s.reward !== undefined || s.terminated || s.truncated ? section('Reward', h('p#reward', {}, `${s.reward ?? 0}`, s.terminated ? ' · terminated' : '', s.truncated ? ' · truncated' : '')) : null,
       s.details ? h('details', {}, h('summary', {}, 'details'), h('pre', {}, json(s.details))) : null);

@@ -48,7 +48,9 @@ describe('grading canary', () => {
 
   it('go: reads the console from test2json\'s Output, wants the canary in every package with passes, and a package that did not build is no clean exit', () => {
     const out = (pkg: string, test: string, line: string) => JSON.stringify({ Action: 'output', Package: pkg, Test: test, Output: line });
-    const stdout = [out('m/a', 'TestOkay', '--- PASS: TestOkay (0.00s)\n'), out('m/a', 'TestBad', '--- FAIL: TestBad (0.00s)\n'), JSON.stringify({ Action: 'fail', Package: 'm/a' })].join('\n');
+    const stdout = [
+      out('m/a', 'TestOkay', '--- PASS: TestOkay (0.00s)\n'), out('m/a', 'TestBad', '--- FAIL: TestBad (0.00s)\n'), JSON.stringify({ Action: 'fail', Package: 'm/a' }),
+    ].join('\n');
     const cases = [c('m/a::TestX', 'passed', ['TestX']), c('m/a::TestOkay', 'passed', ['TestOkay']), c('m/a::TestBad', 'failed', ['TestBad'])];
     assert.equal(checkCanary(GO, cases, run(stdout)), undefined);
     assert.equal(exitAsExpected(GO, cases, { exitCode: 1, stdout }), true);
@@ -56,13 +58,17 @@ describe('grading canary', () => {
     assert.equal(exitAsExpected(GO, cases, { exitCode: 1, stdout: `${stdout}\n${JSON.stringify({ Action: 'fail', Package: 'm/broken' })}` }), false);
     assert.deepEqual(goPackages('/workspace/a/x_test.go:package a\n/workspace/y_test.go:package main_test\n/workspace/a/z_test.go:package a_test\n'), [{ dir: 'a', name: 'a' }, { dir: '.', name: 'main_test' }]);
     const files = canaryFiles(GO, { goPackages: [{ dir: 'a', name: 'a' }, { dir: '.', name: 'main_test' }] });
-    assert.deepEqual(JSON.parse(files['overlay.json']).Replace, { '/workspace/a/testokay_test.go': '/pwp/canary/x/a_test.go', '/workspace/testokay_test.go': '/pwp/canary/x/main_test_test.go' });
+    assert.deepEqual(JSON.parse(files['overlay.json']).Replace, {
+      '/workspace/a/testokay_test.go': '/pwp/canary/x/a_test.go', '/workspace/testokay_test.go': '/pwp/canary/x/main_test_test.go',
+    });
     assert.match(files['a_test.go'], /^package a\n[^]*func TestOkay\(t \*testing\.T\) \{\}\n[^]*func TestBad\(t \*testing\.T\) \{\n\tt\.Fatal/);
   });
 
   it('brings the canary into each runner: preload for node and mocha, overlay and no vet for go', () => {
-    assert.deepEqual(withReportFlags({ framework: 'node', command: ['node', '--test', 'a.test.js'] }, '/r.xml', true).slice(0, 3), ['node', '--require', '/pwp/runner/node/pwp_node.js']);
-    assert.deepEqual(withReportFlags({ framework: 'mocha', command: ['mocha'] }, '/r.json', true).slice(1, 5), ['--require', '/pwp/runner/node/pwp_node.js', '--file', '/pwp/runner/node/pwp_mocha_canary.js']);
+    const node = withReportFlags({ framework: 'node', command: ['node', '--test', 'a.test.js'] }, '/r.xml', true);
+    assert.deepEqual(node.slice(0, 3), ['node', '--require', '/pwp/runner/node/pwp_node.js']);
+    const mocha = withReportFlags({ framework: 'mocha', command: ['mocha'] }, '/r.json', true);
+    assert.deepEqual(mocha.slice(1, 5), ['--require', '/pwp/runner/node/pwp_node.js', '--file', '/pwp/runner/node/pwp_mocha_canary.js']);
     assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', './...'] }, undefined, true), ['go', 'test', '-json', '-overlay=@@PWP_CANARY_DIR@@/overlay.json', '-vet=off', './...']);
     assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', './...'] }), ['go', 'test', '-json', './...'], 'unchanged without a canary');
     const names = runnerFiles().map((f) => f.path);

@@ -30,7 +30,9 @@ function scriptedEnv(calls: string[]): EnvLike {
 const key = (seq: number, name: string, down: boolean) =>
   ({ type: 'human', seq, t: seq, actor: 'human', event: { seq, t: seq, kind: 'key', name, down } }) as unknown as TrajectoryRecord;
 const step = (seq: number) =>
-  ({ type: 'step', seq, t: seq, actor: 'agent', step: 1, action: { type: 'wait', ms: 0 }, reward: 0, terminated: false, truncated: false, info: {}, observation: { timings: {} } }) as unknown as TrajectoryRecord;
+  ({
+    type: 'step', seq, t: seq, actor: 'agent', step: 1, action: { type: 'wait', ms: 0 }, reward: 0, terminated: false, truncated: false, info: {}, observation: { timings: {} },
+  }) as unknown as TrajectoryRecord;
 
 describe('replay: a person\'s input', () => {
   it('goes through env.humanInput as xdotool actions, not as steps, and the last input waits for the screen', async () => {
