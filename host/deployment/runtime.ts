@@ -57,9 +57,9 @@ export interface Runtime {
   archiveOut(path: string): Promise<NodeJS.ReadableStream>;
 }
 
-/** The whole archive of `path` in memory (for copying between environments). */
-export async function archiveBuffer(runtime: Runtime, path: string): Promise<Buffer> {
-  return bufferOf(await runtime.archiveOut(path));
+/** The whole archive of `path` in memory (for copying between environments), refused past `maxBytes`. */
+export async function archiveBuffer(runtime: Runtime, path: string, o: { maxBytes?: number } = {}): Promise<Buffer> {
+  return bufferOf(await runtime.archiveOut(path), o.maxBytes);
 }
 
 /**

@@ -3,6 +3,7 @@
 import { Readable } from 'node:stream';
 import { pack as packFolder } from 'tar-fs';
 import { extract, pack, type Header } from 'tar-stream';
+import { LimitExceededError } from '../../bridge/protocol';
 import { IDE_USER, type FileEntry, type Owner } from './fileEntry';
 
 export type { Header };
@@ -36,9 +37,21 @@ export function tarOf(files: readonly FileEntry[], owner: Owner = IDE_USER, dirM
 }
 
 /** A whole tar stream in memory. */
-export async function bufferOf(tar: NodeJS.ReadableStream): Promise<Buffer> {
+/**
+ * The whole stream in memory, or, past `maxBytes`, a LimitExceededError with the stream
+ * destroyed: what an agent wrote is never read past the bound its task sets.
+ */
+export async function bufferOf(tar: NodeJS.ReadableStream, maxBytes = Infinity): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const c of tar as AsyncIterable<Buffer>) chunks.push(c);
+  let bytes = 0;
+  for await (const c of tar as AsyncIterable<Buffer>) {
+    bytes += c.length;
+    if (bytes > maxBytes) {
+      (tar as Readable).destroy?.();
+      throw new LimitExceededError(`archive larger than ${maxBytes} bytes`, { limit: 'bytes', max: maxBytes });
+    }
+    chunks.push(c);
+  }
   return Buffer.concat(chunks);
 }
 

@@ -7,6 +7,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LimitExceededError } from '../../bridge/protocol';
 import { archiveBuffer, readRegularFiles } from '../deployment/runtime';
 import { agentDiff } from '../evaluation/agentDiff';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
@@ -16,6 +17,7 @@ import { resolveTaskImage } from './resolveTaskImage';
 import { resolveTasks, taskName, type Task } from './loadTask';
 import { eventually } from '../common/eventually';
 import { runSteps } from './steps';
+import { archiveBound, measureWorkspace, tooLarge, tooLargeEvaluation } from './workspaceSize';
 import { RecordTrajectory, type RecordOptions } from '../trajectory/recordTrajectory';
 import { Env, type EnvLike, type EnvOptions, type EpisodeInfo, type ResetOptions, type ResetResult, type StepInfo } from '../env/env';
 import type { Observation, ObserveKind, ObserveOptions } from '../env/observation';
@@ -121,7 +123,22 @@ export class TaskEnv extends Env {
     const ideFiles = await readRegularFiles(runtime, IDE_FILES);
     const readFile = (p: string) => (ideFiles.has(p) ? Promise.resolve(ideFiles.get(p)) : this.readFile(p));
     const ideState = await captureIdeState(this.client, ideStateNeeds(this.task.evaluator), readFile, listExtensionFolders);
-    const workspaceTar = await archiveBuffer(runtime, '/workspace');
+    // A workspace past the task's limits is not read at all (nor past them, if it grows meanwhile).
+    const limits = this.task.limits;
+    const over = tooLarge(await measureWorkspace((argv, o) => this.exec(argv, o)), limits);
+    let workspaceTar: Buffer | undefined;
+    if (!over) {
+      workspaceTar = await archiveBuffer(runtime, '/workspace', { maxBytes: archiveBound(limits) }).catch((err: unknown) => {
+        if (err instanceof LimitExceededError) return undefined;
+        throw err;
+      });
+    }
+    if (!workspaceTar) {
+      const why = over ?? `workspace too large: it grew past ${limits.workspaceBytes} bytes in ${limits.workspaceFiles} files while it was read`;
+      this.lastEvaluation = tooLargeEvaluation(this.task.evaluator.kind, why, t0);
+      this.gradeMs = Date.now() - t0;
+      return this.lastEvaluation;
+    }
     const dir = this.taskOpts.saveGradeInputsTo;
     if (dir) {
       mkdirSync(dir, { recursive: true });

@@ -9,6 +9,14 @@ const Slug = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, 'expected lowercase
 const Folder = z.string().min(1).max(500);
 
 /**
+ * What grading reads of the final workspace at most, unless a task sets its own: the host holds
+ * the workspace's archive in memory two or three times while it grades, so these bound what an
+ * agent can make it hold (a `truncate -s 20G` costs the agent nothing).
+ */
+export const WORKSPACE_BYTES = 512 * 2 ** 20;
+export const WORKSPACE_FILES = 100_000;
+
+/**
  * The image a task runs in (its verifier too): `default` (the IDE image built from this tree,
  * or the one given with --image), another image's tag, a toolchain of images/toolchains/, or a
  * Dockerfile of its own (relative to the folder of the file that names it) that builds FROM the
@@ -62,7 +70,10 @@ export const TaskSchema = z.object({
     steps: z.int().min(1).max(100_000).default(100),
     /** Wall-clock seconds the agent may act. */
     seconds: z.int().min(1).max(86_400).default(900),
-  }).strict().default({ steps: 100, seconds: 900 }),
+    /** The final workspace graded at most: bytes (apparent sizes, so a sparse file counts whole) and files. */
+    workspaceBytes: z.int().min(1).max(8 * 2 ** 30).default(WORKSPACE_BYTES),
+    workspaceFiles: z.int().min(1).max(1_000_000).default(WORKSPACE_FILES),
+  }).strict().default({ steps: 100, seconds: 900, workspaceBytes: WORKSPACE_BYTES, workspaceFiles: WORKSPACE_FILES }),
   /** Folder only the verifier receives (default: `hidden` when the task has one). */
   hidden: Folder.optional(),
   /**

@@ -54,4 +54,25 @@ describe('makeEnv: an Env on a task (real containers)', function () {
       await env.close();
     }
   });
+  it('grades a workspace past its limits 0 with its size, without reading it (a 20 GiB sparse file; more files than allowed)', async () => {
+    const [task] = resolveTasks(['vscode-config/rulers']);
+    const env = makeEnv({ ...task, limits: { ...task.limits, workspaceFiles: 50 } }, { image, labels: { 'pwp.test': '1' }, observe: [] });
+    try {
+      await env.reset();
+      const rss = process.memoryUsage().rss;
+      // Free for the agent, 20 GiB for anything that reads it whole.
+      const big = await env.step({ type: 'exec', argv: ['truncate', '-s', '20G', '/workspace/big.bin'] });
+      assert.equal(big.info.execResult?.exitCode, 0, JSON.stringify(big.info.execResult));
+      assert.equal(await env.reward(), 0);
+      assert.match(env.episode.evaluation?.summary ?? '', /^workspace too large: 2147\d{7} bytes in \d+ files \(the task grades at most 536870912 bytes in 50 files\)$/);
+      // Nothing of it was read: the host grew by far less than the file.
+      assert.ok(process.memoryUsage().rss - rss < 512 * 2 ** 20, `rss grew by ${process.memoryUsage().rss - rss} bytes`);
+      await env.step({ type: 'exec', argv: ['rm', '/workspace/big.bin'] });
+      await env.step({ type: 'exec', argv: ['sh', '-c', 'mkdir -p /workspace/many && cd /workspace/many && for i in $(seq 1 60); do : > f$i; done'] });
+      assert.equal(await env.reward(), 0);
+      assert.match(env.episode.evaluation?.summary ?? '', /^workspace too large: \d+ bytes in 6\d files/);
+    } finally {
+      await env.close();
+    }
+  });
 });

@@ -38,7 +38,7 @@ describe('task.json', () => {
   it('loads a valid task with defaults filled in', () => {
     const t = loadTask(write(VALID));
     assert.equal(t.image, 'default');
-    assert.deepEqual(t.limits, { steps: 100, seconds: 900 });
+    assert.deepEqual(t.limits, { steps: 100, seconds: 900, workspaceBytes: 512 * 2 ** 20, workspaceFiles: 100_000 });
     assert.deepEqual(t.setup, []);
     assert.equal(t.workspaceDir, undefined);
   });
