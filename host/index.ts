@@ -18,7 +18,7 @@ export {
 } from './env/env';
 export { Action, parseAction, actionSpace, type ActionType, type Actor } from './env/actions';
 export { OBSERVE_KINDS, observationSpace, type Observation, type ObserveKind, type ObserveOptions, type ObservedImage, type IdeSummary } from './env/observation';
-export { EnvWrapper, TimeLimit, WallClockLimit } from './env/wrappers';
+export { EnvWrapper, RewardAtEnd, TimeLimit, WallClockLimit } from './env/wrappers';
 export { EnvPool, type EnvPoolOptions } from './env/pool';
 export { checkEnv } from './env/checkEnv';
 

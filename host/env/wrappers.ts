@@ -1,7 +1,7 @@
 // Policies around an Env, kept out of it: a wrapper is an EnvLike that delegates to the one
 // it wraps and changes one thing. `truncated` (a limit hit) stays distinct from `terminated`
 // (the agent said done); after either, a step is refused alike (EpisodeOverError) until reset.
-import type { MethodName, ParamsIn, Result } from '../../bridge/protocol';
+import { NotAvailableError, type MethodName, type ParamsIn, type Result } from '../../bridge/protocol';
 import type { Action } from './actions';
 import type { CheckpointOptions } from '../checkpoint/checkpoint';
 import type { RestoreOptions } from '../checkpoint/restore';
@@ -135,5 +135,39 @@ export class WallClockLimit extends LimitWrapper {
   private disarm(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+  }
+}
+
+/**
+ * The agent's view of an episode run for scoring (`pwp run`, `pwp bench`, any agent under test):
+ * the grade is the runner's. Grading runs the hidden tests, so an agent that could ask for it
+ * mid-episode could hill-climb on them, and on their output. Before the episode ends, reward()
+ * is refused (or, where the task allows intermediate rewards, gives the score alone), and the
+ * episode's evaluation stays hidden; every such call is noted in the trajectory. Library users
+ * who drive their own Env hold the episode themselves and keep reward() as it is.
+ */
+export class RewardAtEnd extends EnvWrapper {
+  constructor(env: EnvLike, private readonly o: { intermediate?: boolean } = {}) { super(env); }
+
+  override get episode(): EpisodeInfo {
+    const e = this.env.episode;
+    return e.over ? e : { ...e, evaluation: null };
+  }
+
+  override async reward(): Promise<number> {
+    const e = this.env.episode;
+    if (e.over) {
+      // The end's grade, once given (the done step's); a cut episode is graded by its runner.
+      if (e.evaluation) return e.evaluation.score;
+      this.annotate({ type: 'note', text: 'reward() asked by the agent after the episode was cut: refused (the run grades it)' });
+      throw new NotAvailableError('the episode is over and its runner grades it: the score is in the run\'s result');
+    }
+    if (!this.o.intermediate) {
+      this.annotate({ type: 'note', text: `reward() asked by the agent at step ${e.steps}: refused (the grade is the run's, given at the end)` });
+      throw new NotAvailableError("this episode is run for scoring: its grade is given when it ends (a done action), not before");
+    }
+    const score = await this.env.reward();
+    this.annotate({ type: 'note', text: `reward() asked by the agent at step ${e.steps}: ${score} (the task allows intermediate rewards; the score alone)` });
+    return score;
   }
 }

@@ -15,6 +15,7 @@ import { LimitReachedError, type Agent, type AgentOutcome } from '../agents/agen
 import type { AgentStats } from '../models/runStatistics';
 import { EpisodeOverError, type EnvLike } from '../env/env';
 import type { EnvPool } from '../env/pool';
+import { RewardAtEnd } from '../env/wrappers';
 import { makeEnv } from '../taskEnv/taskEnv';
 import { readTrajectory, TRAJECTORY_FILE } from '../trajectory/trajectoryFile';
 import { diffFileCount, workMetrics, type WorkMetrics } from '../trajectory/workMetrics';
@@ -165,7 +166,8 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
     progress(`${taskName(task)}: ${o.agent.name} agent acting`);
     const video = o.video !== false && await env.startVideo({ fps: 5 }).then(() => true, () => false);
     const ta = Date.now();
-    const { outcome, error } = await runAgent(o.agent, env, task);
+    // The agent acts on a view whose grade stays the run's until the end (RewardAtEnd).
+    const { outcome, error } = await runAgent(o.agent, new RewardAtEnd(env, { intermediate: task.grading.intermediateRewards }), task);
     const steps = env.episode.steps;
     // Nothing is left to grade or record when the environment itself is gone (its node lost).
     const lost = await env.lost();

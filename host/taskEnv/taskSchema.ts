@@ -87,7 +87,9 @@ export const TaskSchema = z.object({
     restore: z.array(z.string().min(1).max(1000)).max(500).default([]),
     agentFiles: z.array(z.string().min(1).max(1000)).max(500).default([]),
     agentParts: z.record(z.string().min(1).max(1000), z.array(z.string().regex(/^(?:\*|[^.*]+)(?:\.(?:\*|[^.*]+))*$/, 'a dotted key path; * stands for one key').max(200)).min(1).max(50)).default({}),
-  }).strict().default({ restore: [], agentFiles: [], agentParts: {} }),
+    /** An agent under test may ask for the score before the end (the score alone, never the tests' output); off, it may not. */
+    intermediateRewards: z.boolean().default(false),
+  }).strict().default({ restore: [], agentFiles: [], agentParts: {}, intermediateRewards: false }),
   tags: z.array(z.string().max(100)).max(50).default([]),
   /** The agent's environment may reach the outside network (off: it reaches nothing but itself). */
   network: z.boolean().default(false),

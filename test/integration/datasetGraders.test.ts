@@ -4,6 +4,8 @@
 // CanItEdit and RES-Q programs that exit before the tests end, a module shadowing the standard
 // library).
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
 import { readTreeFiles } from '../../host/converters/bundledDatasets';
@@ -28,6 +30,12 @@ async function grade(image: string, name: string, changes: Record<string, string
 const SLUG_TEST = 'from textkit.slug import slugify\n\n\ndef test_spaces_and_commas():\n    assert slugify("a , b") == "a-b"\n';
 // Fails on its first run only: with three runs of each state, a later run of the original code passes, whatever the order.
 const STATEFUL = 'import os\n\n\ndef test_state():\n    marker = "/pwp/out/swt-state"\n    if os.path.exists(marker):\n        return\n    open(marker, "w").close()\n    assert False\n';
+// Notices that the patched file changed (its hash against the original's, through another
+// process) instead of reproducing the issue: it fails on the original and passes after any change.
+const detectsChange = () => {
+  const original = createHash('sha1').update(readFileSync(join(loadTask(join(TASKS_ROOT, 'swt-bench/pwp-samples__textkit-1')).workspaceDir!, 'textkit/slug.py'))).digest('hex');
+  return `import subprocess\n\n\ndef test_changed():\n    assert subprocess.run(["sha1sum", "textkit/slug.py"], capture_output=True, text=True).stdout.split()[0] != "${original}"\n`;
+};
 const PEEKS_GRADER = 'import pathlib\n\n\ndef test_fixed():\n    assert "+" in pathlib.Path("textkit/slug.py").read_text() or not pathlib.Path("/workspace/.swt").exists()\n';
 
 describe('dataset family graders in a real verifier', function () {
@@ -37,6 +45,7 @@ describe('dataset family graders in a real verifier', function () {
     ['swt honest', 'swt-bench/pwp-samples__textkit-1', { 'tests/test_mine.py': SLUG_TEST }],
     ['swt stateful', 'swt-bench/pwp-samples__textkit-1', { 'tests/test_mine.py': STATEFUL }],
     ['swt peeks', 'swt-bench/pwp-samples__textkit-1', { 'tests/test_mine.py': PEEKS_GRADER }],
+    ['swt detects a change', 'swt-bench/pwp-samples__textkit-1', { 'tests/test_mine.py': detectsChange() }],
     ['swt fixes the code instead', 'swt-bench/pwp-samples__textkit-1', { 'textkit/slug.py': 'import re\n\n\ndef slugify(text):\n    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")\n' }],
     ['canitedit early exit', 'canitedit/1_stack_peek', { 'main.py': 'import sys\nsys.exit(0)\n' }],
     ['canitedit honest', 'canitedit/1_stack_peek', { 'main.py': 'class Stack(list):\n    def push(self, x):\n        self.append(x)\n\n    def peek(self):\n        return self[-1]\n' }],
@@ -56,8 +65,9 @@ describe('dataset family graders in a real verifier', function () {
   const expect: Record<string, [number, RegExp?]> = {
     'swt honest': [1],
     'swt stateful': [0],
-    'swt peeks': [0, /1\/2|0\/2/],
-    'swt fixes the code instead': [0, /0\/2/],
+    'swt peeks': [0, /[01]\/3/],
+    'swt detects a change': [0, /2\/3/],
+    'swt fixes the code instead': [0, /0\/3/],
     'canitedit early exit': [0],
     'canitedit honest': [1],
     'res-q early exit': [0],

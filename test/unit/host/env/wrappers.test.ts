@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { InvalidParamsError } from '../../../../bridge/protocol';
+import { InvalidParamsError, NotAvailableError } from '../../../../bridge/protocol';
 import { actionSpace, parseAction, type Action } from '../../../../host/env/actions';
 import { EpisodeOverError, LimitReachedError, type Env, type EnvLike, type EpisodeInfo, type ResetResult, type StepResult } from '../../../../host/env/env';
 import { observationSpace } from '../../../../host/env/observation';
-import { TimeLimit, WallClockLimit } from '../../../../host/env/wrappers';
+import { RewardAtEnd, TimeLimit, WallClockLimit } from '../../../../host/env/wrappers';
+import type { Annotation } from '../../../../host/env/env';
 
 /** An EnvLike that records calls and answers at once (the real Env is tested in containers). */
 class FakeEnv implements EnvLike {
@@ -36,7 +37,7 @@ class FakeEnv implements EnvLike {
   async startVideo() { /* no screen */ }
   async stopVideo() { return undefined; }
   async lost() { return undefined; }
-  annotate() { /* nothing recorded */ }
+  annotate(_a: Annotation): void { /* nothing recorded */ }
   async detach() { return undefined; }
   async close() { this.calls.push('close'); }
 }
@@ -144,5 +145,53 @@ describe('Env wrappers and actions', () => {
     const obs = observationSpace() as { type: string; properties: Record<string, unknown> };
     assert.equal(obs.type, 'object');
     for (const k of ['screenshot', 'marks', 'ide', 'instruction', 'timings']) assert.ok(k in obs.properties, `observation space has ${k}`);
+  });
+  describe('RewardAtEnd: the grade of an episode run for scoring is its runner\'s', () => {
+    /** An episode graded with hidden tests' output in its evaluation, ended or not. */
+    class GradedEnv extends FakeEnv {
+      over: string | null = null;
+      graded = 0;
+      notes: string[] = [];
+      private evaluation: EpisodeInfo['evaluation'] = null;
+      override get episode(): EpisodeInfo { return { ...super.episode, steps: 3, over: this.over, evaluation: this.evaluation }; }
+      override async reward() {
+        this.graded++;
+        this.evaluation = { kind: 'tests', score: 0.5, passed: false, summary: "1/2 tests pass: assert candidate('') == []", durationMs: 1 };
+        return 0.5;
+      }
+      override annotate(a: Annotation) { if (a.type === 'note') this.notes.push(a.text); }
+    }
+
+    it('refuses reward() before the end, grades nothing, hides the evaluation, and notes the call', async () => {
+      const base = new GradedEnv();
+      const agentView = new RewardAtEnd(base);
+      await assert.rejects(agentView.reward(), (err: unknown) => err instanceof NotAvailableError && /run for scoring/.test((err as Error).message));
+      assert.equal(base.graded, 0, 'no grading ran');
+      await base.reward(); // the runner grades on its own Env
+      assert.equal(agentView.episode.evaluation, null, 'the evaluation stays hidden from the agent while the episode runs');
+      assert.deepEqual(base.notes, ['reward() asked by the agent at step 3: refused (the grade is the run\'s, given at the end)']);
+    });
+
+    it('gives the score alone where the task allows intermediate rewards, never the tests\' output', async () => {
+      const base = new GradedEnv();
+      const agentView = new RewardAtEnd(base, { intermediate: true });
+      assert.equal(await agentView.reward(), 0.5);
+      assert.equal(agentView.episode.evaluation, null);
+      assert.match(base.notes[0], /at step 3: 0.5 \(the task allows intermediate rewards/);
+    });
+
+    it('after the end, gives the end\'s grade without grading again; a cut episode is left to its runner', async () => {
+      const base = new GradedEnv();
+      await base.reward();
+      base.over = 'done';
+      const agentView = new RewardAtEnd(base);
+      assert.equal(await agentView.reward(), 0.5);
+      assert.equal(base.graded, 1, 'not graded again');
+      assert.ok(agentView.episode.evaluation, 'the grade is shown once the episode is over');
+      const cut = new GradedEnv();
+      cut.over = 'truncated by the time limit';
+      await assert.rejects(new RewardAtEnd(cut).reward(), NotAvailableError);
+      assert.equal(cut.graded, 0);
+    });
   });
 });
