@@ -47,6 +47,24 @@ describe('outside agents: pwp run and pwp bench --agent-cmd (real containers)', 
     assert.equal(records.at(-1)?.type, 'end');
   });
 
+  it('an outside agent cannot get its grade mid-episode: env.reward is refused and the call is in the trajectory', async () => {
+    const agent = join(mkdtempSync(join(tmpdir(), 'pwp-agentcmd-peek-')), 'peek.py');
+    writeFileSync(agent, [
+      'import sys', `sys.path.insert(0, ${JSON.stringify(join(root, 'python'))})`, 'import pwp',
+      'env = pwp.attach()',
+      'try:', '    env.reward()', "    print('GRADED')", 'except pwp.PwpError as err:', "    print('REFUSED', type(err).__name__, err)",
+      "env.step({'type': 'done'})", '',
+    ].join('\n'));
+    const out = mkdtempSync(join(tmpdir(), 'pwp-agentcmd-peek-run-'));
+    const { stdout, stderr } = await pwp(['run', 'vscode-config/rebind-shortcut', '--agent-cmd', `${PYTHON} ${agent}`, '--out', out, '--no-video', '--json']);
+    const r = JSON.parse(stdout) as Result;
+    assert.equal(r.score, 0);
+    assert.match(stderr, /REFUSED NotAvailableError .*run for scoring/, stderr);
+    assert.doesNotMatch(stderr, /GRADED/);
+    const notes = readFileSync(r.trajectory, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; text?: string }).filter((x) => x.type === 'note');
+    assert.ok(notes.some((n) => /reward\(\) asked by the agent at step 0: refused/.test(n.text ?? '')), JSON.stringify(notes));
+  });
+
   it("a command that outlives the task's time limit is stopped, and the run is graded as truncated", async () => {
     const task = taskWithLimit(20);
     const out = mkdtempSync(join(tmpdir(), 'pwp-agentcmd-slow-'));
