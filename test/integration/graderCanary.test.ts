@@ -77,8 +77,9 @@ describe('grading canary: runners that cannot be impersonated (verifier containe
 
   it('go test: an honest solution scores 1 without the canary among its cases; an init() that prints passes and exits 0 scores 0', async () => {
     const go = { kind: 'tests', framework: 'go', command: ['go', 'test', './...'] };
-    const base = { 'go.mod': 'module example.com/suites\n\ngo 1.19\n' };
-    const hidden = { 'workspace/gosum/sum_test.go': GO_TEST };
+    // go.mod is the task's (test definitions are infrastructure): it comes with the hidden files.
+    const base = {};
+    const hidden = { 'workspace/gosum/sum_test.go': GO_TEST, 'workspace/go.mod': 'module example.com/suites\n\ngo 1.19\n' };
     await withVerifier(hidden, { ...base, 'gosum/sum.go': GO_SUM }, async (grade) => {
       const r = await grade(go);
       assert.equal(r.score, 1, show(r));
