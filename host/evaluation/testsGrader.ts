@@ -10,7 +10,7 @@ import type { CommandEvaluator, TestsEvaluator } from './evaluatorSchema';
 import { tail, type EvaluationResult } from './evaluationResult';
 import { canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, goPackages, isCanaryCase, CANARY_PLACEHOLDER, type Canary } from './canary';
 import {
-  CANARY_ENV, DROPPED_ENV, imageRunner, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, SCRATCH_DIR, TESTS_UID, testsEnv, type CanarySpec, type RunOutcome, type RunSpec,
+  CANARY_ENV, DROPPED_ENV, imageRunner, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, TESTS_UID, testsEnv, type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';
 import { crossCheck } from './runnerOutput';
@@ -61,8 +61,8 @@ function ownReport(e: TestsEvaluator, dir: string): string | undefined {
 }
 
 /** Runs the tests through the verifier's root-owned runner and reads what it kept. */
-export async function runIsolated(sandbox: Sandbox, spec: Omit<RunSpec, 'uid' | 'gid' | 'dropEnv'>, canary?: CanarySpec): Promise<RunOutcome> {
-  const full: RunSpec = { ...spec, uid: TESTS_UID, gid: TESTS_UID, dropEnv: DROPPED_ENV };
+export async function runIsolated(sandbox: Sandbox, spec: Omit<RunSpec, 'uid' | 'gid' | 'dropEnv' | 'layout'>, canary?: CanarySpec): Promise<RunOutcome> {
+  const full: RunSpec = { ...spec, uid: TESTS_UID, gid: TESTS_UID, dropEnv: DROPPED_ENV, layout: RUN_LAYOUT };
   const r = await sandbox.exec(['/opt/node/bin/node', '/pwp/runner/run.js', JSON.stringify(full)], {
     user: 'root', cwd: '/', timeoutSec: spec.timeoutSec + 60, ...(canary ? { env: { [CANARY_ENV]: JSON.stringify(canary) } } : {}),
   });

@@ -1,0 +1,104 @@
+'use strict';
+// The verifier's test runner (host/evaluation/isolatedRunner.ts says why it is built so), plain
+// JavaScript for the image's Node, run as root from /pwp/runner/run.js:
+//     node run.js SPEC        SPEC: the RunSpec as JSON (argv, cwd, env, ids, and the layout:
+//                             where results go, the canary's variable, folder and placeholder)
+// It prints one JSON line: the run's outcome. The canary's names come in the variable
+// spec.layout.canaryEnv names, never on a command line.
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const spec = JSON.parse(process.argv[2]);
+const results = spec.layout.results + '/' + spec.id;
+const MAX = 16 * 1024 * 1024;
+const asTests = ['--reuid=' + spec.uid, '--regid=' + spec.gid, '--clear-groups', '--'];
+
+function testsProcesses() {
+  const left = [];
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let status;
+    try { status = fs.readFileSync('/proc/' + pid + '/status', 'utf8'); } catch { continue; }
+    const uids = (/^Uid:\s+(.*)$/m.exec(status) || [])[1];
+    const zombie = /^State:\s+Z/m.test(status);
+    if (!zombie && uids && uids.split(/\s+/).some((u) => Number(u) === spec.uid)) left.push(Number(pid));
+  }
+  return left;
+}
+// kill(-1) as the tests' user reaches every process of that user and needs no capability.
+function killAll() {
+  for (let i = 0; i < 50; i++) {
+    if (!testsProcesses().length) return 0;
+    spawnSync('setpriv', [...asTests, 'kill', '-s', 'KILL', '--', '-1'], { stdio: 'ignore' });
+  }
+  return testsProcesses().length;
+}
+function collect(stream) {
+  const chunks = []; let size = 0;
+  stream.on('data', (c) => { if (size < MAX) { chunks.push(c); size += c.length; } });
+  const done = new Promise((r) => stream.on('close', r));
+  return { done, text: () => Buffer.concat(chunks) };
+}
+// A copy of the report as it was when the runner's processes were gone: a regular file only
+// (no symlink to follow as root, no FIFO to block on).
+function readReport(path) {
+  let fd;
+  try {
+    fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { problem: 'the report is not a regular file' };
+    if (st.size > MAX) return { problem: 'the report is larger than 16 MiB' };
+    const buf = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < st.size) { const n = fs.readSync(fd, buf, off, st.size - off, off); if (n <= 0) break; off += n; }
+    return { data: buf.subarray(0, off) };
+  } catch (e) {
+    return { problem: e.code === 'ENOENT' ? undefined : 'could not read the report: ' + e.message };
+  } finally { if (fd !== undefined) fs.closeSync(fd); }
+}
+
+fs.mkdirSync(results, { recursive: true, mode: 0o755 });
+killAll();
+if (spec.report) spawnSync('setpriv', [...asTests, 'mkdir', '-p', '-m', '755', require('node:path').dirname(spec.report)], { stdio: 'ignore' });
+const canary = process.env[spec.layout.canaryEnv] ? JSON.parse(process.env[spec.layout.canaryEnv]) : undefined;
+const env = Object.assign({}, process.env, spec.env);
+for (const k of [...spec.dropEnv, spec.layout.canaryEnv, 'PWP_CANARY_DIR']) delete env[k];
+let argv = spec.argv;
+if (canary) {
+  // The root is 0711: the tests' user reaches the run's folder by its name only.
+  fs.mkdirSync(spec.layout.canaryRoot, { recursive: true, mode: 0o711 });
+  fs.chmodSync(spec.layout.canaryRoot, 0o711);
+  fs.rmSync(canary.dir, { recursive: true, force: true });
+  fs.mkdirSync(canary.dir, { mode: 0o755 });
+  for (const [name, content] of Object.entries(canary.files)) fs.writeFileSync(canary.dir + '/' + name, content, { mode: 0o644 });
+  env.PWP_CANARY_DIR = canary.dir;
+  argv = argv.map((a) => a.split(spec.layout.canaryPlaceholder).join(canary.dir));
+}
+const child = spawn('setpriv', [...asTests, ...argv], { cwd: spec.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+const out = collect(child.stdout);
+const err = collect(child.stderr);
+let timedOut = false;
+const timer = setTimeout(() => { timedOut = true; killAll(); }, spec.timeoutSec * 1000);
+let finished = false;
+async function finish(code, signal, started) {
+  if (finished) return;
+  finished = true;
+  clearTimeout(timer);
+  const survivors = killAll();
+  // A background process of the tests may hold the output pipes open; 5 s for them to close.
+  // The timer is cleared when they close: a pending one keeps this process alive, so every
+  // grading waited the full 5 s after its tests had ended.
+  let grace;
+  await Promise.race([Promise.all([out.done, err.done]), new Promise((r) => { grace = setTimeout(r, 5000); })]);
+  clearTimeout(grace);
+  const report = spec.report ? readReport(spec.report) : {};
+  if (canary) fs.rmSync(canary.dir, { recursive: true, force: true });
+  if (report.data) fs.writeFileSync(results + '/report', report.data, { mode: 0o644 });
+  fs.writeFileSync(results + '/stdout', out.text(), { mode: 0o644 });
+  fs.writeFileSync(results + '/stderr', err.text(), { mode: 0o644 });
+  const signals = { SIGKILL: 9, SIGTERM: 15, SIGSEGV: 11, SIGABRT: 6, SIGINT: 2 };
+  const exitCode = !started ? 127 : timedOut ? 124 : code !== null ? code : 128 + (signals[signal] || 0);
+  process.stdout.write(JSON.stringify({ exitCode, timedOut, survivors, hasReport: !!report.data, problem: report.problem }) + '\n');
+}
+// On the runner's exit, not when its output closes: a background process could hold that open.
+child.on('exit', (code, signal) => finish(code, signal, true));
+child.on('error', () => finish(null, null, false));
