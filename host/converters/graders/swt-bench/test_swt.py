@@ -131,14 +131,11 @@ def agent_tests():
 
 def decoy(repo):
     """A change that keeps behaviour: a comment appended to each Python file of the gold patch that exists."""
-    changed = 0
     for rel in SPEC["goldFiles"]:
         path = os.path.join(repo, rel)
         if rel.endswith(".py") and os.path.isfile(path):
             with open(path, "a") as f:
                 f.write("\n# pwp: a change that keeps behaviour (%s)\n" % secrets.token_hex(4))
-            changed += 1
-    return changed
 
 
 def outcomes_of(report, files):
@@ -210,7 +207,8 @@ def results():
     return tests, verdict, sorted(reads), output
 
 
-def name(t):
+def shown(t):
+    """A test as pytest names it: file::Class::function."""
     return "%s::%s" % (t[0], t[1].replace(".", "::"))
 
 
@@ -221,7 +219,7 @@ def test_does_not_read_the_code_it_tests():
 
 def test_passes_with_the_gold_patch():
     tests, verdict, _, output = results()
-    bad = [name(t) for t in tests if verdict["gold"][t] is not True]
+    bad = [shown(t) for t in tests if verdict["gold"][t] is not True]
     assert not bad, "these tests do not pass with the gold patch: %s\n%s" % (", ".join(bad), output.get("gold", ""))
 
 
@@ -232,4 +230,4 @@ def test_reproduces_the_issue():
     counted = [t for t in fail_to_pass if verdict["decoy"][t] is False]
     assert counted, ("the tests that fail on the original code pass after a change that keeps behaviour "
                      "(a comment added to the patched files), so they detect a change, not the issue: %s"
-                     % ", ".join(name(t) for t in fail_to_pass))
+                     % ", ".join(shown(t) for t in fail_to_pass))
