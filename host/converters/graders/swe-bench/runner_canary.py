@@ -418,7 +418,11 @@ class CtestCanary:
             for case in root.iter("testcase"):
                 status = case.get("status", "")
                 bad = case.find("failure") is not None or case.find("error") is not None
-                cases.append((case.get("name", ""), "failed" if bad or status == "fail" else "skipped" if status in ("notrun", "disabled") or case.find("skipped") is not None else "passed"))
+                skip = case.find("skipped")
+                # "notrun" is a skip (SKIP_RETURN_CODE, SKIP_REGULAR_EXPRESSION) or a test that
+                # could not start (no executable, a failed fixture), which ctest counts as failed.
+                skipped = status == "disabled" or (skip is not None and skip.get("message", "").upper().startswith("SKIP"))
+                cases.append((case.get("name", ""), "failed" if bad or status in ("fail", "notrun") and not skipped else "skipped" if skipped else "passed"))
         console = ctest_console(log)
         expected = {}
         for i in range(MAX_EXECUTABLES):
@@ -460,7 +464,7 @@ class CtestCanary:
 def ctest_console(log):
     """ctest's console: each test's result line and the summary lines (a test's own output is
     prefixed "N: " under -V, so no line of it is taken for ctest's)."""
-    tests = [(m.group(1), "passed" if m.group(2) == "Passed" else "skipped" if re.search(r"Skipped|Disabled|Not Run", m.group(2)) else "failed")
+    tests = [(m.group(1), "passed" if m.group(2) == "Passed" else "skipped" if re.search(r"Skipped|Disabled", m.group(2)) else "failed")
              for m in re.finditer(r"^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(Passed\b|\*\*\*.*|Not Run.*)", log, re.M)]
     summaries = [(int(m.group(1)), int(m.group(2))) for m in re.finditer(r"^\s*\d+% tests passed, (\d+) tests? failed out of (\d+)\s*$", log, re.M)]
     return {"tests": tests, "summaries": summaries}
