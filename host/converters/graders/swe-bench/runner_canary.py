@@ -26,7 +26,8 @@ import tempfile
 import threading
 import xml.etree.ElementTree
 
-TAMPERING = "tampering suspected: "
+# How a failure the canary found begins (the verifier's grade quotes it: canary.ts RUNNER_CANARY_MARK).
+TAMPERING = "tampering suspected (runner canary): "
 # At most this many executables get a canary of their own (each adds two tests).
 MAX_EXECUTABLES = 200
 

@@ -23,13 +23,18 @@ import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import xml.etree.ElementTree  # noqa: E402
+import ctypes  # noqa: E402
 import importlib.util  # noqa: E402
+import signal  # noqa: E402
+import string  # noqa: E402
+import threading  # noqa: E402
+sys.path[:] = _path
 
-# ctest, cargo test, surefire and go test run with a canary of their own (runner_canary.py, beside this file).
+# ctest, cargo test, surefire and go test run with a canary of their own (runner_canary.py beside
+# this file, loaded by its path; what it imports was imported above).
 _canary_spec = importlib.util.spec_from_file_location("runner_canary", os.path.join(os.path.dirname(os.path.abspath(__file__)), "runner_canary.py"))
 runner_canary = importlib.util.module_from_spec(_canary_spec)
 _canary_spec.loader.exec_module(runner_canary)
-sys.path[:] = _path
 
 import pytest  # noqa: E402
 
@@ -62,16 +67,8 @@ def parse_sympy(log):
     return out
 
 
-def status_of(statuses):
-    # A test reported more than once (a name in two files) passes only if it passed every time.
-    return "passed" if all(s == "passed" for s in statuses) else "skipped" if all(s == "skipped" for s in statuses) else "failed"
-
-
-def collect(pairs):
-    seen = {}
-    for name, status in pairs:
-        seen.setdefault(name, []).append(status)
-    return {k: status_of(v) for k, v in seen.items()}
+# A test reported more than once (a name in two files) passes only if it passed every time.
+collect = runner_canary.collect
 
 
 def parse_tap(log):
