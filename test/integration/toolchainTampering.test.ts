@@ -132,7 +132,7 @@ printf '\\n#[cfg(test)]\\ninclude!(concat!(env!("OUT_DIR"), "/forged.rs"));\\n' 
     assertRestored(await s.grade(), ['Cargo.toml modified', 'build.rs added']);
   });
 
-  it('a function in .init_array of the library that prints "test <name> ... ok" for the hidden tests and exits 0 before the harness runs scores 0: no binary ran the canary', async () => {
+  it('a function in .init_array of the library that prints a whole libtest account of the hidden tests (running N tests, "test <name> ... ok", the summary) and exits 0 before the harness runs scores 0: no binary ran the canary', async () => {
     const s = t.session();
     const lines = t.hiddenTests.map((n) => `    println!("test ${n} ... ok");`).join('\n');
     await bash(s, `cat >> src/lib.rs <<'EOF'
@@ -142,6 +142,7 @@ printf '\\n#[cfg(test)]\\ninclude!(concat!(env!("OUT_DIR"), "/forged.rs"));\\n' 
 static EARLY: extern "C" fn() = early;
 
 extern "C" fn early() {
+    println!("running ${t.hiddenTests.length} tests");
 ${lines}
     println!("test result: ok. ${t.hiddenTests.length} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s");
     std::process::exit(0);
@@ -153,6 +154,8 @@ EOF`);
     assertCaught(await s.grade(), /canary test \w+ that must have passed as missing/);
   });
 
+  // This task's tests import the type only, so the macro neuters nothing of theirs; a test that
+  // glob-imports the crate would take it. The canary, at each test crate's root, takes it where it applies.
   it('an assert! macro of the deliverable that expands to nothing, over the standard one in the crate\'s own tests, scores 0: the canary that must fail passed', async () => {
     const s = t.session();
     await bash(s, `cat >> src/lib.rs <<'EOF'
@@ -215,7 +218,8 @@ rm -rf target && mvn -B -q -o test >/dev/null 2>&1; python3 /tmp/read.py; ls tar
   for (const stop of ['Runtime.getRuntime().halt(0);', 'System.exit(0);']) {
     it(`a static initializer of the class under test that writes a passing surefire report and stops the test JVM (${stop}) scores 0: the canary class is not in the reports`, async () => {
     const s = t.session();
-    const cases = t.hiddenTests.map((n) => n.split('#')).map(([cls, m]) => `<testcase classname=\\"${cls}\\" name=\\"${m}\\"/>`).join('');
+    // Quotes escaped for the Java string literal the Python below writes.
+    const cases = t.hiddenTests.map((n) => n.split('#')).map(([cls, m]) => `<testcase classname=\\\\"${cls}\\\\" name=\\\\"${m}\\\\"/>`).join('');
     await bash(s, `python3 - <<'EOF'
 path = "src/main/java/org/pwpsamples/csv/CsvLine.java"
 src = open(path).read()
