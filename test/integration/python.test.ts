@@ -1,7 +1,7 @@
 // The Python package's pytest suite (python/tests: a real `pwp serve`, real containers), run
 // once from mocha with one `it` per pytest test, so its passes, failures and skips are counted
 // with the rest of `npm test`. The Python is PWP_PYTHON, else Debian's /usr/bin/python3 (where
-// scripts/setup.sh installs python3-pytest, python3-websocket, python3-numpy, python3-pil).
+// scripts/setup.sh installs python3-venv, python3-pytest, python3-numpy, python3-pil).
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
