@@ -61,9 +61,8 @@ else if (first === undefined) {
   const usage = await isUsage(e);
   const [{ PwpError }, { NoEngineError }] = await Promise.all([import('../../bridge/protocol'), import('../imageBuild/engineCheck')]);
   if (debug) console.error(e.stack ?? e);
-  else if (usage) console.error(`pwp: ${e.message}`);
+  else if (usage || e instanceof NoEngineError) console.error(`pwp: ${e.message}`);
   else if (e instanceof PwpError) console.error(`pwp: ${e.name}: ${e.message}`);
-  else if (e instanceof NoEngineError) console.error(`pwp: ${e.message}`);
   else console.error(`pwp: ${e.message ?? String(e)}${debug ? '' : '  (--debug for details)'}`);
   process.exit(usage ? 2 : 1);
 });
