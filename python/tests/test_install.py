@@ -67,7 +67,8 @@ def test_the_readmes_install_puts_the_package_in_the_venv_recording_this_checkou
 
 def test_the_readmes_python_example_runs_against_a_real_environment(venv):
     _, examples = readme_python_section()
-    run = run_example(venv, 'example.py', examples[0] + '\nimport numpy\nassert isinstance(obs["screenshot"], numpy.ndarray) and type(reward) is float\n')
+    run = run_example(venv, 'example.py', examples[0] + '\nimport numpy\nassert isinstance(obs["screenshot"], numpy.ndarray) and type(reward) is float\n'
+                      'assert isinstance(frame, numpy.ndarray) and frame.shape == obs["screenshot"].shape\n')
     assert run.returncode == 0, f'{run.stdout}\n{run.stderr}'
     assert 'Duplicate Selection' in run.stdout and re.search(r'^reward 0\.0$', run.stdout, re.M), run.stdout
 
