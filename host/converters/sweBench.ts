@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
 import { invalidTag } from '../taskEnv/taskFlags';
 import { checkout, gitWorkspaceSetup, patchedFiles } from './repoCheckout';
-import { mapTestIds } from './sweBenchIds';
+import { mappingNotes, mapTestIds } from './sweBenchIds';
 import { IMAGE_PYTHON, instanceDebs, instanceDockerfile, pinsOnDebian, wheelDir, type InstanceSetups } from './sweBenchImage';
 import { logGrader, LOG_GRADER_DIR, LOG_GRADER_FILE, logCaseId, logGraderSpec, type LogGraderSpec } from './sweBenchLogGrader';
 import { detectLanguage, LANGUAGE_SPECS } from './sweBenchMultilingual';
@@ -128,9 +128,9 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
     const command = [...(o.testCommand ?? spec.command), ...directives];
     // The ids as this run names the same tests; those that can match nothing are the dataset's quirk, said and flagged.
     const repoFiles = new Set([...Object.keys(workspace), ...testFiles]);
-    const mapped = mapTestIds([...failToPass, ...passToPass], repoFiles, spec.homeData);
+    const mapped = mapTestIds([...failToPass, ...passToPass], { files: repoFiles, repo: inst.repo, homeData: spec.homeData });
     const tests = mapped.ids;
-    for (const q of mapped.quirks) o.onNote?.(`${inst.instance_id}: dataset quirk: ${q}`);
+    for (const q of mappingNotes(mapped)) o.onNote?.(`${inst.instance_id}: dataset quirk: ${q}`);
     const tags: string[] = [];
     if (mapped.unmatchable.length) {
       const why = `${mapped.unmatchable.length} expected test ids can match nothing`;
