@@ -138,7 +138,7 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
       tags.push(invalidTag(why));
     }
     if (spec.python && spec.python !== IMAGE_PYTHON && !language) o.onNote?.(`${inst.instance_id}: SWE-bench runs ${inst.repo} ${inst.version ?? ''} on Python ${spec.python}; here it is Debian's ${IMAGE_PYTHON}`);
-    if (spec.fetches) o.onNote?.(`${inst.instance_id}: the verifier may reach the outside network while it grades (verifierNetwork): ${spec.fetches}`);
+    if (spec.fetches) o.onNote?.(`${inst.instance_id}: the verifier may reach the outside network while it grades (verifierNetwork): ${spec.fetches.why}; where ${spec.fetches.host} cannot be reached, the tests that need the data fail and the grade says so`);
     const ownEnv = !!spec.module && !o.testCommand && !language && spec.log === 'pytest';
     let evaluator: Record<string, unknown>;
     if (ownEnv) {
@@ -147,7 +147,7 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
       hidden[`workspace/${LOG_GRADER_DIR}/spec.json`] = logGraderSpec({
         instance_id: inst.instance_id, log: 'junit', command, runner: null, tests, timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace',
         env: { ...spec.env, PYTHONPATH: `/workspace${spec.importRoot ? `/${spec.importRoot}` : ''}` },
-        module: spec.module, parser: spec.parser ?? 'pytest', passToPassFrom: failToPass.length,
+        module: spec.module, parser: spec.parser ?? 'pytest', passToPassFrom: failToPass.length, ...(spec.fetches ? { fetchHost: spec.fetches.host } : {}),
       });
       evaluator = { kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', LOG_GRADER_FILE], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC };
     } else if (spec.log === 'pytest' || spec.log === 'node' || (o.testCommand && !language)) {

@@ -37,6 +37,8 @@ export interface LogGraderSpec {
   parser?: 'pytest' | 'pytest_options';
   /** Where PASS_TO_PASS starts in `tests` (`junit`): a skipped one is kept, not failed, as SWE-bench's grading has it. */
   passToPassFrom?: number;
+  /** The host the tests download data from: the grade says when the verifier cannot reach it. */
+  fetchHost?: string;
 }
 
 /** The pytest id a test gets in the grader's report (its parameter id: the name with characters pytest would escape replaced). */

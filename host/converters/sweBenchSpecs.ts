@@ -40,8 +40,8 @@ export interface SweTestSpec {
   ownRunner?: boolean;
   /** SWE-bench's log parser: `pytest_options` (pydicom, requests, pylint) keeps only the file name of an absolute-path parameter. */
   parser?: 'pytest' | 'pytest_options';
-  /** Why the tests need the outside network while they run (data they download): the task's verifierNetwork is set. */
-  fetches?: string;
+  /** Why the tests need the outside network while they run (data they download), and the host they fetch from: the task's verifierNetwork is set. */
+  fetches?: { why: string; host: string };
   /** Folders, relative to the tests' HOME, where the tests keep what they download (an absolute-path test id there names the same file here). */
   homeData?: string[];
   /** Files the install writes into the checkout (setuptools_scm's version file), by path, from the instance's version; untracked as there. */
@@ -106,7 +106,7 @@ export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
   'pydicom/pydicom': {
     default: pytest([], {
       debs: ['python3-numpy'], python: '3.6', install: EDITABLE, pins: ['pytest'], importRoot: '', module: 'pydicom', parser: 'pytest_options',
-      fetches: 'pydicom downloads test data files (pydicom-data) while its tests run', homeData: ['.pydicom/data'],
+      fetches: { why: 'pydicom downloads test data files (pydicom-data, the URLs in pydicom/data/urls.json) while its tests run', host: 'github.com' }, homeData: ['.pydicom/data'],
     }),
     versions: Object.fromEntries(Object.entries(PYDICOM_PYTHON).map(([v, python]) => [v, { python }])),
   },

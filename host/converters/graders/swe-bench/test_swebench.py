@@ -20,6 +20,7 @@ import pathlib  # noqa: E402
 import re  # noqa: E402
 import secrets  # noqa: E402
 import shutil  # noqa: E402
+import socket  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import xml.etree.ElementTree  # noqa: E402
@@ -222,6 +223,33 @@ def results():
     return PARSERS[SPEC["log"]](log), log[-3000:], None
 
 
+def quoted(tail):
+    # The runner's output inside a failure message, each line marked as quoted: its summary
+    # lines ("3 failed, 2 passed in 0.1s") must not read as the summary of the verifier's run.
+    return "\n".join("  | " + line for line in tail.splitlines())
+
+
+@functools.lru_cache(maxsize=None)
+def unreachable():
+    # Where the tests download data (the task's verifierNetwork), whether this verifier can
+    # reach it: a machine without the outside network fails those tests, and the grade says why.
+    host = SPEC.get("fetchHost")
+    if not host:
+        return None
+    name, _, port = host.rpartition(":") if ":" in host else (host, "", "443")
+    try:
+        socket.create_connection((name, int(port)), timeout=15).close()
+        return None
+    except OSError as err:
+        return "the tests download data from %s, which this verifier could not reach (%s): tests that need it fail without the outside network" % (host, err)
+
+
+def why(message):
+    # The unreachable host first: the first line of a failure is what a summary shows.
+    down = unreachable()
+    return (down + "; " if down else "") + message
+
+
 def resolve(test, found):
     # SWE-bench's _resolve_case: the id itself, or for an id cut inside its parameter (more "["
     # than "]") the tests it begins, which must all agree; none found is a failure.
@@ -237,8 +265,8 @@ def resolve(test, found):
 @pytest.mark.parametrize("test", SPEC["tests"], ids=SPEC["ids"])
 def test_result(test):
     found, tail, problem = results()
-    assert problem is None, "%s\n%s" % (problem, tail[-1500:])
+    assert problem is None, why("%s\n%s" % (problem, quoted(tail[-1500:])))
     status = resolve(test, found)
-    assert status is not None, "%s: not in the runner's log:\n%s" % (test, tail)
+    assert status is not None, why("%s: not in the runner's log:\n%s" % (test, quoted(tail[-1000:])))
     kept = status == "skipped" and SPEC.get("passToPassFrom") is not None and SPEC["tests"].index(test) >= SPEC["passToPassFrom"]
-    assert status == "passed" or kept, "%s: %s" % (test, status)
+    assert status == "passed" or kept, why("%s: %s" % (test, status))

@@ -88,6 +88,32 @@ describe('pwp dataset check: bookkeeping', () => {
   });
 });
 
+describe('pwp dataset check: why a row failed', () => {
+  let root: string;
+  beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'pwp-why-')); });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('shows, under the table, the failing run\'s summary and first failure, and flags rows graded with the verifier\'s network', () => {
+    const runDir = join(root, 'gold');
+    mkdirSync(runDir);
+    writeFileSync(join(runDir, 'evaluation.json'), JSON.stringify({
+      kind: 'tests', score: 0, passed: false, summary: '1/2 tests pass',
+      tests: { cases: [{ id: 't::ok', status: 'passed' }, { id: 't::data', status: 'failed', message: 'the tests download data from github.com, which this verifier could not reach; t::data: failed\nassert …' }] },
+    }));
+    const networked = { ...task('net'), verifierNetwork: true } as Task;
+    const row = judgeRow(networked, gold({ score: 0, passed: false, runDir, summary: '1/2 tests pass' }), nul(), { notes: [] });
+    assert.deepEqual([row.verdict, row.quirks], ['violation', ['verifier-network', 'gold-fails']]);
+    assert.equal(row.gold?.firstFailure, 't::data: the tests download data from github.com, which this verifier could not reach; t::data: failed');
+    const rows = [row, judgeRow(task('ok'), gold(), nul(), { notes: [] })];
+    const t = checkTable({
+      kind: 'swe-bench', input: '/in', outDir: '/out', sample: null, rows, summary: summarizeCheck(rows, 2), notes: [],
+      files: { tasks: '/out/tasks', results: '/out/results.jsonl', rows: '/out/check.jsonl', report: '/out/check.json' },
+    });
+    assert.match(t, /\nwhy:\n {2}s\/net: gold: 1\/2 tests pass; first failure: t::data: the tests download data from github\.com, which this verifier could not reach; t::data: failed\n\n/);
+    assert.doesNotMatch(t, /s\/ok: gold/);
+  });
+});
+
 describe('pwp bench: tasks left out of the scores', () => {
   let root: string;
   beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'pwp-leftout-')); });
