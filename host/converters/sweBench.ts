@@ -189,6 +189,7 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
         limits: { steps: 300, seconds: 3600 },
         tags: [`dataset:${variant.dataset}`, `source:${inst.instance_id}`, `repo:${inst.repo}`, ...(inst.version ? [`version:${inst.version}`] : []), ...tags],
         ...(spec.fetches ? { verifierNetwork: true } : {}),
+        ...(spec.ownRunner && ownEnv ? { grading: { agentFiles: spec.ownRunner } } : {}),
       },
       workspace,
       hidden,

@@ -36,8 +36,12 @@ export interface SweTestSpec {
   importRoot?: string;
   /** A package of the repository: grading fails unless it is imported from the workspace. */
   module?: string;
-  /** The repository is the test runner itself (pytest): its tests run with its own code, not the verifier's pytest. */
-  ownRunner?: boolean;
+  /**
+   * The repository is the test runner itself (pytest): its tests run with its own code, not
+   * the verifier's pytest, and these folders (which look like a runner's copy to the verifier)
+   * are the agent's deliverable, never replaced by the task's copy before grading.
+   */
+  ownRunner?: string[];
   /** SWE-bench's log parser: `pytest_options` (pydicom, requests, pylint) keeps only the file name of an absolute-path parameter. */
   parser?: 'pytest' | 'pytest_options';
   /** Why the tests need the outside network while they run (data they download), and the host they fetch from: the task's verifierNetwork is set. */
@@ -116,7 +120,8 @@ export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
   // pytest is its own runner: the tests run the repository's pytest (src/), never the image's.
   'pytest-dev/pytest': {
     default: pytest([], {
-      debs: ['python3-pluggy', 'python3-iniconfig', 'python3-packaging'], python: '3.9', install: EDITABLE, importRoot: 'src', module: '_pytest', ownRunner: true,
+      debs: ['python3-pluggy', 'python3-iniconfig', 'python3-packaging'], python: '3.9', install: EDITABLE, importRoot: 'src', module: '_pytest',
+      ownRunner: ['src/_pytest/**', 'src/pytest/**', 'src/py.py'],
       generated: (v) => ({ 'src/_pytest/_version.py': `# written by the install (setuptools_scm) as SWE-bench's editable install does\n__version__ = version = '${v}.0.dev0'\n__version_tuple__ = version_tuple = (${v.split('.').map(Number).join(', ')}, 0, 'dev0')\n` }),
     }),
     versions: Object.fromEntries(Object.entries(PYTEST_PINS).map(([v, pins]) => [v, { pins }])),

@@ -132,11 +132,13 @@ function firstFailure(runDir: string): string | undefined {
   }
 }
 
-/** Whether a note names this task (`suite/id` followed by a non-name character or the end). */
+/** The notes naming this task: `suite/id` followed by a non-name character or the end, or `id: ` at the start. */
 export function notesOf(task: string, notes: readonly string[]): string[] {
   const escaped = task.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const named = new RegExp(`(^|[^A-Za-z0-9._/-])${escaped}($|[^A-Za-z0-9._/-])`);
-  return notes.filter((n) => named.test(n));
+  // Converters that name a row by its dataset id (SWE-bench's instance_id) start the note with it.
+  const id = `${task.slice(task.indexOf('/') + 1)}: `;
+  return notes.filter((n) => named.test(n) || n.startsWith(id));
 }
 
 /** Judges one row from its task, its two runs (null when not run) and the converter's notes. */

@@ -123,6 +123,8 @@ describe('SWE-bench in the repository\'s own environment', () => {
     assert.equal(spec.log, 'junit');
     assert.equal(spec.module, '_pytest');
     assert.deepEqual(spec.env, { PYTHONPATH: '/workspace/src' });
+    // Its own runner is the agent's deliverable: the verifier would put the task's copy of a "pytest" folder back otherwise.
+    assert.deepEqual(task.grading?.agentFiles, ['src/_pytest/**', 'src/pytest/**', 'src/py.py']);
     assert.deepEqual((task.evaluator as TestsEvaluator).expected, ['testing/test_rewrite.py::test_new', 'testing/test_rewrite.py::test_old'].map(logCaseId));
     assert.match(readFileSync(join(task.workspaceDir!, 'src/_pytest/_version.py'), 'utf8'), /__version__ = version = '8\.0\.0\.dev0'/);
     assert.match(JSON.stringify(task.setup), /git rm -q --cached --ignore-unmatch -- 'src\/_pytest\/_version.py'/);

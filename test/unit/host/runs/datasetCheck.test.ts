@@ -59,8 +59,8 @@ describe('pwp dataset check: bookkeeping', () => {
   });
 
   it('finds the notes naming a row, not those naming a row whose name it begins', () => {
-    const notes = ['s/a: before passes', 's/ab: something', 'general note', 'see s/a, tagged'];
-    assert.deepEqual(notesOf('s/a', notes), ['s/a: before passes', 'see s/a, tagged']);
+    const notes = ['s/a: before passes', 's/ab: something', 'general note', 'see s/a, tagged', 'a: named by its dataset id', 'ab: another', 'not a: at the start'];
+    assert.deepEqual(notesOf('s/a', notes), ['s/a: before passes', 'see s/a, tagged', 'a: named by its dataset id']);
   });
 
   it('prints a fixed-width table with the verdicts, the left-out rows and the summary', () => {
