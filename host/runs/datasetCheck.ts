@@ -119,14 +119,14 @@ const runOf = (r: ResultLine | undefined): CheckRun | null => {
   };
 };
 
-/** The first line of the first failing test's message in a run's evaluation.json (at most 300 characters). */
+/** The first line of the first failing test's message in a run's evaluation.json (at most 400 characters). */
 function firstFailure(runDir: string): string | undefined {
   const file = join(runDir, 'evaluation.json');
   if (!existsSync(file)) return undefined;
   try {
     const e = JSON.parse(readFileSync(file, 'utf8')) as EvaluationResult;
     const c = e.tests?.cases.find((x) => x.status === 'failed' && x.message);
-    return c ? `${c.id}: ${c.message!.split('\n')[0]}`.slice(0, 300) : undefined;
+    return c ? `${c.id}: ${c.message!.split('\n')[0].replace(/^AssertionError: /, '')}`.slice(0, 400) : undefined;
   } catch {
     return undefined;
   }
