@@ -27,7 +27,7 @@ import { invalidTag } from '../taskEnv/taskFlags';
 import { checkout, gitWorkspaceSetup, patchedFiles } from './repoCheckout';
 import { mappingNotes, mapTestIds } from './sweBenchIds';
 import { IMAGE_PYTHON, instanceDebs, instanceDockerfile, pinsOnDebian, wheelDir, type InstanceSetups } from './sweBenchImage';
-import { logGrader, LOG_GRADER_DIR, LOG_GRADER_FILE, logCaseId, logGraderSpec, type LogGraderSpec } from './sweBenchLogGrader';
+import { logGrader, LOG_GRADER_DIR, LOG_GRADER_FILE, logCaseId, logGraderSpec, RECORDER_FILE, resultRecorder, type LogGraderSpec } from './sweBenchLogGrader';
 import { detectLanguage, LANGUAGE_SPECS } from './sweBenchMultilingual';
 import { sweTestSpec, testDirectives, type SweTestSpec } from './sweBenchSpecs';
 import { applyPatchOracle, parseRecords, requireStrings, taskId, writeTaskFolder, type FileMap } from './taskWriter';
@@ -156,9 +156,15 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
       evaluator = { kind: 'tests', framework, command, expected: tests, scoring: 'all', timeoutSec: TIMEOUT_SEC, ...(spec.env ? { env: spec.env } : {}) };
     } else {
       hidden[`workspace/${LOG_GRADER_FILE}`] = logGrader();
+      // Django's and SymPy's runners: the repository's own code on the path, its results recorded in the runner's process.
+      const own: Pick<LogGraderSpec, 'env' | 'module' | 'recorder'> | undefined = !language && !o.testCommand && spec.recorder ? {
+        env: { ...spec.env, ...(spec.importRoot !== undefined ? { PYTHONPATH: `/workspace${spec.importRoot ? `/${spec.importRoot}` : ''}` } : {}) },
+        ...(spec.module ? { module: spec.module } : {}), recorder: spec.recorder,
+      } : undefined;
+      if (own) hidden[`workspace/${RECORDER_FILE}`] = resultRecorder();
       hidden[`workspace/${LOG_GRADER_DIR}/spec.json`] = logGraderSpec({
         instance_id: inst.instance_id, log: spec.log as LogGraderSpec['log'], command, env: spec.env ?? {}, runner: language ? null : spec.command[1], tests,
-        timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace',
+        timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace', ...own,
       });
       evaluator = { kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', LOG_GRADER_FILE], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC };
     }

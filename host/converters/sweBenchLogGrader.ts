@@ -3,8 +3,11 @@
 // verifier that runs the repository's command once, reads each test's status from the runner's
 // log as SWE-bench's log parsers do, and has one case per FAIL_TO_PASS and PASS_TO_PASS test, so
 // the tests evaluator grades them one by one like pytest's own cases. The runner script must be
-// the one the agent was given: an edited runner could print any status. SWE-bench-Multilingual's
-// languages are read the same way from their tools' output (sweBenchMultilingual.ts).
+// the one the agent was given: an edited runner could print any status. Django's and SymPy's
+// runners are read from a result recorder in their process instead (pwp_recorder.py: unittest's
+// TestResult, SymPy's reporter), which the console must agree with and a canary beside the
+// repository's tests must show, so a line printed into the console adds no pass.
+// SWE-bench-Multilingual's languages are read from their tools' output (sweBenchMultilingual.ts).
 // A Python repository run in its own environment (`junit`: its package on the path as its
 // editable install puts it, the repository's own pytest for pytest-dev) is read from pytest's
 // structured report, its JUnit XML, not the console: the console's -rA lines (SWE-bench's
@@ -17,6 +20,8 @@ import type { SweLogFormat } from './sweBenchSpecs';
 /** Where the grader (graders/swe-bench/test_swebench.py) and its spec land in the verifier's /workspace (from hidden/workspace/). */
 export const LOG_GRADER_DIR = '.swebench';
 export const LOG_GRADER_FILE = `${LOG_GRADER_DIR}/test_swebench.py`;
+/** The result recorder the grader runs Django's and SymPy's runners under (graders/swe-bench/pwp_recorder.py). */
+export const RECORDER_FILE = `${LOG_GRADER_DIR}/pwp_recorder.py`;
 
 export interface LogGraderSpec {
   instance_id: string;
@@ -39,6 +44,8 @@ export interface LogGraderSpec {
   passToPassFrom?: number;
   /** The host the tests download data from: the grade says when the verifier cannot reach it. */
   fetchHost?: string;
+  /** Django's and SymPy's runners: their results read from the recorder in their process (RECORDER_FILE), the console the cross-check. */
+  recorder?: 'unittest' | 'sympy';
 }
 
 /** The pytest id a test gets in the grader's report (its parameter id: the name with characters pytest would escape replaced). */
@@ -55,3 +62,5 @@ export function logGraderSpec(s: LogGraderSpec): string {
 
 /** The grader's text, copied as it is into each task that needs it. */
 export const logGrader = (): string => graderScript('sweBenchLog');
+/** The recorder's text, copied beside the grader for a runner that has one. */
+export const resultRecorder = (): string => graderScript('sweBenchRecorder');

@@ -48,6 +48,11 @@ export interface SweTestSpec {
   fetches?: { why: string; host: string };
   /** Folders, relative to the tests' HOME, where the tests keep what they download (an absolute-path test id there names the same file here). */
   homeData?: string[];
+  /**
+   * How the runner's own results are recorded in its process (graders/swe-bench/pwp_recorder.py):
+   * unittest's TestResult (Django) or SymPy's reporter; the console is then the cross-check.
+   */
+  recorder?: 'unittest' | 'sympy';
   /** Files the install writes into the checkout (setuptools_scm's version file), by path, from the instance's version; untracked as there. */
   generated?: (version: string) => Record<string, string>;
 }
@@ -90,6 +95,8 @@ export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
     default: {
       command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite', '--parallel', '1'], log: 'django', directives: 'django-labels',
       env: { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' }, debs: ['python3-asgiref', 'python3-sqlparse', 'python3-tz'],
+      // runtests.py imports django from the path, where the harness's editable install puts the checkout.
+      importRoot: '', module: 'django', recorder: 'unittest',
     },
     // Before 1.11 the runner had no --parallel.
     versions: {
@@ -131,7 +138,12 @@ export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
   'sphinx-doc/sphinx': {
     default: pytest([], { debs: ['python3-docutils', 'python3-jinja2', 'python3-pygments', 'python3-babel', 'python3-imagesize', 'python3-snowballstemmer', 'python3-alabaster'] }),
   },
-  'sympy/sympy': { default: { command: ['python3', 'bin/test', '-C', '--verbose'], log: 'sympy', directives: 'paths', env: { PYTHONWARNINGS: 'ignore::UserWarning,ignore::SyntaxWarning' }, debs: ['python3-mpmath'] } },
+  'sympy/sympy': {
+    default: {
+      command: ['python3', 'bin/test', '-C', '--verbose'], log: 'sympy', directives: 'paths', env: { PYTHONWARNINGS: 'ignore::UserWarning,ignore::SyntaxWarning' },
+      debs: ['python3-mpmath'], importRoot: '', module: 'sympy', recorder: 'sympy',
+    },
+  },
 };
 
 /** The spec of a repository at a version, and a note when the table has none (`fallback`, pytest unless given, is assumed). */

@@ -9,6 +9,9 @@
 //   agent's environment does not; ids with the harness's paths and ids cut at a space match;
 //   gold 1, null 0. A second row naming a file only the harness had is flagged invalid and its
 //   id counted failed, as SWE-bench counts it. Planted: the verifier without its network fails gold.
+// - Django-like and SymPy-like twins (their own runners), through `pwp dataset check`: graded from
+//   the result recorder in the runner's process, gold 1 and null 0; a deliverable that prints a
+//   passing line for the failing test into the console scores 0 (tampering suspected).
 import { strict as assert } from 'node:assert';
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +30,7 @@ import { gradeState } from '../../host/taskEnv/gradeState';
 import { loadTask, type Task } from '../../host/taskEnv/loadTask';
 import { TaskEnv } from '../../host/taskEnv/taskEnv';
 import { runTask } from '../../host/runs/runTask';
-import { filesUnder, PYDICOM_TWIN_DATA, pydicomTwin, pytestTwin } from '../support/sweBenchTwins';
+import { DJANGO_CONSOLE_FORGERY, djangoTwin, filesUnder, PYDICOM_TWIN_DATA, pydicomTwin, pytestTwin, SYMPY_CONSOLE_FORGERY, sympyTwin } from '../support/sweBenchTwins';
 import { testImage } from './environmentFixture';
 
 const root = join(__dirname, '../..');
@@ -45,6 +48,22 @@ function states(task: Task): { initial: Map<string, Buffer>; gold: Map<string, B
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** Runs bin/pwp; a non-zero exit is a result here, not a failure. */
+function pwp(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(join(root, 'bin/pwp'), args, { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 30 * 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Removes what a check's bench left (its pools are removed at its end; this is for a check cut short). */
+async function removeLeft(out: string): Promise<void> {
+  const docker = new Docker();
+  const left = await docker.listContainers({ all: true, filters: { label: [`pwp.bench=${out}`] } });
+  await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
 }
 
 /** Grades a state of `task` in a fresh verifier. */
@@ -132,18 +151,11 @@ describe('SWE-bench twins of published rows, run for real', function () {
       input = join(scratch, 'pydicom.jsonl');
       writeFileSync(input, twin.instances.map((i) => JSON.stringify(i)).join('\n'));
       out = join(scratch, 'pydicom-check');
-      check = await new Promise((resolve) => {
-        execFile(join(root, 'bin/pwp'), ['dataset', 'check', 'swe-bench', input, '--repos', repos, '--out', out, '--parallel', '2', '--json'],
-          { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 30 * 60_000 }, (err, stdout, stderr) => {
-            resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-          });
-      });
+      check = await pwp(['dataset', 'check', 'swe-bench', input, '--repos', repos, '--out', out, '--parallel', '2', '--json']);
     });
     after(async () => {
       server?.close();
-      const docker = new Docker();
-      const left = await docker.listContainers({ all: true, filters: { label: [`pwp.bench=${out}`] } });
-      await Promise.all(left.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+      await removeLeft(out);
     });
 
     interface Row { task: string; verdict: string; quirks: string[]; notes: string[]; gold: { score: number; runDir: string } | null; null: { score: number } | null }
@@ -194,5 +206,43 @@ describe('SWE-bench twins of published rows, run for real', function () {
       const failure = r.tests?.cases.find((c) => c.status === 'failed');
       assert.match(failure?.message ?? '', /the tests download data from github\.com, which this verifier could not reach/);
     });
+  });
+  describe('Django and SymPy: their runners\' results recorded in their process', () => {
+    let out: string;
+    let check: { code: number; stdout: string; stderr: string };
+    before(async function () {
+      this.timeout(30 * 60_000);
+      const dir = join(scratch, 'own-runners');
+      const twins = [djangoTwin(dir), sympyTwin(dir)];
+      const input = join(scratch, 'own-runners.jsonl');
+      writeFileSync(input, twins.map((t) => JSON.stringify(t.instance)).join('\n'));
+      out = join(scratch, 'own-runners-check');
+      check = await pwp(['dataset', 'check', 'swe-bench', input, '--repos', twins[0].repos, '--out', out, '--parallel', '2', '--json']);
+    });
+    after(() => removeLeft(out));
+
+    it('pwp dataset check: gold 1 and null 0 on both', () => {
+      const parsed = JSON.parse(check.stdout) as { rows: { task: string; verdict: string; gold: { score: number } | null; null: { score: number } | null }[] };
+      const shown = `${check.stderr}\n${JSON.stringify(parsed.rows, null, 1)}`;
+      assert.deepEqual(parsed.rows.map((r) => [r.task, r.verdict, r.gold?.score, r.null?.score]).sort(), [
+        ['swe-bench/django__django-90001', 'ok', 1, 0], ['swe-bench/sympy__sympy-90001', 'ok', 1, 0],
+      ], shown);
+      assert.equal(check.code, 0, shown);
+    });
+
+    for (const [id, file, forgery] of [
+      ['django__django-90001', 'django/__init__.py', DJANGO_CONSOLE_FORGERY], ['sympy__sympy-90001', 'sympy/__init__.py', SYMPY_CONSOLE_FORGERY],
+    ] as const) {
+      it(`${id}: a passing line printed into the console for the failing test scores 0, tampering suspected`, async () => {
+        const task = loadTask(join(out, 'tasks/swe-bench', id));
+        const s = states(task);
+        const forged = new Map(s.initial);
+        forged.set(file, Buffer.from(forgery));
+        const r = await grade(task, image, { initial: s.initial, state: forged });
+        assert.equal(r.score, 0, r.summary);
+        const f2p = r.tests?.cases.find((c) => c.status === 'failed');
+        assert.match(f2p?.message ?? '', /tampering suspected: the console shows .* passing, the result recorder failed/);
+      });
+    }
   });
 });

@@ -194,3 +194,190 @@ export function filesUnder(dir: string, base = dir, out = new Map<string, Buffer
   }
   return out;
 }
+
+// A Django-like repository: its own test runner (tests/runtests.py: unittest's runner at
+// verbosity 2, test apps under tests/ named by label, `import django` from the path, as
+// Django's), its own test base class (django.test.SimpleTestCase), and a bug in django.utils.
+const DJANGO_RUNTESTS = `#!/usr/bin/env python
+"""Runs the test apps under tests/ named on the command line (Django's runner, in small)."""
+import argparse
+import os
+import sys
+import unittest
+
+try:
+    import django
+except ImportError as e:
+    raise RuntimeError("Django module not found") from e
+
+RUNTESTS_DIR = os.path.abspath(os.path.dirname(__file__))
+
+
+def suite_for(label):
+    path = os.path.join(RUNTESTS_DIR, *label.split("."))
+    if os.path.isdir(path):
+        return unittest.defaultTestLoader.discover(path, pattern="test*.py", top_level_dir=RUNTESTS_DIR)
+    return unittest.defaultTestLoader.loadTestsFromName(label)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("modules", nargs="*")
+    parser.add_argument("-v", "--verbosity", type=int, default=1)
+    parser.add_argument("--settings")
+    parser.add_argument("--parallel", default="1")
+    options = parser.parse_args()
+    print("Testing against Django installed in '%s'" % os.path.dirname(django.__file__))
+    suite = unittest.TestSuite(suite_for(label) for label in options.modules)
+    result = unittest.TextTestRunner(verbosity=options.verbosity).run(suite)
+    sys.exit(not result.wasSuccessful())
+`;
+const DJANGO_TEXT_BUG = 'def capfirst(x):\n    """Capitalize the first letter of a string."""\n    return x[0].upper() + x[1:]\n';
+const DJANGO_TEXT_FIX = 'def capfirst(x):\n    """Capitalize the first letter of a string."""\n    return x and x[0].upper() + x[1:]\n';
+const DJANGO_TESTS = `from django.test import SimpleTestCase
+from django.utils.text import capfirst
+
+
+class TestUtilsText(SimpleTestCase):
+    def test_capfirst(self):
+        self.assertEqual(capfirst("hello"), "Hello")
+
+    def test_capfirst_lazy(self):
+        """Strings made elsewhere are capitalized too."""
+        self.assertEqual(capfirst("".join(["w", "orld"])), "World")
+`;
+const DJANGO_NEW_TEST = `
+    def test_capfirst_empty(self):
+        self.assertEqual(capfirst(""), "")
+`;
+
+/** The Django-like twin: `repos` holds django__django; one instance, ids as SWE-bench's Django log parser writes them. */
+export function djangoTwin(root: string): { repos: string; instance: SweInstance } {
+  const repo = repoWith(join(root, 'repos/django__django'), {
+    'django/__init__.py': 'VERSION = (4, 2)\n',
+    'django/test/__init__.py': 'import unittest\n\n\nclass SimpleTestCase(unittest.TestCase):\n    """The repository\'s own test base class."""\n',
+    'django/utils/__init__.py': '', 'django/utils/text.py': DJANGO_TEXT_BUG,
+    'tests/runtests.py': DJANGO_RUNTESTS, 'tests/test_sqlite.py': 'DATABASES = {}\n',
+    'tests/utils_tests/__init__.py': '', 'tests/utils_tests/test_text.py': DJANGO_TESTS,
+  });
+  const instance: SweInstance = {
+    instance_id: 'django__django-90001', repo: 'django/django', base_commit: repo.base, version: '4.2',
+    patch: repo.diff({ 'django/utils/text.py': DJANGO_TEXT_FIX }),
+    test_patch: repo.diff({ 'tests/utils_tests/test_text.py': DJANGO_TESTS + DJANGO_NEW_TEST }),
+    problem_statement: 'capfirst("") raises IndexError instead of returning "".',
+    FAIL_TO_PASS: ['test_capfirst_empty (utils_tests.test_text.TestUtilsText)'],
+    // A test with a docstring is named by its first line, as SWE-bench's Django parser reads it.
+    PASS_TO_PASS: ['test_capfirst (utils_tests.test_text.TestUtilsText)', 'Strings made elsewhere are capitalized too.'],
+  };
+  return { repos: join(root, 'repos'), instance };
+}
+
+/** What an agent could add to the Django twin's package: a line printed at exit claiming the failing test passed. */
+export const DJANGO_CONSOLE_FORGERY = 'VERSION = (4, 2)\n\nimport atexit\nimport sys\n\natexit.register(lambda: sys.stderr.write("test_capfirst_empty (utils_tests.test_text.TestUtilsText) ... ok\\n"))\n';
+
+// A SymPy-like repository: bin/test (puts the checkout on the path, calls sympy.test), its own
+// runner in sympy/utilities/runtests.py (test files executed, their test_ functions called, each
+// outcome told to a PyTestReporter that prints `name ok`, `F`, `E` when verbose), and a bug.
+const SYMPY_BIN_TEST = `#!/usr/bin/env python
+"""Runs SymPy's tests (the runner is sympy.utilities.runtests)."""
+import sys
+from argparse import ArgumentParser
+
+from get_sympy import path_hack
+path_hack()
+
+parser = ArgumentParser()
+parser.add_argument("-v", "--verbose", action="store_true")
+parser.add_argument("-C", "--no-cache", action="store_true")
+parser.add_argument("paths", nargs="*")
+options = parser.parse_args()
+
+import sympy
+
+sys.exit(0 if sympy.test(*options.paths, verbose=options.verbose) else 1)
+`;
+const SYMPY_GET = 'import os\nimport sys\n\n\ndef path_hack():\n    top = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))\n    sys.path.insert(0, top)\n    return top\n';
+const SYMPY_RUNTESTS = `"""The test runner: each file's test_ functions, called in order, reported one by one."""
+import sys
+
+
+class PyTestReporter:
+    def __init__(self, verbose):
+        self.verbose, self.failed = verbose, 0
+
+    def write(self, text):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    def entering_test(self, f):
+        if self.verbose:
+            self.write("\\n" + f.__name__ + " ")
+
+    def test_pass(self, char="."):
+        self.write("ok" if self.verbose else char)
+
+    def test_fail(self, exc_info):
+        self.failed += 1
+        self.write("F")
+
+    def test_exception(self, exc_info):
+        self.failed += 1
+        self.write("E")
+
+    def test_skip(self, v=None):
+        self.write("s")
+
+    def test_xfail(self):
+        self.write("f")
+
+    def test_xpass(self, v):
+        self.failed += 1
+        self.write("X")
+
+
+def test(*paths, verbose=False):
+    reporter = PyTestReporter(verbose)
+    for path in paths:
+        namespace = {"__file__": path}
+        with open(path) as f:
+            exec(compile(f.read(), path, "exec"), namespace)
+        funcs = [v for k, v in namespace.items() if k.startswith("test_") and callable(v)]
+        for f in sorted(funcs, key=lambda f: f.__code__.co_firstlineno):
+            reporter.entering_test(f)
+            try:
+                f()
+            except AssertionError:
+                reporter.test_fail(sys.exc_info())
+            except Exception:
+                reporter.test_exception(sys.exc_info())
+            else:
+                reporter.test_pass()
+    reporter.write("\\n")
+    return reporter.failed == 0
+`;
+const SYMPY_NUMBERS_BUG = 'def igcd(a, b):\n    while b:\n        a, b = b, a % b\n    return a\n';
+const SYMPY_NUMBERS_FIX = 'def igcd(a, b):\n    while b:\n        a, b = b, a % b\n    return abs(a)\n';
+const SYMPY_TESTS = 'from sympy.core.numbers import igcd\n\n\ndef test_igcd():\n    assert igcd(12, 18) == 6\n\n\ndef test_igcd_zero():\n    assert igcd(5, 0) == 5\n';
+const SYMPY_NEW_TEST = '\n\ndef test_igcd_negative():\n    assert igcd(4, -6) == 2\n';
+
+/** The SymPy-like twin: `repos` holds sympy__sympy; one instance. */
+export function sympyTwin(root: string): { repos: string; instance: SweInstance } {
+  const repo = repoWith(join(root, 'repos/sympy__sympy'), {
+    'bin/test': SYMPY_BIN_TEST, 'bin/get_sympy.py': SYMPY_GET,
+    'sympy/__init__.py': 'from sympy.utilities.runtests import test\n',
+    'sympy/utilities/__init__.py': '', 'sympy/utilities/runtests.py': SYMPY_RUNTESTS,
+    'sympy/core/__init__.py': '', 'sympy/core/numbers.py': SYMPY_NUMBERS_BUG,
+    'sympy/core/tests/__init__.py': '', 'sympy/core/tests/test_numbers.py': SYMPY_TESTS,
+  });
+  const instance: SweInstance = {
+    instance_id: 'sympy__sympy-90001', repo: 'sympy/sympy', base_commit: repo.base, version: '1.1',
+    patch: repo.diff({ 'sympy/core/numbers.py': SYMPY_NUMBERS_FIX }),
+    test_patch: repo.diff({ 'sympy/core/tests/test_numbers.py': SYMPY_TESTS + SYMPY_NEW_TEST }),
+    problem_statement: 'igcd(4, -6) returns -2; a greatest common divisor is never negative.',
+    FAIL_TO_PASS: ['test_igcd_negative'], PASS_TO_PASS: ['test_igcd', 'test_igcd_zero'],
+  };
+  return { repos: join(root, 'repos'), instance };
+}
+
+/** What an agent could add to the SymPy twin's package: a line printed at exit claiming the failing test passed. */
+export const SYMPY_CONSOLE_FORGERY = 'from sympy.utilities.runtests import test\n\nimport atexit\nimport sys\n\natexit.register(lambda: sys.stdout.write("\\ntest_igcd_negative ok\\n"))\n';
