@@ -137,7 +137,7 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
       o.onNote?.(`${inst.instance_id}: ${why}: they count as failed (as in SWE-bench's grading), so no patch can score 1; the row is marked invalid`);
       tags.push(invalidTag(why));
     }
-    if (spec.python && spec.python !== IMAGE_PYTHON && !language) o.onNote?.(`${inst.instance_id}: SWE-bench runs ${inst.repo} ${inst.version ?? ''} on Python ${spec.python}; here it is Debian's ${IMAGE_PYTHON}`);
+    if (spec.python && spec.python !== IMAGE_PYTHON && !language) o.onNote?.(`${inst.instance_id}: SWE-bench runs ${inst.repo} ${inst.version ?? ''} on Python ${spec.python}; here it is Debian's ${IMAGE_PYTHON} (code that imports only on an older Python fails here, and the grade says so)`);
     if (spec.fetches) o.onNote?.(`${inst.instance_id}: the verifier may reach the outside network while it grades (verifierNetwork): ${spec.fetches.why}; where ${spec.fetches.host} cannot be reached, the tests that need the data fail and the grade says so`);
     const ownEnv = !!spec.module && !o.testCommand && !language && spec.log === 'pytest';
     let evaluator: Record<string, unknown>;

@@ -98,10 +98,14 @@ export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
       // runtests.py imports django from the path, where the harness's editable install puts the checkout.
       importRoot: '', module: 'django', recorder: 'unittest',
     },
-    // Before 1.11 the runner had no --parallel.
+    // Before 1.11 the runner had no --parallel. The harness's Python by version (SPECS_DJANGO).
     versions: {
-      '1.9': { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite'] },
-      '1.10': { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite'] },
+      '1.9': { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite'], python: '3.5' },
+      '1.10': { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite'], python: '3.5' },
+      ...Object.fromEntries(['1.11', '2.0', '2.1', '2.2'].map((v) => [v, { python: '3.5' }])),
+      ...Object.fromEntries(['3.0', '3.1', '3.2'].map((v) => [v, { python: '3.6' }])),
+      '4.0': { python: '3.8' }, '4.1': { python: '3.9' }, '4.2': { python: '3.9' },
+      ...Object.fromEntries(['5.0', '5.1', '5.2'].map((v) => [v, { python: '3.11' }])),
     },
   },
   'matplotlib/matplotlib': { default: pytest([], { debs: ['python3-numpy', 'python3-dateutil', 'python3-pyparsing', 'python3-cycler', 'python3-kiwisolver', 'python3-pil'] }) },
@@ -141,7 +145,7 @@ export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
   'sympy/sympy': {
     default: {
       command: ['python3', 'bin/test', '-C', '--verbose'], log: 'sympy', directives: 'paths', env: { PYTHONWARNINGS: 'ignore::UserWarning,ignore::SyntaxWarning' },
-      debs: ['python3-mpmath'], importRoot: '', module: 'sympy', recorder: 'sympy',
+      debs: ['python3-mpmath'], importRoot: '', module: 'sympy', recorder: 'sympy', python: '3.9',
     },
   },
 };
