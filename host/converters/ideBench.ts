@@ -111,23 +111,6 @@ function readTree(dir: string, skip: (rel: string) => boolean, base = dir, out: 
 
 const isText = (b: Buffer) => !b.subarray(0, 8000).includes(0);
 
-/** The `def test_…` functions and `Test…` class methods of a Python test file, as pytest names them; undefined when parametrised (ids we cannot know). */
-export function pythonTestIds(file: string, source: string): string[] | undefined {
-  if (/@pytest\.mark\.parametrize|pytest_generate_tests/.test(source)) return undefined;
-  const ids: string[] = [];
-  let cls: string | undefined;
-  for (const line of source.split('\n')) {
-    const top = /^(?:async\s+)?def\s+(test\w*)\s*\(/.exec(line);
-    const klass = /^class\s+(Test\w*)\s*[(:]/.exec(line);
-    const method = /^\s+(?:async\s+)?def\s+(test\w*)\s*\(/.exec(line);
-    if (klass) cls = klass[1];
-    else if (/^\S/.test(line)) cls = undefined;
-    if (top) ids.push(`${file}::${top[1]}`);
-    else if (method && cls) ids.push(`${file}::${cls}::${method[1]}`);
-  }
-  return ids.length ? ids : undefined;
-}
-
 /** The first FROM of a Dockerfile (its base image), or undefined. */
 export function dockerBase(dockerfile: string): string | undefined {
   return /^\s*FROM\s+(?:--\S+\s+)*(\S+)/im.exec(dockerfile)?.[1];
@@ -177,28 +160,46 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
         + `${toolchain ? `; it builds with ${toolchain.why}: the ${toolchain.name} toolchain image` : ''}`);
     }
 
-    let evaluator: Record<string, unknown>;
-    if (script && python) {
+    // Every task is graded through pwp's wrapper (graders/idebench/), which runs the tests first on
+    // the base, so only the tests the task's change makes pass count.
+    const wrap = (mode: 'pytest' | 'exit', run: string) => {
       const own = [['run-tests.sh', 'ideBenchRunTests'], ['base_run.py', 'ideBenchBaseRun'], ['uv', 'ideBenchUv']] as const;
       for (const [rel, key] of own) hidden[`workspace/${WRAPPER_DIR}/${rel}`] = graderScript(key);
-      // The hook that records outcomes on the base and deselects them after, beside the task's tests (after a conftest.py of its own).
-      const conftest = `workspace/tasks/${name}/conftest.py`;
-      const theirs = hidden[conftest] === undefined ? '' : `${(hidden[conftest] as string | Buffer).toString().replace(/\n*$/, '')}\n\n\n`;
-      hidden[conftest] = `${theirs}${graderScript('ideBenchConftest')}`;
+      if (mode === 'pytest') {
+        // The hook that records outcomes on the base and deselects them after, beside the task's tests (after a conftest.py of its own).
+        const conftest = `workspace/tasks/${name}/conftest.py`;
+        const theirs = hidden[conftest] === undefined ? '' : `${(hidden[conftest] as string | Buffer).toString().replace(/\n*$/, '')}\n\n\n`;
+        hidden[conftest] = `${theirs}${graderScript('ideBenchConftest')}`;
+      }
       // The base run reads the hidden files from the workspace by this list when the hidden folder
       // is root's alone during the test run (it is: host/evaluation/verifierScripts/runTests.js).
       const hiddenFiles = Object.keys(hidden).filter((k) => k.startsWith('workspace/') && !k.startsWith(`workspace/${WRAPPER_DIR}/`)).map((k) => k.slice('workspace/'.length));
       hidden[`workspace/${WRAPPER_DIR}/hidden.json`] = `${JSON.stringify(hiddenFiles.sort())}\n`;
-      evaluator = { kind: 'tests', framework: 'pytest', command: ['sh', WRAPPER, script, name, folder], scoring: 'passRate', timeoutSec: 1800 };
-    } else if (script) {
-      evaluator = { kind: 'tests', framework: 'exitCode', command: ['sh', '-c', 'cd "$1" && TASK_ID="$2" exec bash "$3" "$2"', 'sh', folder, name, script], timeoutSec: 900 };
+      const command = ['sh', WRAPPER, mode, run, name, folder];
+      return mode === 'pytest'
+        ? { kind: 'tests', framework: 'pytest', command, scoring: 'passRate', timeoutSec: 1800 }
+        : { kind: 'tests', framework: 'exitCode', command, timeoutSec: 1800 };
+    };
+    let evaluator: Record<string, unknown>;
+    if (script) {
+      evaluator = wrap(python ? 'pytest' : 'exit', script);
     } else {
       const found = detectTestFramework(dir, { testFiles });
       if (!found) throw new DatasetError(`${src}: no run_tests.sh and no test framework found in the repository (pytest, jest, mocha, go, cargo, ctest, maven, gradle)`);
       const run = testFiles.length ? found.evaluator : testCommand(found.detected);
-      const expected = found.detected === 'pytest' ? testFiles.flatMap((f) => pythonTestIds(f, (hidden[`workspace/${f}`] as string | Buffer).toString()) ?? []) : [];
-      evaluator = { kind: 'tests', ...run, ...(expected.length ? { expected } : {}), scoring: 'passRate', timeoutSec: 900 };
-      notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}`);
+      if (found.detected === 'pytest') {
+        // pytest's tests, run by a script of pwp's in the task's folder, as a task's own script would be.
+        const generated = `tasks/${name}/pwp-tests.sh`;
+        hidden[`workspace/${generated}`] = `#!/usr/bin/env bash\n# pwp: the detected test command (the task has no test script)\ncd /workspace\nexec ${run.command.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}\n`;
+        evaluator = wrap('pytest', generated);
+        notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}, counting the tests that fail on the base`);
+      } else {
+        // The runner's report is read per test (and carries the verifier's canary); tests passing on
+        // the base cannot be left out of it, so the task counts as solved when all of them pass.
+        evaluator = { kind: 'tests', ...run, scoring: 'all', timeoutSec: 900 };
+        notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}; solved when every test passes `
+          + '(a pass rate would count the tests already passing on the base)');
+      }
     }
     const tags = ['idebench', `source:${basename(dir)}/${name}`];
     for (const k of ['difficulty', 'category', 'parser_name']) if (desc.meta[k]) tags.push(`${k}:${desc.meta[k]}`);
