@@ -34,7 +34,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { basename, join, relative } from 'node:path';
 import { detectTestFramework, testCommand } from '../evaluation/detectTestFramework';
 import type { Task } from '../taskEnv/loadTask';
+import { invalidTag } from '../taskEnv/taskFlags';
 import { graderScript } from './graderScripts';
+import { patchedFiles } from './repoCheckout';
 import { applyPatchOracle, DatasetError, taskId, writeFiles, writeTaskFolder, type FileMap, type TaskFolder } from './taskWriter';
 
 export interface IdeBenchOptions { outRoot: string; suite?: string; limit?: number; image?: string }
@@ -111,6 +113,22 @@ function readTree(dir: string, skip: (rel: string) => boolean, base = dir, out: 
 
 const isText = (b: Buffer) => !b.subarray(0, 8000).includes(0);
 
+const C_SOURCE = /\.(c|cc|cpp|cxx|h|hh|hpp|hxx)$/;
+
+/** A quoted #include of the repository's C/C++ files that no file provides (neither the repository's nor one `added` names), or undefined. */
+export function missingInclude(repo: FileMap, added: readonly string[] = []): { file: string; include: string } | undefined {
+  const files = [...Object.keys(repo), ...added];
+  for (const [file, content] of Object.entries(repo)) {
+    if (!C_SOURCE.test(file)) continue;
+    for (const m of content.toString('utf8').matchAll(/^\s*#\s*include\s*"([^"]+)"/gm)) {
+      const inc = m[1];
+      const here = join(file, '..', inc);
+      if (!files.some((f) => f === here || f === inc || f.endsWith(`/${inc}`))) return { file, include: inc };
+    }
+  }
+  return undefined;
+}
+
 /** The first FROM of a Dockerfile (its base image), or undefined. */
 export function dockerBase(dockerfile: string): string | undefined {
   return /^\s*FROM\s+(?:--\S+\s+)*(\S+)/im.exec(dockerfile)?.[1];
@@ -132,6 +150,7 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
   const dockerfile = existsSync(join(dir, 'Dockerfile')) ? readFileSync(join(dir, 'Dockerfile'), 'utf8') : undefined;
   const runTests = existsSync(join(dir, 'run_tests.sh')) ? fromApp(readFileSync(join(dir, 'run_tests.sh'), 'utf8')) : undefined;
 
+  const repo = readTree(dir, (rel) => NOT_WORKSPACE.has(rel) || rel.split('/').includes('.git'));
   const folders = selected.map((name): TaskFolder => {
     const src = join(dir, 'tasks', name);
     const desc = parseTaskDescription(readFileSync(join(src, 'task_description.txt'), 'utf8'));
@@ -202,6 +221,15 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
       }
     }
     const tags = ['idebench', `source:${basename(dir)}/${name}`];
+    // A C or C++ project that cannot build as published (a header it includes is in neither the
+    // repository nor the task's diff) fails every run, the golden patch's included: the dataset's
+    // quirk, said and flagged, never pwp's failure.
+    const missing = toolchain?.name === 'cpp' ? missingInclude(repo, patchedFiles(diff)) : undefined;
+    if (missing) {
+      tags.push(invalidTag(`does not build: ${missing.include} is missing`));
+      notes.push(`${name}: invalid row: the repository does not build as published: ${missing.file} includes "${missing.include}", which neither the repository nor the task's diff provides `
+        + '(its test script stops at the build on the base and with the golden patch alike; tagged invalid, left out of bench scores by default)');
+    }
     for (const k of ['difficulty', 'category', 'parser_name']) if (desc.meta[k]) tags.push(`${k}:${desc.meta[k]}`);
     for (const t of (desc.meta.tags ?? '').replace(/^\[|\]$/g, '').split(/[,\s]+/)) if (t.replace(/^<|>$/g, '')) tags.push(t.replace(/^<|>$/g, ''));
     if (dockerfile) tags.push(`dockerfile:../_idebench/Dockerfile`);
@@ -224,7 +252,6 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
 
   // The repository once, for every task of the suite (tasks name it as ../_repo).
   const suiteDir = join(o.outRoot, suite);
-  const repo = readTree(dir, (rel) => NOT_WORKSPACE.has(rel) || rel.split('/').includes('.git'));
   rmSync(join(suiteDir, '_repo'), { recursive: true, force: true });
   mkdirSync(join(suiteDir, '_repo'), { recursive: true });
   writeFiles(join(suiteDir, '_repo'), repo);

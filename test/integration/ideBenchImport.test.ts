@@ -42,7 +42,7 @@ describe('IDE-Bench datasets imported and run', function () {
 
   it('through the task\'s run-tests.sh: the golden diff scores 1, doing nothing 0, over the tests that fail on the base', async () => {
     const task = viaScript.find((t) => t.id === 'task-2')!;
-    assert.equal((task.evaluator as TestsEvaluator).command[2], 'tasks/task-2/run-tests.sh');
+    assert.equal((task.evaluator as TestsEvaluator).command[3], 'tasks/task-2/run-tests.sh');
     const b = await taskBaselines(task, image);
     assert.equal(b.oracleResult.score >= 0.999 && b.oracleResult.passed, true, describeBaselines(b));
     assert.equal(b.nullResult.score, 0, describeBaselines(b));
@@ -59,7 +59,7 @@ describe('IDE-Bench datasets imported and run', function () {
     const base = join(paths.state, 'test-runs', 'idebench-import');
     const run = await runTask(detected, { agent: new OracleAgent(), runDir: join(base, 'oracle'), defaultImage: image, video: false, screenshots: false, labels: { 'pwp.test': '1' } });
     assert.equal(run.score, 1, run.error ?? run.evaluation?.summary);
-    assert.match(run.evaluation?.tests?.stderrTail ?? '', /tests pass on the base and are not counted: tests\/base\//);
+    assert.match(run.evaluation?.tests?.stderrTail ?? '', /none of the 3 tests passes on the base: every one counts/);
     const reference = readFileSync(join(FIXTURE, 'tasks/task-1/task_diff.txt'), 'utf8');
     assert.equal(readFileSync(join(run.runDir, 'reference.diff'), 'utf8'), reference);
     const agent = readFileSync(join(run.runDir, 'agent.diff'), 'utf8');

@@ -88,6 +88,8 @@ def main(mode, script, task, folder):
         passed = sorted(t for t, o in outcomes.items() if o == "passed")
         if not outcomes:
             say("the test script ran no test on the base (exit code %d): every test counts\n%s" % (r.returncode, r.stdout[-2000:]))
+        elif not passed:
+            say("none of the %d tests passes on the base: every one counts" % len(outcomes))
         elif len(passed) == len(outcomes):
             say("every test (%d) already passes on the base: the task's change makes none pass, so nothing counts" % len(passed))
         else:

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { convertDataset } from '../../../../host/converters/datasets';
 import {
-  buildToolchain, composeFolder, convertIdeBench, dockerBase, fromApp, parseTaskDescription, WRAPPER, WRAPPER_DIR,
+  buildToolchain, composeFolder, convertIdeBench, dockerBase, fromApp, missingInclude, parseTaskDescription, WRAPPER, WRAPPER_DIR,
 } from '../../../../host/converters/ideBench';
 import { DatasetError } from '../../../../host/converters/taskWriter';
 import type { TestsEvaluator } from '../../../../host/evaluation/evaluatorSchema';
@@ -109,6 +109,23 @@ describe('the IDE-Bench importer', () => {
     assert.match(readFileSync(join(t.hiddenDir!, 'workspace/tasks/task-1/run-tests.sh'), 'utf8'), /^cd \/workspace$/m);
     const [given] = await convertDataset('idebench', d, { outRoot: tmp(), limit: 1, image: 'my-image' });
     assert.equal(given.image, 'my-image', '--image wins over the toolchain');
+  });
+
+  it('flags a C++ project that cannot build as published (IDE-Arena\'s game-engine-service: a header no file provides) as the dataset\'s quirk', () => {
+    const d = copy();
+    rmSync(join(d, 'tasks/task-2'), { recursive: true });
+    for (const f of ['project/include/ecs/x', 'project/src/ecs/x']) mkdirSync(dirname(join(d, f)), { recursive: true });
+    writeFileSync(join(d, 'project/CMakeLists.txt'), 'add_library(core STATIC src/ecs/component.cpp)\n');
+    writeFileSync(join(d, 'project/include/ecs/component.h'), '#pragma once\n');
+    writeFileSync(join(d, 'project/src/ecs/component.cpp'), '#include "ecs/component.h"\n#include "ecs/entity.h"\n#include <cmath>\n');
+    writeFileSync(join(d, 'tasks/task-1/run-tests.sh'), '#!/usr/bin/env bash\ncd /app/project && mkdir -p build && cd build && cmake .. && cmake --build .\ncd /app\npytest -q "tasks/${TASK_ID}/task_tests.py"\n');
+    const c = convertIdeBench(d, { outRoot: tmp() });
+    assert.ok(c.tasks[0].tags.includes('invalid:does not build: ecs/entity.h is missing'), c.tasks[0].tags.join(', '));
+    assert.ok(c.notes.some((n) => /^task-1: invalid row: the repository does not build as published: project\/src\/ecs\/component\.cpp includes "ecs\/entity\.h"/.test(n)), c.notes.join('\n'));
+    // The task's diff adding the header makes the task sound: the agent's change is what builds it.
+    writeFileSync(join(d, 'tasks/task-1/task_diff.txt'), 'diff --git a/project/include/ecs/entity.h b/project/include/ecs/entity.h\nnew file mode 100644\n--- /dev/null\n+++ b/project/include/ecs/entity.h\n@@ -0,0 +1 @@\n+#pragma once\n');
+    assert.deepEqual(convertIdeBench(d, { outRoot: tmp() }).tasks[0].tags.filter((t) => t.startsWith('invalid:')), []);
+    assert.deepEqual(missingInclude({ 'a/x.cpp': '#include "x.h"\n' }, ['a/x.h']), undefined, 'beside the including file');
   });
 
   it('detects the framework without any test script: pytest\'s tests counted past the base as a script\'s are, another runner\'s by task success', async () => {
