@@ -15,13 +15,15 @@ import { dirname, join } from 'node:path';
 import type { SweInstance } from '../../host/converters/sweBench';
 
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-const git = (dir: string, args: string[]) => execFileSync('git', args, { cwd: dir, env: gitEnv }).toString();
-const write = (root: string, files: Record<string, string>) => {
+/** git in `dir`, as a fixed author. */
+export const git = (dir: string, args: string[]) => execFileSync('git', args, { cwd: dir, env: gitEnv }).toString();
+/** Writes `files` (relative path -> text) under `root`. */
+export const write = (root: string, files: Record<string, string>) => {
   for (const [p, c] of Object.entries(files)) { mkdirSync(dirname(join(root, p)), { recursive: true }); writeFileSync(join(root, p), c); }
 };
 
 /** A repository with one commit, and the diffs `change` makes to it (then undone). */
-function repoWith(dir: string, files: Record<string, string>, copy: [string, string][] = []): { base: string; diff: (change: Record<string, string>) => string } {
+export function repoWith(dir: string, files: Record<string, string>, copy: [string, string][] = []): { base: string; diff: (change: Record<string, string>) => string } {
   for (const [from, to] of copy) cpSync(from, join(dir, to), { recursive: true, filter: (src) => !src.includes('__pycache__') });
   write(dir, files);
   git(dir, ['init', '-q']); git(dir, ['add', '-A']); git(dir, ['commit', '-qm', 'base']);

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { TestsEvaluator } from '../../../../host/evaluation/evaluatorSchema';
 import { parseJUnitXml, tally } from '../../../../host/evaluation/testReports';
 import { gitWorkspaceSetup } from '../../../../host/converters/repoCheckout';
@@ -16,27 +16,7 @@ import { mappingNotes, mapTestIds } from '../../../../host/converters/sweBenchId
 import { debianMeets, pinsOnDebian } from '../../../../host/converters/sweBenchImage';
 import { logCaseId, logGrader, logGraderSpec, type LogGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
 import { checkToolchains, MissingToolchainError } from '../../../../host/taskEnv/resolveTaskImage';
-
-const write = (root: string, files: Record<string, string>) => {
-  for (const [p, c] of Object.entries(files)) { mkdirSync(dirname(join(root, p)), { recursive: true }); writeFileSync(join(root, p), c); }
-};
-const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-const git = (dir: string, args: string[]) => execFileSync('git', args, { cwd: dir, env: gitEnv }).toString();
-
-/** A repository with one commit, and the diffs `change` makes to it (then undone). */
-function repoWith(dir: string, files: Record<string, string>): { base: string; diff: (change: Record<string, string>) => string } {
-  write(dir, files);
-  git(dir, ['init', '-q']); git(dir, ['add', '-A']); git(dir, ['commit', '-qm', 'base']);
-  return {
-    base: git(dir, ['rev-parse', 'HEAD']).trim(),
-    diff(change) {
-      write(dir, change); git(dir, ['add', '-N', '.']);
-      const d = git(dir, ['diff']);
-      git(dir, ['reset', '-q']); git(dir, ['checkout', '-q', '--', '.']); git(dir, ['clean', '-qfd']);
-      return d;
-    },
-  };
-}
+import { git, repoWith, write } from '../../../support/sweBenchTwins';
 
 const BUGGY = 'def span(a, b):\n    return b - a\n';
 const FIXED = 'def span(a, b):\n    return abs(b - a)\n';

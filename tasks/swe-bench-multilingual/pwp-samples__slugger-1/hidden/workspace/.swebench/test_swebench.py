@@ -174,8 +174,10 @@ def foreign_package(env):
     where = os.path.realpath(lines[-1]) if r.returncode == 0 and lines else ""
     if where.startswith(str(WORKSPACE) + os.sep):
         return None
-    why = "imported from " + where if where else "not importable: " + (r.stderr.strip().splitlines() or ["?"])[-1]
-    return "the repository's package %s is not the workspace's (%s): the tests would not run its code" % (module, why)
+    if not where:
+        error = (r.stderr.strip().splitlines() or ["?"])[-1]
+        return "the repository's package %s cannot be imported with this Python (%s): %s" % (module, sys.version.split()[0], error)
+    return "the repository's package %s is not the workspace's (imported from %s): the tests would not run its code" % (module, where)
 
 
 def run_junit(env):
