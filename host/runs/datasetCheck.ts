@@ -12,7 +12,7 @@ import type { Deployment } from '../deployment/deployment';
 import { convertDataset, type DatasetKind, type DatasetOptions } from '../converters/datasets';
 import { taskName, type Task } from '../taskEnv/loadTask';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
-import { INVALID_TAG, LIVE_SERVER_TAG } from '../taskEnv/taskFlags';
+import { INVALID_TAG, LIVE_SERVER_TAG, PENDING_TAG } from '../taskEnv/taskFlags';
 import { runBench, flaggedOut } from './benchmark';
 import type { LeftOutKind, LeftOutTask, ResultLine } from './benchmarkResults';
 import { seededSample } from './families';
@@ -146,7 +146,7 @@ export function judgeRow(task: Task, gold: ResultLine | undefined, nul: ResultLi
   const name = taskName(task);
   const flagged = flaggedOut(task);
   const leftOut = o.pending ?? flagged;
-  const quirks = task.tags.filter((t) => t.startsWith(`${INVALID_TAG}:`) || t === LIVE_SERVER_TAG);
+  const quirks = task.tags.filter((t) => t.startsWith(`${INVALID_TAG}:`) || t.startsWith(`${PENDING_TAG}:`) || t === LIVE_SERVER_TAG);
   if (o.pending) quirks.push('pending');
   if (task.verifierNetwork) quirks.push('verifier-network');
   const g = runOf(gold);
@@ -156,10 +156,11 @@ export function judgeRow(task: Task, gold: ResultLine | undefined, nul: ResultLi
   if (n?.status === 'error') quirks.push('null-error');
   else if (n?.passed) quirks.push('null-passes');
   else if (n && n.score !== 0) quirks.push(`null-scores:${Number(n.score.toFixed(3))}`);
+  // A flagged row is judged apart whatever its runs did (a pending row's oracle fails by design).
   const verdict: CheckVerdict = o.pending ? 'pending'
     : !g || !n ? 'not-run'
-    : g.status === 'error' || n.status === 'error' ? 'error'
     : flagged ? 'left-out'
+    : g.status === 'error' || n.status === 'error' ? 'error'
     : g.score === 1 && g.passed && n.score === 0 && !n.passed ? 'ok' : 'violation';
   return {
     task: name, valid: !leftOut, verdict, gold: g, null: n, quirks,
