@@ -31,6 +31,10 @@ describe('the IDE-Bench importer', () => {
     assert.equal(fromApp('/application /apps /tmp/app /app.py app/x'), '/application /apps /tmp/app /app.py app/x');
   });
 
+  it('reads a Dockerfile\'s base image', () => {
+    assert.equal(dockerBase('# build\nFROM --platform=linux/amd64 node:20-slim AS base\nRUN true\n'), 'node:20-slim');
+  });
+
   it('turns the fixture dataset into a suite: the repository as workspace, tests and run_tests.sh hidden, task_diff.txt as the oracle\'s patch', () => {
     const before = JSON.stringify(readdirSync(FIXTURE, { recursive: true }));
     const out = tmp();

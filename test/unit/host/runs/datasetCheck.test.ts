@@ -43,7 +43,8 @@ describe('pwp dataset check: bookkeeping', () => {
     assert.deepEqual([live.valid, live.verdict, live.quirks, live.leftOut?.kind], [false, 'left-out', ['needs:live-server'], 'needs-live-server']);
     // A row its converter could not grade as published (PwP-Bench VSCode's marketplace extension): its oracle fails by design.
     const tagged = judgeRow(task('ext', ['pending:needs the marketplace']), gold({ status: 'error', score: 0, passed: false, error: 'pending: needs the marketplace' }), nul(), { notes: [] });
-    assert.deepEqual([tagged.valid, tagged.verdict, tagged.quirks, tagged.leftOut?.kind], [false, 'left-out', ['pending:needs the marketplace', 'gold-error'], 'pending']);
+    assert.deepEqual([tagged.valid, tagged.verdict, tagged.quirks, tagged.leftOut?.kind],
+      [false, 'left-out', ['pending:needs the marketplace', 'gold-error'], 'pending']);
     const pending: LeftOutTask = { task: 's/p', suite: 's', kind: 'pending', reason: 'toolchain missing: Python library autograd' };
     const p = judgeRow(task('p'), undefined, undefined, { pending, notes: [] });
     assert.deepEqual([p.valid, p.verdict, p.quirks, p.leftOut], [false, 'pending', ['pending'], { kind: 'pending', reason: pending.reason }]);
