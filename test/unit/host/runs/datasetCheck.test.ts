@@ -42,7 +42,8 @@ describe('pwp dataset check: bookkeeping', () => {
     const live = judgeRow(task('net', ['needs:live-server']), gold(), nul(), { notes: [] });
     assert.deepEqual([live.valid, live.verdict, live.quirks, live.leftOut?.kind], [false, 'left-out', ['needs:live-server'], 'needs-live-server']);
     // A row its converter could not grade as published (PwP-Bench VSCode's marketplace extension): its oracle fails by design.
-    const tagged = judgeRow(task('ext', ['pending:needs the marketplace']), gold({ status: 'error', score: 0, passed: false, error: 'pending: needs the marketplace' }), nul(), { notes: [] });
+    const failsByDesign = gold({ status: 'error', score: 0, passed: false, error: 'pending: needs the marketplace' });
+    const tagged = judgeRow(task('ext', ['pending:needs the marketplace']), failsByDesign, nul(), { notes: [] });
     assert.deepEqual([tagged.valid, tagged.verdict, tagged.quirks, tagged.leftOut?.kind],
       [false, 'left-out', ['pending:needs the marketplace', 'gold-error'], 'pending']);
     const pending: LeftOutTask = { task: 's/p', suite: 's', kind: 'pending', reason: 'toolchain missing: Python library autograd' };
