@@ -20,6 +20,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
+import { pendingTag } from '../taskEnv/taskFlags';
 import { graderScript } from './graderScripts';
 import { DatasetError, requireStrings, taskId, writeFiles, writeTaskFolder } from './taskWriter';
 
@@ -90,6 +91,8 @@ export function mathlibRevision(records: readonly unknown[]): string | undefined
 }
 
 const importsMathlib = (context: string) => /^import\s+Mathlib\b/m.test(context);
+/** The tag of a record that imports Mathlib without naming its revision. */
+const NO_REVISION = pendingTag('the record imports Mathlib but names no Mathlib revision');
 
 /** A record as converted: the record and the Mathlib revision its file names. */
 export interface MiniCtxItem { record: MiniCtxRecord; mathlibRev?: string }
@@ -169,6 +172,10 @@ export function convertMiniCtx(input: string, o: MiniCtxOptions): Task[] {
       '',
     ].join('\n'),
   });
+  // Records that import Mathlib but name no snapshot of it (the first mathlib.jsonl's theoremCreated
+  // is a bare commit of the theorem's history): no project can be set up for them, so they are pending.
+  const unpinned = items.filter((i) => !i.mathlibRev && importsMathlib(i.record.srcContext)).length;
+  if (unpinned) o.onNote?.(`${unpinned} records import Mathlib but name no Mathlib revision (theoremCreated.commit): they are pending (tagged ${NO_REVISION}); no proof of theirs can be checked until a revision is given`);
   return items.map(({ record: r, mathlibRev }) => {
     let id = taskId(r.theoremName);
     for (let n = 2; ids.has(id); n++) id = taskId(`${r.theoremName}-${n}`);
@@ -187,7 +194,10 @@ export function convertMiniCtx(input: string, o: MiniCtxOptions): Task[] {
         evaluator: { kind: 'command', command: ['python3', '-I', '/pwp/hidden/check_proof.py'], stdout: 'proof accepted', timeoutSec: 600 },
         oracle: { steps: [{ writeFile: `/workspace/${r.file}`, from: `oracle/${r.file}`, note: 'the reference proof (proofMetadata.proof)' }] },
         limits: { steps: 100, seconds: 1800 },
-        tags: ['dataset:minictx', `source:${r.file}:${r.theoremName}`.slice(0, 100), ...(mathlibRev ? [`mathlib:${mathlibRev}`] : [])],
+        tags: [
+          'dataset:minictx', `source:${r.file}:${r.theoremName}`.slice(0, 100), ...(mathlibRev ? [`mathlib:${mathlibRev}`] : []),
+          ...(!mathlibRev && importsMathlib(r.srcContext) ? [NO_REVISION] : []),
+        ],
       },
       workspace: {
         'lean-toolchain': `${LEAN_TOOLCHAIN}\n`,

@@ -79,6 +79,13 @@ describe('minictx converter', () => {
     assert.deepEqual(tasks.map((t) => t.id), ['sumlist_append', 'list.sum_twice'], notes.join('\n'));
     assert.deepEqual(notes, [`${f}: 2 records have no theoremName (as miniCTX's first mathlib.jsonl): each is named by its theoremStatement`]);
     assert.equal(statementName('@[simp] private lemma foo_bar (n : Nat) : n = n'), 'foo_bar');
+    // That file imports Mathlib and names no revision of it (theoremCreated is a bare commit): pending, said.
+    const unpinned = join(root, 'unpinned.jsonl');
+    writeFileSync(unpinned, JSON.stringify({ ...nameless, srcContext: `import Mathlib.Data.Nat.Basic\n${String(good.srcContext)}`, theoremCreated: '85a4719' }));
+    const more: string[] = [];
+    const [t] = await convertDataset('minictx', unpinned, { outRoot: join(root, 'out2'), onNote: (l) => more.push(l) });
+    assert.ok(t.tags.includes('pending:the record imports Mathlib but names no Mathlib revision'), t.tags.join(', '));
+    assert.ok(more.some((n) => /^1 records import Mathlib but name no Mathlib revision/.test(n)), more.join('\n'));
     assert.equal(statementName('instance : Foo := x'), undefined);
   });
 
