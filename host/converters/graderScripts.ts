@@ -11,6 +11,7 @@ export const GRADERS_DIR = join(__dirname, 'graders');
 export const GRADER_SCRIPTS = {
   sweBenchLog: 'swe-bench/test_swebench.py',
   sweBenchRunnerCanary: 'swe-bench/runner_canary.py',
+  sweBenchRecorder: 'swe-bench/pwp_recorder.py',
   swt: 'swt-bench/test_swt.py',
   resQ: 'res-q/run_resq.py',
   canItEdit: 'canitedit/test_canitedit.py',

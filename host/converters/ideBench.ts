@@ -34,7 +34,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { basename, join, relative } from 'node:path';
 import { detectTestFramework, testCommand } from '../evaluation/detectTestFramework';
 import type { Task } from '../taskEnv/loadTask';
+import { invalidTag } from '../taskEnv/taskFlags';
 import { graderScript } from './graderScripts';
+import { patchedFiles } from './repoCheckout';
 import { applyPatchOracle, DatasetError, taskId, writeFiles, writeTaskFolder, type FileMap, type TaskFolder } from './taskWriter';
 
 export interface IdeBenchOptions { outRoot: string; suite?: string; limit?: number; image?: string }
@@ -111,21 +113,20 @@ function readTree(dir: string, skip: (rel: string) => boolean, base = dir, out: 
 
 const isText = (b: Buffer) => !b.subarray(0, 8000).includes(0);
 
-/** The `def test_…` functions and `Test…` class methods of a Python test file, as pytest names them; undefined when parametrised (ids we cannot know). */
-export function pythonTestIds(file: string, source: string): string[] | undefined {
-  if (/@pytest\.mark\.parametrize|pytest_generate_tests/.test(source)) return undefined;
-  const ids: string[] = [];
-  let cls: string | undefined;
-  for (const line of source.split('\n')) {
-    const top = /^(?:async\s+)?def\s+(test\w*)\s*\(/.exec(line);
-    const klass = /^class\s+(Test\w*)\s*[(:]/.exec(line);
-    const method = /^\s+(?:async\s+)?def\s+(test\w*)\s*\(/.exec(line);
-    if (klass) cls = klass[1];
-    else if (/^\S/.test(line)) cls = undefined;
-    if (top) ids.push(`${file}::${top[1]}`);
-    else if (method && cls) ids.push(`${file}::${cls}::${method[1]}`);
+const C_SOURCE = /\.(c|cc|cpp|cxx|h|hh|hpp|hxx)$/;
+
+/** A quoted #include of the repository's C/C++ files that no file provides (neither the repository's nor one `added` names), or undefined. */
+export function missingInclude(repo: FileMap, added: readonly string[] = []): { file: string; include: string } | undefined {
+  const files = [...Object.keys(repo), ...added];
+  for (const [file, content] of Object.entries(repo)) {
+    if (!C_SOURCE.test(file)) continue;
+    for (const m of content.toString('utf8').matchAll(/^\s*#\s*include\s*"([^"]+)"/gm)) {
+      const inc = m[1];
+      const here = join(file, '..', inc);
+      if (!files.some((f) => f === here || f === inc || f.endsWith(`/${inc}`))) return { file, include: inc };
+    }
   }
-  return ids.length ? ids : undefined;
+  return undefined;
 }
 
 /** The first FROM of a Dockerfile (its base image), or undefined. */
@@ -149,6 +150,7 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
   const dockerfile = existsSync(join(dir, 'Dockerfile')) ? readFileSync(join(dir, 'Dockerfile'), 'utf8') : undefined;
   const runTests = existsSync(join(dir, 'run_tests.sh')) ? fromApp(readFileSync(join(dir, 'run_tests.sh'), 'utf8')) : undefined;
 
+  const repo = readTree(dir, (rel) => NOT_WORKSPACE.has(rel) || rel.split('/').includes('.git'));
   const folders = selected.map((name): TaskFolder => {
     const src = join(dir, 'tasks', name);
     const desc = parseTaskDescription(readFileSync(join(src, 'task_description.txt'), 'utf8'));
@@ -177,30 +179,57 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
         + `${toolchain ? `; it builds with ${toolchain.why}: the ${toolchain.name} toolchain image` : ''}`);
     }
 
-    let evaluator: Record<string, unknown>;
-    if (script && python) {
+    // Every task is graded through pwp's wrapper (graders/idebench/), which runs the tests first on
+    // the base, so only the tests the task's change makes pass count.
+    const wrap = (mode: 'pytest' | 'exit', run: string) => {
       const own = [['run-tests.sh', 'ideBenchRunTests'], ['base_run.py', 'ideBenchBaseRun'], ['uv', 'ideBenchUv']] as const;
       for (const [rel, key] of own) hidden[`workspace/${WRAPPER_DIR}/${rel}`] = graderScript(key);
-      // The hook that records outcomes on the base and deselects them after, beside the task's tests (after a conftest.py of its own).
-      const conftest = `workspace/tasks/${name}/conftest.py`;
-      const theirs = hidden[conftest] === undefined ? '' : `${(hidden[conftest] as string | Buffer).toString().replace(/\n*$/, '')}\n\n\n`;
-      hidden[conftest] = `${theirs}${graderScript('ideBenchConftest')}`;
+      if (mode === 'pytest') {
+        // The hook that records outcomes on the base and deselects them after, beside the task's tests (after a conftest.py of its own).
+        const conftest = `workspace/tasks/${name}/conftest.py`;
+        const theirs = hidden[conftest] === undefined ? '' : `${(hidden[conftest] as string | Buffer).toString().replace(/\n*$/, '')}\n\n\n`;
+        hidden[conftest] = `${theirs}${graderScript('ideBenchConftest')}`;
+      }
       // The base run reads the hidden files from the workspace by this list when the hidden folder
       // is root's alone during the test run (it is: host/evaluation/verifierScripts/runTests.js).
       const hiddenFiles = Object.keys(hidden).filter((k) => k.startsWith('workspace/') && !k.startsWith(`workspace/${WRAPPER_DIR}/`)).map((k) => k.slice('workspace/'.length));
       hidden[`workspace/${WRAPPER_DIR}/hidden.json`] = `${JSON.stringify(hiddenFiles.sort())}\n`;
-      evaluator = { kind: 'tests', framework: 'pytest', command: ['sh', WRAPPER, script, name, folder], scoring: 'passRate', timeoutSec: 1800 };
-    } else if (script) {
-      evaluator = { kind: 'tests', framework: 'exitCode', command: ['sh', '-c', 'cd "$1" && TASK_ID="$2" exec bash "$3" "$2"', 'sh', folder, name, script], timeoutSec: 900 };
+      const command = ['sh', WRAPPER, mode, run, name, folder];
+      return mode === 'pytest'
+        ? { kind: 'tests', framework: 'pytest', command, scoring: 'passRate', timeoutSec: 1800 }
+        : { kind: 'tests', framework: 'exitCode', command, timeoutSec: 1800 };
+    };
+    let evaluator: Record<string, unknown>;
+    if (script) {
+      evaluator = wrap(python ? 'pytest' : 'exit', script);
     } else {
       const found = detectTestFramework(dir, { testFiles });
       if (!found) throw new DatasetError(`${src}: no run_tests.sh and no test framework found in the repository (pytest, jest, mocha, go, cargo, ctest, maven, gradle)`);
       const run = testFiles.length ? found.evaluator : testCommand(found.detected);
-      const expected = found.detected === 'pytest' ? testFiles.flatMap((f) => pythonTestIds(f, (hidden[`workspace/${f}`] as string | Buffer).toString()) ?? []) : [];
-      evaluator = { kind: 'tests', ...run, ...(expected.length ? { expected } : {}), scoring: 'passRate', timeoutSec: 900 };
-      notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}`);
+      if (found.detected === 'pytest') {
+        // pytest's tests, run by a script of pwp's in the task's folder, as a task's own script would be.
+        const generated = `tasks/${name}/pwp-tests.sh`;
+        hidden[`workspace/${generated}`] = `#!/usr/bin/env bash\n# pwp: the detected test command (the task has no test script)\ncd /workspace\nexec ${run.command.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}\n`;
+        evaluator = wrap('pytest', generated);
+        notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}, counting the tests that fail on the base`);
+      } else {
+        // The runner's report is read per test (and carries the verifier's canary); tests passing on
+        // the base cannot be left out of it, so the task counts as solved when all of them pass.
+        evaluator = { kind: 'tests', ...run, scoring: 'all', timeoutSec: 900 };
+        notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}; solved when every test passes `
+          + '(a pass rate would count the tests already passing on the base)');
+      }
     }
     const tags = ['idebench', `source:${basename(dir)}/${name}`];
+    // A C or C++ project that cannot build as published (a header it includes is in neither the
+    // repository nor the task's diff) fails every run, the golden patch's included: the dataset's
+    // quirk, said and flagged, never pwp's failure.
+    const missing = toolchain?.name === 'cpp' ? missingInclude(repo, patchedFiles(diff)) : undefined;
+    if (missing) {
+      tags.push(invalidTag(`does not build: ${missing.include} is missing`));
+      notes.push(`${name}: invalid row: the repository does not build as published: ${missing.file} includes "${missing.include}", which neither the repository nor the task's diff provides `
+        + '(its test script stops at the build on the base and with the golden patch alike; tagged invalid, left out of bench scores by default)');
+    }
     for (const k of ['difficulty', 'category', 'parser_name']) if (desc.meta[k]) tags.push(`${k}:${desc.meta[k]}`);
     for (const t of (desc.meta.tags ?? '').replace(/^\[|\]$/g, '').split(/[,\s]+/)) if (t.replace(/^<|>$/g, '')) tags.push(t.replace(/^<|>$/g, ''));
     if (dockerfile) tags.push(`dockerfile:../_idebench/Dockerfile`);
@@ -223,7 +252,6 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
 
   // The repository once, for every task of the suite (tasks name it as ../_repo).
   const suiteDir = join(o.outRoot, suite);
-  const repo = readTree(dir, (rel) => NOT_WORKSPACE.has(rel) || rel.split('/').includes('.git'));
   rmSync(join(suiteDir, '_repo'), { recursive: true, force: true });
   mkdirSync(join(suiteDir, '_repo'), { recursive: true });
   writeFiles(join(suiteDir, '_repo'), repo);

@@ -15,10 +15,12 @@
 // either, so the suite's image copies a built checkout the user supplies at
 // _image/mathlib/<revision>/, and set-up links it (and the packages it was built with) into the
 // workspace's .lake/packages (docs/benchmarks.md, miniCTX). A bad record is skipped with a note,
-// after --limit has chosen the records, so one bad line does not refuse a file.
+// after --limit has chosen the records, so one bad line does not refuse a file. A record without
+// theoremName (miniCTX's first mathlib.jsonl has none) is named by the theorem its statement declares.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
+import { pendingTag } from '../taskEnv/taskFlags';
 import { graderScript } from './graderScripts';
 import { DatasetError, requireStrings, taskId, writeFiles, writeTaskFolder } from './taskWriter';
 
@@ -60,6 +62,25 @@ function recordProblem(r: unknown, where: string): string | undefined {
   return undefined;
 }
 
+/** The name a theorem statement declares (`theorem foo …`, `protected lemma Bar.baz …`), or undefined. */
+export function statementName(statement: string): string | undefined {
+  const m = /^\s*(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable|nonrec)\s+)*(?:theorem|lemma)\s+([^\s:({[\]]+)/.exec(statement);
+  return m?.[1];
+}
+
+/**
+ * miniCTX's first mathlib.jsonl has no theoremName: the record's name is the one its statement
+ * declares. Fills it in where it is missing (or null) and the statement names one; says how many.
+ */
+function nameFromStatement(r: unknown): boolean {
+  const rec = r as { theoremName?: unknown; theoremStatement?: unknown } | null;
+  if (!rec || typeof rec !== 'object' || (rec.theoremName !== undefined && rec.theoremName !== null) || typeof rec.theoremStatement !== 'string') return false;
+  const name = statementName(rec.theoremStatement);
+  if (!name) return false;
+  rec.theoremName = name;
+  return true;
+}
+
 /** The Mathlib revision a file's records name: the newest theoremCreated commit (undefined when none is a commit). */
 export function mathlibRevision(records: readonly unknown[]): string | undefined {
   const created = records.flatMap((r) => {
@@ -70,6 +91,8 @@ export function mathlibRevision(records: readonly unknown[]): string | undefined
 }
 
 const importsMathlib = (context: string) => /^import\s+Mathlib\b/m.test(context);
+/** The tag of a record that imports Mathlib without naming its revision. */
+const NO_REVISION = pendingTag('the record imports Mathlib but names no Mathlib revision');
 
 /** A record as converted: the record and the Mathlib revision its file names. */
 export interface MiniCtxItem { record: MiniCtxRecord; mathlibRev?: string }
@@ -90,6 +113,8 @@ export function readMiniCtx(input: string, o: { limit?: number; onNote?: (line: 
     const lines = readFileSync(f, 'utf8').split('\n').map((l, i) => [l, i + 1] as const).filter(([l]) => l.trim());
     const parsed = lines.map(([l, n]) => { try { return { n, r: JSON.parse(l) as unknown }; } catch (err) { return { n, bad: `${f}:${n}: not JSON (${(err as Error).message})` }; } });
     const rev = mathlibRevision(parsed.flatMap((p) => ('r' in p ? [p.r] : [])));
+    const named = parsed.filter((p) => 'r' in p && nameFromStatement(p.r)).length;
+    if (named) o.onNote?.(`${f}: ${named} records have no theoremName (as miniCTX's first mathlib.jsonl): each is named by its theoremStatement`);
     for (const [i, p] of parsed.entries()) {
       if (o.limit !== undefined && taken++ >= o.limit) return out;
       const problem = 'bad' in p ? p.bad : recordProblem(p.r, `${f}: record ${i + 1}`);
@@ -147,6 +172,10 @@ export function convertMiniCtx(input: string, o: MiniCtxOptions): Task[] {
       '',
     ].join('\n'),
   });
+  // Records that import Mathlib but name no snapshot of it (the first mathlib.jsonl's theoremCreated
+  // is a bare commit of the theorem's history): no project can be set up for them, so they are pending.
+  const unpinned = items.filter((i) => !i.mathlibRev && importsMathlib(i.record.srcContext)).length;
+  if (unpinned) o.onNote?.(`${unpinned} records import Mathlib but name no Mathlib revision (theoremCreated.commit): they are pending (tagged ${NO_REVISION}); no proof of theirs can be checked until a revision is given`);
   return items.map(({ record: r, mathlibRev }) => {
     let id = taskId(r.theoremName);
     for (let n = 2; ids.has(id); n++) id = taskId(`${r.theoremName}-${n}`);
@@ -165,7 +194,10 @@ export function convertMiniCtx(input: string, o: MiniCtxOptions): Task[] {
         evaluator: { kind: 'command', command: ['python3', '-I', '/pwp/hidden/check_proof.py'], stdout: 'proof accepted', timeoutSec: 600 },
         oracle: { steps: [{ writeFile: `/workspace/${r.file}`, from: `oracle/${r.file}`, note: 'the reference proof (proofMetadata.proof)' }] },
         limits: { steps: 100, seconds: 1800 },
-        tags: ['dataset:minictx', `source:${r.file}:${r.theoremName}`.slice(0, 100), ...(mathlibRev ? [`mathlib:${mathlibRev}`] : [])],
+        tags: [
+          'dataset:minictx', `source:${r.file}:${r.theoremName}`.slice(0, 100), ...(mathlibRev ? [`mathlib:${mathlibRev}`] : []),
+          ...(!mathlibRev && importsMathlib(r.srcContext) ? [NO_REVISION] : []),
+        ],
       },
       workspace: {
         'lean-toolchain': `${LEAN_TOOLCHAIN}\n`,

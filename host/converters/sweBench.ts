@@ -25,9 +25,9 @@ import { join } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
 import { invalidTag } from '../taskEnv/taskFlags';
 import { checkout, gitWorkspaceSetup, patchedFiles } from './repoCheckout';
-import { mapTestIds } from './sweBenchIds';
+import { mappingNotes, mapTestIds } from './sweBenchIds';
 import { IMAGE_PYTHON, instanceDebs, instanceDockerfile, pinsOnDebian, wheelDir, type InstanceSetups } from './sweBenchImage';
-import { logGraderFiles, LOG_GRADER_DIR, LOG_GRADER_FILE, logCaseId, logGraderSpec, type LogGraderSpec } from './sweBenchLogGrader';
+import { logGraderFiles, LOG_GRADER_DIR, LOG_GRADER_FILE, logCaseId, logGraderSpec, RECORDER_FILE, resultRecorder, type LogGraderSpec } from './sweBenchLogGrader';
 import { detectLanguage, LANGUAGE_SPECS } from './sweBenchMultilingual';
 import { sweTestSpec, testDirectives, type SweTestSpec } from './sweBenchSpecs';
 import { applyPatchOracle, parseRecords, requireStrings, taskId, writeTaskFolder, type FileMap } from './taskWriter';
@@ -128,17 +128,17 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
     const command = [...(o.testCommand ?? spec.command), ...directives];
     // The ids as this run names the same tests; those that can match nothing are the dataset's quirk, said and flagged.
     const repoFiles = new Set([...Object.keys(workspace), ...testFiles]);
-    const mapped = mapTestIds([...failToPass, ...passToPass], repoFiles, spec.homeData);
+    const mapped = mapTestIds([...failToPass, ...passToPass], { files: repoFiles, repo: inst.repo, homeData: spec.homeData });
     const tests = mapped.ids;
-    for (const q of mapped.quirks) o.onNote?.(`${inst.instance_id}: dataset quirk: ${q}`);
+    for (const q of mappingNotes(mapped)) o.onNote?.(`${inst.instance_id}: dataset quirk: ${q}`);
     const tags: string[] = [];
     if (mapped.unmatchable.length) {
       const why = `${mapped.unmatchable.length} expected test ids can match nothing`;
       o.onNote?.(`${inst.instance_id}: ${why}: they count as failed (as in SWE-bench's grading), so no patch can score 1; the row is marked invalid`);
       tags.push(invalidTag(why));
     }
-    if (spec.python && spec.python !== IMAGE_PYTHON && !language) o.onNote?.(`${inst.instance_id}: SWE-bench runs ${inst.repo} ${inst.version ?? ''} on Python ${spec.python}; here it is Debian's ${IMAGE_PYTHON}`);
-    if (spec.fetches) o.onNote?.(`${inst.instance_id}: the verifier may reach the outside network while it grades (verifierNetwork): ${spec.fetches}`);
+    if (spec.python && spec.python !== IMAGE_PYTHON && !language) o.onNote?.(`${inst.instance_id}: SWE-bench runs ${inst.repo} ${inst.version ?? ''} on Python ${spec.python}; here it is Debian's ${IMAGE_PYTHON} (code that imports only on an older Python fails here, and the grade says so)`);
+    if (spec.fetches) o.onNote?.(`${inst.instance_id}: the verifier may reach the outside network while it grades (verifierNetwork): ${spec.fetches.why}; where ${spec.fetches.host} cannot be reached, the tests that need the data fail and the grade says so`);
     const ownEnv = !!spec.module && !o.testCommand && !language && spec.log === 'pytest';
     let evaluator: Record<string, unknown>;
     if (ownEnv) {
@@ -147,7 +147,7 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
       hidden[`workspace/${LOG_GRADER_DIR}/spec.json`] = logGraderSpec({
         instance_id: inst.instance_id, log: 'junit', command, runner: null, tests, timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace',
         env: { ...spec.env, PYTHONPATH: `/workspace${spec.importRoot ? `/${spec.importRoot}` : ''}` },
-        module: spec.module, parser: spec.parser ?? 'pytest', passToPassFrom: failToPass.length,
+        module: spec.module, parser: spec.parser ?? 'pytest', passToPassFrom: failToPass.length, ...(spec.fetches ? { fetchHost: spec.fetches.host } : {}),
       });
       evaluator = { kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', LOG_GRADER_FILE], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC };
     } else if (spec.log === 'pytest' || spec.log === 'node' || (o.testCommand && !language)) {
@@ -156,9 +156,15 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
       evaluator = { kind: 'tests', framework, command, expected: tests, scoring: 'all', timeoutSec: TIMEOUT_SEC, ...(spec.env ? { env: spec.env } : {}) };
     } else {
       Object.assign(hidden, logGraderFiles());
+      // Django's and SymPy's runners: the repository's own code on the path, its results recorded in the runner's process.
+      const own: Pick<LogGraderSpec, 'env' | 'module' | 'recorder'> | undefined = !language && !o.testCommand && spec.recorder ? {
+        env: { ...spec.env, ...(spec.importRoot !== undefined ? { PYTHONPATH: `/workspace${spec.importRoot ? `/${spec.importRoot}` : ''}` } : {}) },
+        ...(spec.module ? { module: spec.module } : {}), recorder: spec.recorder,
+      } : undefined;
+      if (own) hidden[`workspace/${RECORDER_FILE}`] = resultRecorder();
       hidden[`workspace/${LOG_GRADER_DIR}/spec.json`] = logGraderSpec({
         instance_id: inst.instance_id, log: spec.log as LogGraderSpec['log'], command, env: spec.env ?? {}, runner: language ? null : spec.command[1], tests,
-        timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace',
+        timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace', ...own,
       });
       evaluator = { kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', LOG_GRADER_FILE], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC };
     }
@@ -189,6 +195,7 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
         limits: { steps: 300, seconds: 3600 },
         tags: [`dataset:${variant.dataset}`, `source:${inst.instance_id}`, `repo:${inst.repo}`, ...(inst.version ? [`version:${inst.version}`] : []), ...tags],
         ...(spec.fetches ? { verifierNetwork: true } : {}),
+        ...(spec.ownRunner && ownEnv ? { grading: { agentFiles: spec.ownRunner } } : {}),
       },
       workspace,
       hidden,

@@ -2,11 +2,15 @@
 // (Django's tests/runtests.py, SymPy's bin/test) rather than pytest: a pytest file run by the
 // verifier that runs the repository's command once, reads each test's status from the runner's
 // log as SWE-bench's log parsers do, and has one case per FAIL_TO_PASS and PASS_TO_PASS test, so
-// the tests evaluator grades them one by one like pytest's own cases. ctest, cargo test, surefire
-// and go test run with a canary in the tests' own binaries, JVM or packages (runner_canary.py,
-// docs/grading-canary.md) and are read from their structured reports where they have one. The runner script must be
-// the one the agent was given: an edited runner could print any status. SWE-bench-Multilingual's
-// languages are read the same way from their tools' output (sweBenchMultilingual.ts).
+// the tests evaluator grades them one by one like pytest's own cases. The runner script must be
+// the one the agent was given: an edited runner could print any status. ctest, cargo test,
+// surefire and go test run with a canary in the tests' own binaries, JVM or packages
+// (runner_canary.py, docs/grading-canary.md) and are read from their structured reports where
+// they have one. Django's and SymPy's runners are read from a result recorder in their process
+// instead (pwp_recorder.py: unittest's TestResult, SymPy's reporter), which the console must
+// agree with and a canary beside the repository's tests must show, so a line printed into the
+// console adds no pass. SWE-bench-Multilingual's languages are read the same way from their
+// tools' output (sweBenchMultilingual.ts).
 // A Python repository run in its own environment (`junit`: its package on the path as its
 // editable install puts it, the repository's own pytest for pytest-dev) is read from pytest's
 // structured report, its JUnit XML, not the console: the console's -rA lines (SWE-bench's
@@ -21,6 +25,8 @@ export const LOG_GRADER_DIR = '.swebench';
 export const LOG_GRADER_FILE = `${LOG_GRADER_DIR}/test_swebench.py`;
 /** Beside it, the canary of the runners it starts (ctest, cargo test, surefire, go test), which it loads by its path. */
 export const LOG_GRADER_CANARY_FILE = `${LOG_GRADER_DIR}/runner_canary.py`;
+/** The result recorder the grader runs Django's and SymPy's runners under (graders/swe-bench/pwp_recorder.py). */
+export const RECORDER_FILE = `${LOG_GRADER_DIR}/pwp_recorder.py`;
 
 export interface LogGraderSpec {
   instance_id: string;
@@ -41,6 +47,10 @@ export interface LogGraderSpec {
   parser?: 'pytest' | 'pytest_options';
   /** Where PASS_TO_PASS starts in `tests` (`junit`): a skipped one is kept, not failed, as SWE-bench's grading has it. */
   passToPassFrom?: number;
+  /** The host the tests download data from: the grade says when the verifier cannot reach it. */
+  fetchHost?: string;
+  /** Django's and SymPy's runners: their results read from the recorder in their process (RECORDER_FILE), the console the cross-check. */
+  recorder?: 'unittest' | 'sympy';
 }
 
 /** The pytest id a test gets in the grader's report (its parameter id: the name with characters pytest would escape replaced). */
@@ -60,3 +70,5 @@ export const logGraderFiles = (under = 'workspace/'): Record<string, string> => 
   [`${under}${LOG_GRADER_FILE}`]: graderScript('sweBenchLog'),
   [`${under}${LOG_GRADER_CANARY_FILE}`]: graderScript('sweBenchRunnerCanary'),
 });
+/** The recorder's text, copied beside the grader for a runner that has one. */
+export const resultRecorder = (): string => graderScript('sweBenchRecorder');

@@ -36,14 +36,23 @@ export interface SweTestSpec {
   importRoot?: string;
   /** A package of the repository: grading fails unless it is imported from the workspace. */
   module?: string;
-  /** The repository is the test runner itself (pytest): its tests run with its own code, not the verifier's pytest. */
-  ownRunner?: boolean;
+  /**
+   * The repository is the test runner itself (pytest): its tests run with its own code, not
+   * the verifier's pytest, and these folders (which look like a runner's copy to the verifier)
+   * are the agent's deliverable, never replaced by the task's copy before grading.
+   */
+  ownRunner?: string[];
   /** SWE-bench's log parser: `pytest_options` (pydicom, requests, pylint) keeps only the file name of an absolute-path parameter. */
   parser?: 'pytest' | 'pytest_options';
-  /** Why the tests need the outside network while they run (data they download): the task's verifierNetwork is set. */
-  fetches?: string;
+  /** Why the tests need the outside network while they run (data they download), and the host they fetch from: the task's verifierNetwork is set. */
+  fetches?: { why: string; host: string };
   /** Folders, relative to the tests' HOME, where the tests keep what they download (an absolute-path test id there names the same file here). */
   homeData?: string[];
+  /**
+   * How the runner's own results are recorded in its process (graders/swe-bench/pwp_recorder.py):
+   * unittest's TestResult (Django) or SymPy's reporter; the console is then the cross-check.
+   */
+  recorder?: 'unittest' | 'sympy';
   /** Files the install writes into the checkout (setuptools_scm's version file), by path, from the instance's version; untracked as there. */
   generated?: (version: string) => Record<string, string>;
 }
@@ -86,11 +95,17 @@ export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
     default: {
       command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite', '--parallel', '1'], log: 'django', directives: 'django-labels',
       env: { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' }, debs: ['python3-asgiref', 'python3-sqlparse', 'python3-tz'],
+      // runtests.py imports django from the path, where the harness's editable install puts the checkout.
+      importRoot: '', module: 'django', recorder: 'unittest',
     },
-    // Before 1.11 the runner had no --parallel.
+    // Before 1.11 the runner had no --parallel. The harness's Python by version (SPECS_DJANGO).
     versions: {
-      '1.9': { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite'] },
-      '1.10': { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite'] },
+      '1.9': { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite'], python: '3.5' },
+      '1.10': { command: ['python3', 'tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite'], python: '3.5' },
+      ...Object.fromEntries(['1.11', '2.0', '2.1', '2.2'].map((v) => [v, { python: '3.5' }])),
+      ...Object.fromEntries(['3.0', '3.1', '3.2'].map((v) => [v, { python: '3.6' }])),
+      '4.0': { python: '3.8' }, '4.1': { python: '3.9' }, '4.2': { python: '3.9' },
+      ...Object.fromEntries(['5.0', '5.1', '5.2'].map((v) => [v, { python: '3.11' }])),
     },
   },
   'matplotlib/matplotlib': { default: pytest([], { debs: ['python3-numpy', 'python3-dateutil', 'python3-pyparsing', 'python3-cycler', 'python3-kiwisolver', 'python3-pil'] }) },
@@ -106,7 +121,7 @@ export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
   'pydicom/pydicom': {
     default: pytest([], {
       debs: ['python3-numpy'], python: '3.6', install: EDITABLE, pins: ['pytest'], importRoot: '', module: 'pydicom', parser: 'pytest_options',
-      fetches: 'pydicom downloads test data files (pydicom-data) while its tests run', homeData: ['.pydicom/data'],
+      fetches: { why: 'pydicom downloads test data files (pydicom-data, the URLs in pydicom/data/urls.json) while its tests run', host: 'github.com' }, homeData: ['.pydicom/data'],
     }),
     versions: Object.fromEntries(Object.entries(PYDICOM_PYTHON).map(([v, python]) => [v, { python }])),
   },
@@ -116,7 +131,8 @@ export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
   // pytest is its own runner: the tests run the repository's pytest (src/), never the image's.
   'pytest-dev/pytest': {
     default: pytest([], {
-      debs: ['python3-pluggy', 'python3-iniconfig', 'python3-packaging'], python: '3.9', install: EDITABLE, importRoot: 'src', module: '_pytest', ownRunner: true,
+      debs: ['python3-pluggy', 'python3-iniconfig', 'python3-packaging'], python: '3.9', install: EDITABLE, importRoot: 'src', module: '_pytest',
+      ownRunner: ['src/_pytest/**', 'src/pytest/**', 'src/py.py'],
       generated: (v) => ({ 'src/_pytest/_version.py': `# written by the install (setuptools_scm) as SWE-bench's editable install does\n__version__ = version = '${v}.0.dev0'\n__version_tuple__ = version_tuple = (${v.split('.').map(Number).join(', ')}, 0, 'dev0')\n` }),
     }),
     versions: Object.fromEntries(Object.entries(PYTEST_PINS).map(([v, pins]) => [v, { pins }])),
@@ -126,7 +142,12 @@ export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
   'sphinx-doc/sphinx': {
     default: pytest([], { debs: ['python3-docutils', 'python3-jinja2', 'python3-pygments', 'python3-babel', 'python3-imagesize', 'python3-snowballstemmer', 'python3-alabaster'] }),
   },
-  'sympy/sympy': { default: { command: ['python3', 'bin/test', '-C', '--verbose'], log: 'sympy', directives: 'paths', env: { PYTHONWARNINGS: 'ignore::UserWarning,ignore::SyntaxWarning' }, debs: ['python3-mpmath'] } },
+  'sympy/sympy': {
+    default: {
+      command: ['python3', 'bin/test', '-C', '--verbose'], log: 'sympy', directives: 'paths', env: { PYTHONWARNINGS: 'ignore::UserWarning,ignore::SyntaxWarning' },
+      debs: ['python3-mpmath'], importRoot: '', module: 'sympy', recorder: 'sympy', python: '3.9',
+    },
+  },
 };
 
 /** The spec of a repository at a version, and a note when the table has none (`fallback`, pytest unless given, is assumed). */

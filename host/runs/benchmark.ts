@@ -18,7 +18,7 @@ import { htmlReport, markdownReport } from './benchmarkReport';
 import { taskName, type Task } from '../taskEnv/loadTask';
 import { runTask, type RunResult } from './runTask';
 import { checkToolchains, MissingToolchainError, resolveTaskImages } from '../taskEnv/resolveTaskImage';
-import { INVALID_TAG, leftOutReason } from '../taskEnv/taskFlags';
+import { INVALID_TAG, leftOutReason, PENDING_TAG } from '../taskEnv/taskFlags';
 
 /** `model` (provider:model) is set for model-driven agents: runs of different models are different runs. */
 export interface BenchJob { task: Task; agent: string; attempt: number; model?: string }
@@ -81,7 +81,8 @@ export function replaySource(trajectory: string, job: BenchJob): string {
 export function flaggedOut(task: Task): LeftOutTask | undefined {
   const reason = leftOutReason(task);
   if (!reason) return undefined;
-  const kind = task.tags.some((t) => t.startsWith(`${INVALID_TAG}:`)) ? 'invalid' : 'needs-live-server';
+  const tagged = (tag: string) => task.tags.some((t) => t.startsWith(`${tag}:`));
+  const kind = tagged(INVALID_TAG) ? 'invalid' : tagged(PENDING_TAG) ? 'pending' : 'needs-live-server';
   return { task: taskName(task), suite: task.suite, kind, reason };
 }
 

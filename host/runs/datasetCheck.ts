@@ -6,12 +6,13 @@
 // (invalid:<why>, needs:live-server) run too but are listed apart; rows pending a toolchain do
 // not run. Each row is appended to <out>/check.jsonl as soon as both its runs have ended, and the
 // whole report is written to <out>/check.json at the end.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Deployment } from '../deployment/deployment';
 import { convertDataset, type DatasetKind, type DatasetOptions } from '../converters/datasets';
 import { taskName, type Task } from '../taskEnv/loadTask';
-import { INVALID_TAG, LIVE_SERVER_TAG } from '../taskEnv/taskFlags';
+import type { EvaluationResult } from '../evaluation/evaluationResult';
+import { INVALID_TAG, LIVE_SERVER_TAG, PENDING_TAG } from '../taskEnv/taskFlags';
 import { runBench, flaggedOut } from './benchmark';
 import type { LeftOutKind, LeftOutTask, ResultLine } from './benchmarkResults';
 import { seededSample } from './families';
@@ -43,8 +44,11 @@ export interface DatasetCheckOptions {
   onRow?: (row: CheckRow) => void;
 }
 
-/** One agent's run of a row. */
-export interface CheckRun { score: number; passed: boolean; status: RunResult['status']; error?: string; runDir: string }
+/**
+ * One agent's run of a row: its score, the grade's summary, and the first line of the first
+ * failing check's message (why gold failed, or what null's run shows).
+ */
+export interface CheckRun { score: number; passed: boolean; status: RunResult['status']; error?: string; summary?: string; firstFailure?: string; runDir: string }
 
 /**
  * ok: a valid row with gold 1 and null 0; violation: a valid row without; error: a run could not
@@ -60,7 +64,11 @@ export interface CheckRow {
   verdict: CheckVerdict;
   gold: CheckRun | null;
   null: CheckRun | null;
-  /** Short flags: the converter's tags (invalid:<why>, needs:live-server), pending, and what the runs showed (gold-fails, null-passes, null-scores:<x>, gold-error, null-error). */
+  /**
+   * Short flags: the converter's tags (invalid:<why>, needs:live-server), pending,
+   * verifier-network (its grading reaches the outside network), and what the runs showed
+   * (gold-fails, null-passes, null-scores:<x>, gold-error, null-error).
+   */
   quirks: string[];
   /** Why the row is flagged or pending. */
   leftOut?: { kind: LeftOutKind; reason: string };
@@ -102,14 +110,35 @@ export interface DatasetCheck {
   files: { tasks: string; results: string; rows: string; report: string };
 }
 
-const runOf = (r: ResultLine | undefined): CheckRun | null =>
-  r ? { score: r.score, passed: r.passed, status: r.status, ...(r.error ? { error: r.error } : {}), runDir: r.runDir } : null;
+const runOf = (r: ResultLine | undefined): CheckRun | null => {
+  if (!r) return null;
+  const failure = firstFailure(r.runDir);
+  return {
+    score: r.score, passed: r.passed, status: r.status, ...(r.error ? { error: r.error } : {}), ...(r.summary ? { summary: r.summary } : {}),
+    ...(failure ? { firstFailure: failure } : {}), runDir: r.runDir,
+  };
+};
 
-/** Whether a note names this task (`suite/id` followed by a non-name character or the end). */
+/** The first line of the first failing test's message in a run's evaluation.json (at most 400 characters). */
+function firstFailure(runDir: string): string | undefined {
+  const file = join(runDir, 'evaluation.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    const e = JSON.parse(readFileSync(file, 'utf8')) as EvaluationResult;
+    const c = e.tests?.cases.find((x) => x.status === 'failed' && x.message);
+    return c ? `${c.id}: ${c.message!.split('\n')[0].replace(/^AssertionError: /, '')}`.slice(0, 400) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The notes naming this task: `suite/id` followed by a non-name character or the end, or `id: ` at the start. */
 export function notesOf(task: string, notes: readonly string[]): string[] {
   const escaped = task.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const named = new RegExp(`(^|[^A-Za-z0-9._/-])${escaped}($|[^A-Za-z0-9._/-])`);
-  return notes.filter((n) => named.test(n));
+  // Converters that name a row by its dataset id (SWE-bench's instance_id) start the note with it.
+  const id = `${task.slice(task.indexOf('/') + 1)}: `;
+  return notes.filter((n) => named.test(n) || n.startsWith(id));
 }
 
 /** Judges one row from its task, its two runs (null when not run) and the converter's notes. */
@@ -117,8 +146,9 @@ export function judgeRow(task: Task, gold: ResultLine | undefined, nul: ResultLi
   const name = taskName(task);
   const flagged = flaggedOut(task);
   const leftOut = o.pending ?? flagged;
-  const quirks = task.tags.filter((t) => t.startsWith(`${INVALID_TAG}:`) || t === LIVE_SERVER_TAG);
+  const quirks = task.tags.filter((t) => t.startsWith(`${INVALID_TAG}:`) || t.startsWith(`${PENDING_TAG}:`) || t === LIVE_SERVER_TAG);
   if (o.pending) quirks.push('pending');
+  if (task.verifierNetwork) quirks.push('verifier-network');
   const g = runOf(gold);
   const n = runOf(nul);
   if (g?.status === 'error') quirks.push('gold-error');
@@ -126,10 +156,11 @@ export function judgeRow(task: Task, gold: ResultLine | undefined, nul: ResultLi
   if (n?.status === 'error') quirks.push('null-error');
   else if (n?.passed) quirks.push('null-passes');
   else if (n && n.score !== 0) quirks.push(`null-scores:${Number(n.score.toFixed(3))}`);
+  // A flagged row is judged apart whatever its runs did (a pending row's oracle fails by design).
   const verdict: CheckVerdict = o.pending ? 'pending'
     : !g || !n ? 'not-run'
-    : g.status === 'error' || n.status === 'error' ? 'error'
     : flagged ? 'left-out'
+    : g.status === 'error' || n.status === 'error' ? 'error'
     : g.score === 1 && g.passed && n.score === 0 && !n.passed ? 'ok' : 'violation';
   return {
     task: name, valid: !leftOut, verdict, gold: g, null: n, quirks,
@@ -218,6 +249,19 @@ export function checkTable(c: DatasetCheck): string {
   const line = (cells: string[]) => cells.map((x, i) => x.padEnd(widths[i])).join('  ').trimEnd();
   const s = c.summary;
   const out = [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), ''];
+  // Why a row failed its check, from its runs: the grade's summary and its first failure.
+  const failed = c.rows.filter((r) => r.verdict === 'violation' || r.verdict === 'error' || (r.verdict === 'left-out' && r.quirks.includes('gold-fails')));
+  if (failed.length) {
+    out.push('why:');
+    for (const r of failed) {
+      for (const [agent, run, bad] of [['gold', r.gold, !(r.gold?.passed && r.gold.score === 1)], ['null', r.null, !!r.null && r.null.score !== 0]] as const) {
+        if (!run || !bad) continue;
+        const what = run.status === 'error' ? run.error ?? 'error' : [run.summary, run.firstFailure].filter(Boolean).join('; first failure: ');
+        out.push(`  ${r.task}: ${agent}: ${what.replace(/\s+/g, ' ').slice(0, 600)}`);
+      }
+    }
+    out.push('');
+  }
   const noted = c.rows.filter((r) => r.notes.length);
   if (noted.length || c.notes.length) {
     out.push('converter notes:', ...noted.flatMap((r) => r.notes.map((n) => `  ${n}`)), ...c.notes.map((n) => `  ${n}`), '');

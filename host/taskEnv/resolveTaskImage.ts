@@ -34,14 +34,18 @@ export class MissingToolchainError extends Error {
   }
 }
 
-/** Fails with MissingToolchainError, naming the toolchain, the file looked for and how to supply it, unless every required one is there. */
+/**
+ * Fails with MissingToolchainError unless every required toolchain is there: the first missing
+ * one named with the file looked for and how to supply it, then every other one missing.
+ */
 export function checkToolchains(s: ImageSource): void {
   if (s.kind !== 'build') return;
   const context = contextOf(s);
-  for (const r of s.requires ?? []) {
-    const file = join(context, r.path);
-    if (!existsSync(file)) throw new MissingToolchainError(r.toolchain, `toolchain missing: ${r.toolchain} (no ${file}); ${r.how}`);
-  }
+  const missing = (s.requires ?? []).filter((r) => !existsSync(join(context, r.path)));
+  if (!missing.length) return;
+  const [r, ...more] = missing;
+  const also = more.length ? `; also missing: ${more.map((m) => `${m.toolchain} (no ${join(context, m.path)})`).join(', ')}` : '';
+  throw new MissingToolchainError(r.toolchain, `toolchain missing: ${r.toolchain} (no ${join(context, r.path)}); ${r.how}${also}`);
 }
 
 /** The toolchains pwp ships (folders of images/toolchains/ with a Dockerfile). */

@@ -4,7 +4,8 @@
 // counting the tests that fail on the base: the oracle (the golden diff) scores 1 and the null
 // agent 0, no hidden file reaches the agent.
 // The same dataset without run_tests.sh or run-tests.sh: the framework is detected and run on
-// the task's tests, and a full run leaves agent.diff beside reference.diff (task_diff.txt).
+// the task's tests past the same base run (the null agent scores 0 there too), and a full run
+// leaves agent.diff beside reference.diff (task_diff.txt).
 import { strict as assert } from 'node:assert';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,7 +42,7 @@ describe('IDE-Bench datasets imported and run', function () {
 
   it('through the task\'s run-tests.sh: the golden diff scores 1, doing nothing 0, over the tests that fail on the base', async () => {
     const task = viaScript.find((t) => t.id === 'task-2')!;
-    assert.equal((task.evaluator as TestsEvaluator).command[2], 'tasks/task-2/run-tests.sh');
+    assert.equal((task.evaluator as TestsEvaluator).command[3], 'tasks/task-2/run-tests.sh');
     const b = await taskBaselines(task, image);
     assert.equal(b.oracleResult.score >= 0.999 && b.oracleResult.passed, true, describeBaselines(b));
     assert.equal(b.nullResult.score, 0, describeBaselines(b));
@@ -53,11 +54,12 @@ describe('IDE-Bench datasets imported and run', function () {
     assert.deepEqual(b.hiddenLeaks, []);
   });
 
-  it('without any test script, by the detected framework; the run folder holds agent.diff beside reference.diff', async () => {
-    assert.deepEqual((detected.evaluator as TestsEvaluator).command, ['python3', '-m', 'pytest', '-q', 'tasks/task-1/task_tests.py']);
+  it('without any test script, by the detected framework past the base run; the run folder holds agent.diff beside reference.diff', async () => {
+    assert.deepEqual((detected.evaluator as TestsEvaluator).command, ['sh', '.pwp-idebench/run-tests.sh', 'pytest', 'tasks/task-1/pwp-tests.sh', 'task-1', '.']);
     const base = join(paths.state, 'test-runs', 'idebench-import');
     const run = await runTask(detected, { agent: new OracleAgent(), runDir: join(base, 'oracle'), defaultImage: image, video: false, screenshots: false, labels: { 'pwp.test': '1' } });
     assert.equal(run.score, 1, run.error ?? run.evaluation?.summary);
+    assert.match(run.evaluation?.tests?.stderrTail ?? '', /none of the 3 tests passes on the base: every one counts/);
     const reference = readFileSync(join(FIXTURE, 'tasks/task-1/task_diff.txt'), 'utf8');
     assert.equal(readFileSync(join(run.runDir, 'reference.diff'), 'utf8'), reference);
     const agent = readFileSync(join(run.runDir, 'agent.diff'), 'utf8');

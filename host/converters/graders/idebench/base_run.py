@@ -3,9 +3,10 @@
 # copy is the verifier's initial workspace with the task's hidden files over it, their
 # "/workspace" read as the copy's folder (the converter read IDE-Bench's /app as /workspace);
 # nothing of the agent's is in it. The script runs as it will on the agent's workspace (from the
-# task's folder, TASK_ID set), with conftest_hook.py recording each test's outcome. Prints the
-# JSON list of the node ids that passed; says on stderr what it found.
-# Usage: base_run.py <script> <task id> <folder> (relative to the workspace); PWP_IDEBENCH_INITIAL and
+# task's folder, TASK_ID set), with conftest_hook.py recording each test's outcome (mode `pytest`),
+# or its exit status standing for its tests (mode `exit`). Prints the JSON list of the node ids
+# that passed (`exit`: the script's path when it exited 0); says on stderr what it found.
+# Usage: base_run.py <mode> <script> <task id> <folder> (relative to the workspace); PWP_IDEBENCH_INITIAL and
 # PWP_IDEBENCH_HIDDEN name the initial workspace and the hidden files (default: the verifier's).
 import json
 import os
@@ -67,7 +68,7 @@ def make_base(root):
     return base
 
 
-def main(script, task, folder):
+def main(mode, script, task, folder):
     root = tempfile.mkdtemp(prefix="pwp-idebench-base-")
     try:
         base = make_base(root)
@@ -77,6 +78,9 @@ def main(script, task, folder):
             env.pop(k, None)
         r = subprocess.run(["bash", os.path.join(base, script), task], cwd=os.path.join(base, folder), env=env,
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=1800)
+        if mode == "exit":
+            say("the test script %s on the base (exit code %d)" % ("passes" if r.returncode == 0 else "fails", r.returncode))
+            return [script] if r.returncode == 0 else []
         outcomes = {}
         if os.path.exists(record):
             with open(record) as f:
@@ -84,6 +88,8 @@ def main(script, task, folder):
         passed = sorted(t for t, o in outcomes.items() if o == "passed")
         if not outcomes:
             say("the test script ran no test on the base (exit code %d): every test counts\n%s" % (r.returncode, r.stdout[-2000:]))
+        elif not passed:
+            say("none of the %d tests passes on the base: every one counts" % len(outcomes))
         elif len(passed) == len(outcomes):
             say("every test (%d) already passes on the base: the task's change makes none pass, so nothing counts" % len(passed))
         else:
@@ -94,6 +100,6 @@ def main(script, task, folder):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
-        raise SystemExit("usage: base_run.py <script> <task id> <folder>")
+    if len(sys.argv) != 5 or sys.argv[1] not in ("pytest", "exit"):
+        raise SystemExit("usage: base_run.py pytest|exit <script> <task id> <folder>")
     print(json.dumps(main(*sys.argv[1:])))

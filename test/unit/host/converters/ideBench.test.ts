@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { convertDataset } from '../../../../host/converters/datasets';
 import {
-  buildToolchain, composeFolder, convertIdeBench, dockerBase, fromApp, parseTaskDescription, pythonTestIds, WRAPPER, WRAPPER_DIR,
+  buildToolchain, composeFolder, convertIdeBench, dockerBase, fromApp, missingInclude, parseTaskDescription, WRAPPER, WRAPPER_DIR,
 } from '../../../../host/converters/ideBench';
 import { DatasetError } from '../../../../host/converters/taskWriter';
 import type { TestsEvaluator } from '../../../../host/evaluation/evaluatorSchema';
@@ -31,10 +31,7 @@ describe('the IDE-Bench importer', () => {
     assert.equal(fromApp('/application /apps /tmp/app /app.py app/x'), '/application /apps /tmp/app /app.py app/x');
   });
 
-  it('names a Python test file\'s tests as pytest does, and gives up on parametrised ones', () => {
-    assert.deepEqual(pythonTestIds('t/task_tests.py', 'import os\n\ndef test_a():\n    pass\n\nclass TestB:\n    def test_c(self):\n        pass\n    def helper(self):\n        pass\n\ndef helper():\n    pass\n'),
-      ['t/task_tests.py::test_a', 't/task_tests.py::TestB::test_c']);
-    assert.equal(pythonTestIds('t.py', 'import pytest\n@pytest.mark.parametrize("x", [1, 2])\ndef test_a(x):\n    pass\n'), undefined);
+  it('reads a Dockerfile\'s base image', () => {
     assert.equal(dockerBase('# build\nFROM --platform=linux/amd64 node:20-slim AS base\nRUN true\n'), 'node:20-slim');
   });
 
@@ -63,7 +60,7 @@ describe('the IDE-Bench importer', () => {
     assert.deepEqual(t1.oracle.steps.map((s) => Object.keys(s)[0]), ['writeFile', 'exec']);
     // Graded per test by the task's own run-tests.sh, from its compose file's working_dir, counting the tests that fail on the base (decided when graded).
     const e = t2.evaluator as TestsEvaluator;
-    assert.deepEqual([e.framework, e.command, e.scoring, e.expected], ['pytest', ['sh', WRAPPER, 'tasks/task-2/run-tests.sh', 'task-2', '.'], 'passRate', undefined]);
+    assert.deepEqual([e.framework, e.command, e.scoring, e.expected], ['pytest', ['sh', WRAPPER, 'pytest', 'tasks/task-2/run-tests.sh', 'task-2', '.'], 'passRate', undefined]);
     assert.match(hidden(t2, WRAPPER), /PYTEST_ADDOPTS="\$\*"/);
     assert.match(hidden(t2, `${WRAPPER_DIR}/base_run.py`), /initial/);
     assert.match(hidden(t2, 'tasks/task-2/conftest.py'), /PWP_IDEBENCH_BASE_PASSED/);
@@ -107,7 +104,7 @@ describe('the IDE-Bench importer', () => {
     writeFileSync(join(d, 'tasks/task-1/conftest.py'), 'import os\n');
     const notes: string[] = [];
     const [t] = await convertDataset('idebench', d, { outRoot: tmp(), limit: 1, onNote: (n) => notes.push(n) });
-    assert.deepEqual((t.evaluator as TestsEvaluator).command, ['sh', WRAPPER, 'tasks/task-1/run-tests.sh', 'task-1', 'project']);
+    assert.deepEqual((t.evaluator as TestsEvaluator).command, ['sh', WRAPPER, 'pytest', 'tasks/task-1/run-tests.sh', 'task-1', 'project']);
     assert.deepEqual(t.image, { toolchain: 'cpp' });
     assert.equal(notes[0], 'task-1: graded by its own tasks/task-1/run-tests.sh, run from project/ (its compose file\'s working_dir), with TASK_ID=task-1 '
       + '(its compose file says paginate-items, which names no task folder); `uv run` runs the command itself (no uv in the image); it builds with cmake/make: the cpp toolchain image');
@@ -118,26 +115,57 @@ describe('the IDE-Bench importer', () => {
     assert.equal(given.image, 'my-image', '--image wins over the toolchain');
   });
 
-  it('detects the framework without any test script', async () => {
+  it('flags a C++ project that cannot build as published (IDE-Arena\'s game-engine-service: a header no file provides) as the dataset\'s quirk', () => {
+    const d = copy();
+    rmSync(join(d, 'tasks/task-2'), { recursive: true });
+    for (const f of ['project/include/ecs/x', 'project/src/ecs/x']) mkdirSync(dirname(join(d, f)), { recursive: true });
+    writeFileSync(join(d, 'project/CMakeLists.txt'), 'add_library(core STATIC src/ecs/component.cpp)\n');
+    writeFileSync(join(d, 'project/include/ecs/component.h'), '#pragma once\n');
+    writeFileSync(join(d, 'project/src/ecs/component.cpp'), '#include "ecs/component.h"\n#include "ecs/entity.h"\n#include <cmath>\n');
+    writeFileSync(join(d, 'tasks/task-1/run-tests.sh'), '#!/usr/bin/env bash\ncd /app/project && mkdir -p build && cd build && cmake .. && cmake --build .\ncd /app\npytest -q "tasks/${TASK_ID}/task_tests.py"\n');
+    const c = convertIdeBench(d, { outRoot: tmp() });
+    assert.ok(c.tasks[0].tags.includes('invalid:does not build: ecs/entity.h is missing'), c.tasks[0].tags.join(', '));
+    assert.ok(c.notes.some((n) => /^task-1: invalid row: the repository does not build as published: project\/src\/ecs\/component\.cpp includes "ecs\/entity\.h"/.test(n)), c.notes.join('\n'));
+    // The task's diff adding the header makes the task sound: the agent's change is what builds it.
+    writeFileSync(join(d, 'tasks/task-1/task_diff.txt'), 'diff --git a/project/include/ecs/entity.h b/project/include/ecs/entity.h\nnew file mode 100644\n--- /dev/null\n+++ b/project/include/ecs/entity.h\n@@ -0,0 +1 @@\n+#pragma once\n');
+    assert.deepEqual(convertIdeBench(d, { outRoot: tmp() }).tasks[0].tags.filter((t) => t.startsWith('invalid:')), []);
+    assert.deepEqual(missingInclude({ 'a/x.cpp': '#include "x.h"\n' }, ['a/x.h']), undefined, 'beside the including file');
+  });
+
+  it('detects the framework without any test script: pytest\'s tests counted past the base as a script\'s are, another runner\'s by task success', async () => {
     const d = copy();
     unlinkSync(join(d, 'run_tests.sh'));
     for (const t of ['task-1', 'task-2']) unlinkSync(join(d, 'tasks', t, 'run-tests.sh'));
     const notes: string[] = [];
     const [detected] = await convertDataset('idebench', d, { outRoot: tmp(), limit: 1, onNote: (n) => notes.push(n) });
     const e = detected.evaluator as TestsEvaluator;
-    assert.deepEqual([e.framework, e.command, e.scoring, e.expected?.length], ['pytest', ['python3', '-m', 'pytest', '-q', 'tasks/task-1/task_tests.py'], 'passRate', 3]);
-    assert.ok(!existsSync(join(detected.hiddenDir!, 'workspace', WRAPPER)));
-    assert.match(notes.find((n) => n.startsWith('task-1:')) ?? notes.join('\n'), /^task-1: no run_tests\.sh; pytest found \(conftest\.py\): python3 -m pytest -q tasks\/task-1\/task_tests\.py$/);
+    assert.deepEqual([e.framework, e.command, e.scoring], ['pytest', ['sh', WRAPPER, 'pytest', 'tasks/task-1/pwp-tests.sh', 'task-1', '.'], 'passRate']);
+    assert.match(readFileSync(join(detected.hiddenDir!, 'workspace/tasks/task-1/pwp-tests.sh'), 'utf8'), /^cd \/workspace\nexec 'python3' '-m' 'pytest' '-q' 'tasks\/task-1\/task_tests\.py'\n$/m);
+    assert.ok(existsSync(join(detected.hiddenDir!, 'workspace', WRAPPER)));
+    assert.ok(JSON.parse(readFileSync(join(detected.hiddenDir!, 'workspace', WRAPPER_DIR, 'hidden.json'), 'utf8')).includes('tasks/task-1/pwp-tests.sh'));
+    assert.match(notes.find((n) => n.startsWith('task-1:')) ?? notes.join('\n'), /^task-1: no run_tests\.sh; pytest found \(conftest\.py\): python3 -m pytest -q tasks\/task-1\/task_tests\.py, counting the tests that fail on the base$/);
+    // A JavaScript repository's tests: its runner's report, solved when every test passes.
+    const js = copy();
+    unlinkSync(join(js, 'run_tests.sh'));
+    rmSync(join(js, 'tasks/task-2'), { recursive: true });
+    for (const f of ['run-tests.sh', 'task_tests.py']) unlinkSync(join(js, 'tasks/task-1', f));
+    unlinkSync(join(js, 'conftest.py'));
+    writeFileSync(join(js, 'tasks/task-1/task_tests.js'), 'test("x", () => {});\n');
+    writeFileSync(join(js, 'package.json'), '{"devDependencies": {"jest": "29"}}\n');
+    const [j] = convertIdeBench(js, { outRoot: tmp() }).tasks;
+    const je = j.evaluator as TestsEvaluator;
+    assert.deepEqual([je.framework, je.scoring], ['jest', 'all']);
   });
 
-  it('grades tests of other languages behind the task\'s script by its exit status', () => {
+  it('grades tests of other languages behind the task\'s script by its exit status, through the base run', () => {
     const d = copy();
     rmSync(join(d, 'tasks/task-2'), { recursive: true });
     unlinkSync(join(d, 'tasks/task-1/task_tests.py'));
     writeFileSync(join(d, 'tasks/task-1/task_tests.js'), 'test("x", () => {});\n');
     const [t] = convertIdeBench(d, { outRoot: tmp() }).tasks;
     assert.deepEqual([(t.evaluator as TestsEvaluator).framework, (t.evaluator as TestsEvaluator).command],
-      ['exitCode', ['sh', '-c', 'cd "$1" && TASK_ID="$2" exec bash "$3" "$2"', 'sh', '.', 'task-1', 'tasks/task-1/run-tests.sh']]);
+      ['exitCode', ['sh', WRAPPER, 'exit', 'tasks/task-1/run-tests.sh', 'task-1', '.']]);
+    assert.ok(!existsSync(join(t.hiddenDir!, 'workspace/tasks/task-1/conftest.py')), 'no pytest hook for tests pytest does not run');
   });
 
   it('takes a folder of datasets as one suite each, and refuses what is not one, writing nothing', () => {

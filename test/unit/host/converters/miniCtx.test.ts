@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATASETS_ROOT, readTreeFiles } from '../../../../host/converters/bundledDatasets';
 import { convertDataset } from '../../../../host/converters/datasets';
-import { LEAN_TOOLCHAIN, readMiniCtx } from '../../../../host/converters/miniCtx';
+import { LEAN_TOOLCHAIN, readMiniCtx, statementName } from '../../../../host/converters/miniCtx';
 import { loadTask, TASKS_ROOT } from '../../../../host/taskEnv/loadTask';
 import { checkToolchains, MissingToolchainError } from '../../../../host/taskEnv/resolveTaskImage';
 
@@ -41,7 +41,8 @@ describe('minictx converter', () => {
   it('skips a bad record with a note (after --limit chose the records) and converts the rest', async () => {
     const good = JSON.parse(readFileSync(join(SRC, 'listbasics.jsonl'), 'utf8').trim()) as Record<string, unknown>;
     const cases: [Record<string, unknown>, RegExp][] = [
-      [{ theoremName: null }, /record 1: missing field "theoremName"/],
+      // No name, and a statement that declares none.
+      [{ theoremName: null, theoremStatement: 'example : 1 + 1 = 2' }, /record 1: missing field "theoremName"/],
       [{ theoremStatement: undefined }, /record 1: missing field "theoremStatement"/],
       [{ proofMetadata: { hasProof: false } }, /proofMetadata\.proof must be the reference proof/],
       [{ file: '/abs/Sum.lean' }, /file must be a relative path ending in \.lean/],
@@ -65,6 +66,27 @@ describe('minictx converter', () => {
     assert.match(notes[0], /broken\.jsonl:1: not JSON/);
     mkdirSync(join(root, 'empty'));
     await assert.rejects(convertDataset('minictx', join(root, 'empty'), { outRoot: join(root, 'out2') }), /no \.jsonl file/);
+  });
+
+  it('names a record without theoremName by the theorem its statement declares (miniCTX\'s first mathlib.jsonl has no such field)', async () => {
+    const good = JSON.parse(readFileSync(join(SRC, 'listbasics.jsonl'), 'utf8').trim()) as Record<string, unknown>;
+    const f = join(root, 'first.jsonl');
+    const { theoremName: _dropped, ...nameless } = good;
+    const statement = String(good.theoremStatement).replace(/^theorem \S+/, 'protected theorem List.sum_twice');
+    writeFileSync(f, [nameless, { ...nameless, theoremStatement: statement }].map((r) => JSON.stringify(r)).join('\n'));
+    const notes: string[] = [];
+    const tasks = await convertDataset('minictx', f, { outRoot: join(root, 'out'), onNote: (l) => notes.push(l) });
+    assert.deepEqual(tasks.map((t) => t.id), ['sumlist_append', 'list.sum_twice'], notes.join('\n'));
+    assert.deepEqual(notes, [`${f}: 2 records have no theoremName (as miniCTX's first mathlib.jsonl): each is named by its theoremStatement`]);
+    assert.equal(statementName('@[simp] private lemma foo_bar (n : Nat) : n = n'), 'foo_bar');
+    // That file imports Mathlib and names no revision of it (theoremCreated is a bare commit): pending, said.
+    const unpinned = join(root, 'unpinned.jsonl');
+    writeFileSync(unpinned, JSON.stringify({ ...nameless, srcContext: `import Mathlib.Data.Nat.Basic\n${String(good.srcContext)}`, theoremCreated: '85a4719' }));
+    const more: string[] = [];
+    const [t] = await convertDataset('minictx', unpinned, { outRoot: join(root, 'out2'), onNote: (l) => more.push(l) });
+    assert.ok(t.tags.includes('pending:the record imports Mathlib but names no Mathlib revision'), t.tags.join(', '));
+    assert.ok(more.some((n) => /^1 records import Mathlib but name no Mathlib revision/.test(n)), more.join('\n'));
+    assert.equal(statementName('instance : Foo := x'), undefined);
   });
 
   it('gives records that import Mathlib a project requiring it at the revision they name, supplied in the image and linked at set-up', async () => {

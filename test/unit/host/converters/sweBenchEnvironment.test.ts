@@ -7,36 +7,16 @@ import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { TestsEvaluator } from '../../../../host/evaluation/evaluatorSchema';
 import { parseJUnitXml, tally } from '../../../../host/evaluation/testReports';
 import { gitWorkspaceSetup } from '../../../../host/converters/repoCheckout';
 import { convertSweBench, type SweInstance } from '../../../../host/converters/sweBench';
-import { mapTestIds } from '../../../../host/converters/sweBenchIds';
+import { mappingNotes, mapTestIds } from '../../../../host/converters/sweBenchIds';
 import { debianMeets, pinsOnDebian } from '../../../../host/converters/sweBenchImage';
 import { logCaseId, logGraderFiles, logGraderSpec, type LogGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
 import { checkToolchains, MissingToolchainError } from '../../../../host/taskEnv/resolveTaskImage';
-
-const write = (root: string, files: Record<string, string>) => {
-  for (const [p, c] of Object.entries(files)) { mkdirSync(dirname(join(root, p)), { recursive: true }); writeFileSync(join(root, p), c); }
-};
-const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-const git = (dir: string, args: string[]) => execFileSync('git', args, { cwd: dir, env: gitEnv }).toString();
-
-/** A repository with one commit, and the diffs `change` makes to it (then undone). */
-function repoWith(dir: string, files: Record<string, string>): { base: string; diff: (change: Record<string, string>) => string } {
-  write(dir, files);
-  git(dir, ['init', '-q']); git(dir, ['add', '-A']); git(dir, ['commit', '-qm', 'base']);
-  return {
-    base: git(dir, ['rev-parse', 'HEAD']).trim(),
-    diff(change) {
-      write(dir, change); git(dir, ['add', '-N', '.']);
-      const d = git(dir, ['diff']);
-      git(dir, ['reset', '-q']); git(dir, ['checkout', '-q', '--', '.']); git(dir, ['clean', '-qfd']);
-      return d;
-    },
-  };
-}
+import { git, repoWith, write } from '../../../support/sweBenchTwins';
 
 const BUGGY = 'def span(a, b):\n    return b - a\n';
 const FIXED = 'def span(a, b):\n    return abs(b - a)\n';
@@ -47,26 +27,49 @@ describe('SWE-bench in the repository\'s own environment', () => {
   beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'pwp-swe-env-')); });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('maps the ids the harness\'s parsers wrote: absolute paths to this run\'s files, cut ids kept for prefix matching, unmatchable ones reported', () => {
-    const files = new Set(['pkg/data/test_files/a b.dcm', 'pkg/data/test_files/rgb.dcm', 'pkg/tests/test_x.py']);
+  it('maps the ids the harness\'s parsers wrote: its paths to this run\'s files, cut ids kept for prefix matching, the test\'s own paths kept, unmatchable ones reported', () => {
+    const files = new Set(['pkg/data/test_files/a b.dcm', 'pkg/data/test_files/rgb.dcm', 'pkg/data/test_files/rgb_expb.dcm', 'pkg/tests/test_x.py', 'setup.py']);
+    const harness = '/n/fs/p-swe-bench/temp/tmpq/acme__pkg__2.2';
     const m = mapTestIds([
       'pkg/tests/test_x.py::test_plain',
-      'pkg/tests/test_x.py::test_read[/n/fs/p-swe-bench/temp/tmpq/pkg__pkg__2.2/pkg/data/test_files/rgb.dcm-data0]',
+      `pkg/tests/test_x.py::test_read[${harness}/pkg/data/test_files/rgb.dcm-data0]`,
       'pkg/tests/test_x.py::test_read[/n/fs/guest/someone/.pkgdata/data/emri.dcm-data4]',
-      'pkg/tests/test_x.py::test_read[/n/fs/p-swe-bench/temp/gone.dcm-data9]',
+      // Two files in one parameter (pydicom's test_big_endian_datasets): both paths are the harness's.
+      `pkg/tests/test_x.py::test_pair[${harness}/pkg/data/test_files/rgb.dcm-${harness}/pkg/data/test_files/rgb_expb.dcm]`,
+      'pkg/tests/test_x.py::test_pair[/n/fs/guest/someone/.pkgdata/data/l.dcm-/n/fs/guest/someone/.pkgdata/data/l_expb.dcm]',
+      // The test's own constants (pytest-dev__pytest-11143's test_get_cache_dir): the same in every run.
+      'pkg/tests/test_x.py::test_cache[/tmp/pycs-/home/projects/src/setup.py-/tmp/pycs/home/projects/src]',
+      // The harness's container checkout.
+      'pkg/tests/test_x.py::test_read[/testbed/pkg/data/test_files/rgb.dcm]',
+      // Cut at a space, with a path before the cut.
+      `pkg/tests/test_x.py::test_read[${harness}/pkg/data/test_files/a`,
       'pkg/tests/test_x.py::test_unpack[',
-    ], files, ['.pkgdata/data']);
+      // Names nothing here: a file of the harness's checkout we do not have, a tmp_path of its run.
+      `pkg/tests/test_x.py::test_read[${harness}/pkg/data/gone.dcm-data9]`,
+      'pkg/tests/test_x.py::test_tmp[/tmp/pytest-of-root/pytest-0/test_tmp0/a.txt]',
+    ], { files, repo: 'acme/pkg', homeData: ['.pkgdata/data'] });
     assert.deepEqual(m.ids, [
       'pkg/tests/test_x.py::test_plain',
       'pkg/tests/test_x.py::test_read[/workspace/pkg/data/test_files/rgb.dcm-data0]',
       'pkg/tests/test_x.py::test_read[/home/pwp/.pkgdata/data/emri.dcm-data4]',
-      'pkg/tests/test_x.py::test_read[/n/fs/p-swe-bench/temp/gone.dcm-data9]',
+      'pkg/tests/test_x.py::test_pair[/workspace/pkg/data/test_files/rgb.dcm-/workspace/pkg/data/test_files/rgb_expb.dcm]',
+      'pkg/tests/test_x.py::test_pair[/home/pwp/.pkgdata/data/l.dcm-/home/pwp/.pkgdata/data/l_expb.dcm]',
+      'pkg/tests/test_x.py::test_cache[/tmp/pycs-/home/projects/src/setup.py-/tmp/pycs/home/projects/src]',
+      'pkg/tests/test_x.py::test_read[/workspace/pkg/data/test_files/rgb.dcm]',
+      'pkg/tests/test_x.py::test_read[/workspace/pkg/data/test_files/a',
       'pkg/tests/test_x.py::test_unpack[',
+      `pkg/tests/test_x.py::test_read[${harness}/pkg/data/gone.dcm-data9]`,
+      'pkg/tests/test_x.py::test_tmp[/tmp/pytest-of-root/pytest-0/test_tmp0/a.txt]',
     ]);
-    assert.deepEqual(m.unmatchable, ['pkg/tests/test_x.py::test_read[/n/fs/p-swe-bench/temp/gone.dcm-data9]']);
-    assert.equal(m.quirks.length, 4);
-    assert.match(m.quirks.find((q) => q.includes('test_unpack'))!, /cut at a space .* matched by prefix/);
-    // A cut id stands for the cases it begins, passed only when they all pass (SWE-bench's _resolve_case).
+    assert.deepEqual(m.unmatchable, [`pkg/tests/test_x.py::test_read[${harness}/pkg/data/gone.dcm-data9]`, 'pkg/tests/test_x.py::test_tmp[/tmp/pytest-of-root/pytest-0/test_tmp0/a.txt]']);
+    assert.deepEqual(m.cut, [`pkg/tests/test_x.py::test_read[${harness}/pkg/data/test_files/a`, 'pkg/tests/test_x.py::test_unpack[']);
+    assert.equal(m.mapped.length, 6);
+    const notes = mappingNotes(m);
+    assert.equal(notes.length, 4, notes.join('\n'));
+    assert.match(notes[0], /^6 expected test ids carry absolute paths of the harness's machine/);
+    assert.match(notes[1], /^2 expected test ids were cut at a space .* as SWE-bench's grading resolves them$/);
+    assert.match(notes[2], /gone\.dcm-data9\]: a path of the harness's run naming no file .* counts as failed/);
+    // A cut id stands for the cases it begins, passed only when they agree (SWE-bench's _resolve_case).
     const cases = (statuses: ('passed' | 'failed')[]) => statuses.map((status, i) => ({ id: `pkg/tests/test_x.py::test_unpack[ ${i} ]`, aliases: [], status }));
     assert.equal(tally(cases(['passed', 'passed']), ['pkg/tests/test_x.py::test_unpack[']).passed, 1);
     assert.equal(tally(cases(['passed', 'failed']), ['pkg/tests/test_x.py::test_unpack[']).passed, 0);
@@ -100,13 +103,16 @@ describe('SWE-bench in the repository\'s own environment', () => {
     assert.equal(spec.log, 'junit');
     assert.equal(spec.module, '_pytest');
     assert.deepEqual(spec.env, { PYTHONPATH: '/workspace/src' });
+    // Its own runner is the agent's deliverable: the verifier would put the task's copy of a "pytest" folder back otherwise.
+    assert.deepEqual(task.grading?.agentFiles, ['src/_pytest/**', 'src/pytest/**', 'src/py.py']);
     assert.deepEqual((task.evaluator as TestsEvaluator).expected, ['testing/test_rewrite.py::test_new', 'testing/test_rewrite.py::test_old'].map(logCaseId));
     assert.match(readFileSync(join(task.workspaceDir!, 'src/_pytest/_version.py'), 'utf8'), /__version__ = version = '8\.0\.0\.dev0'/);
     assert.match(JSON.stringify(task.setup), /git rm -q --cached --ignore-unmatch -- 'src\/_pytest\/_version.py'/);
     assert.ok(notes.some((n) => /Python 3\.9; here it is Debian's 3\.11/.test(n)), notes.join('\n'));
     assert.ok(notes.some((n) => /pluggy==1\.3\.0 \(Debian has 1\.0\.0\).*pending/.test(n)), notes.join('\n'));
     // Pending, naming the pin, until its wheel is supplied; never built on Debian's older pluggy.
-    assert.throws(() => checkToolchains(task.imageSource), (e: Error) => e instanceof MissingToolchainError && /iniconfig==2\.0\.0.*Debian has 1\.1\.1/.test(e.message) && /pip download/.test(e.message));
+    assert.throws(() => checkToolchains(task.imageSource), (e: Error) => e instanceof MissingToolchainError && /iniconfig==2\.0\.0.*Debian has 1\.1\.1/.test(e.message) && /pip download/.test(e.message)
+      && /also missing: .*packaging==23\.1.*pluggy==1\.3\.0.*exceptiongroup==1\.1\.3/.test(e.message));
     const dockerfile = readFileSync(join(task.dir, 'image/Dockerfile'), 'utf8');
     assert.match(dockerfile, /pip install --no-deps --no-index --break-system-packages \/tmp\/pwp-wheels/);
     for (const w of ['iniconfig-2.0.0', 'packaging-23.1', 'pluggy-1.3.0', 'exceptiongroup-1.1.3']) mkdirSync(join(task.dir, 'image/wheels', w), { recursive: true });

@@ -41,6 +41,11 @@ describe('pwp dataset check: bookkeeping', () => {
     assert.deepEqual(invalid.notes, [note]);
     const live = judgeRow(task('net', ['needs:live-server']), gold(), nul(), { notes: [] });
     assert.deepEqual([live.valid, live.verdict, live.quirks, live.leftOut?.kind], [false, 'left-out', ['needs:live-server'], 'needs-live-server']);
+    // A row its converter could not grade as published (PwP-Bench VSCode's marketplace extension): its oracle fails by design.
+    const failsByDesign = gold({ status: 'error', score: 0, passed: false, error: 'pending: needs the marketplace' });
+    const tagged = judgeRow(task('ext', ['pending:needs the marketplace']), failsByDesign, nul(), { notes: [] });
+    assert.deepEqual([tagged.valid, tagged.verdict, tagged.quirks, tagged.leftOut?.kind],
+      [false, 'left-out', ['pending:needs the marketplace', 'gold-error'], 'pending']);
     const pending: LeftOutTask = { task: 's/p', suite: 's', kind: 'pending', reason: 'toolchain missing: Python library autograd' };
     const p = judgeRow(task('p'), undefined, undefined, { pending, notes: [] });
     assert.deepEqual([p.valid, p.verdict, p.quirks, p.leftOut], [false, 'pending', ['pending'], { kind: 'pending', reason: pending.reason }]);
@@ -59,8 +64,8 @@ describe('pwp dataset check: bookkeeping', () => {
   });
 
   it('finds the notes naming a row, not those naming a row whose name it begins', () => {
-    const notes = ['s/a: before passes', 's/ab: something', 'general note', 'see s/a, tagged'];
-    assert.deepEqual(notesOf('s/a', notes), ['s/a: before passes', 'see s/a, tagged']);
+    const notes = ['s/a: before passes', 's/ab: something', 'general note', 'see s/a, tagged', 'a: named by its dataset id', 'ab: another', 'not a: at the start'];
+    assert.deepEqual(notesOf('s/a', notes), ['s/a: before passes', 'see s/a, tagged', 'a: named by its dataset id']);
   });
 
   it('prints a fixed-width table with the verdicts, the left-out rows and the summary', () => {
@@ -85,6 +90,32 @@ describe('pwp dataset check: bookkeeping', () => {
     assert.match(t, /violations: +1 \(s\/b\)/);
     assert.match(t, /left out: +0 invalid, 0 needs-live-server, 1 pending\n {2}s\/p: pending: toolchain missing: x/);
     assert.match(t, /result: +FAILED/);
+  });
+});
+
+describe('pwp dataset check: why a row failed', () => {
+  let root: string;
+  beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'pwp-why-')); });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('shows, under the table, the failing run\'s summary and first failure, and flags rows graded with the verifier\'s network', () => {
+    const runDir = join(root, 'gold');
+    mkdirSync(runDir);
+    writeFileSync(join(runDir, 'evaluation.json'), JSON.stringify({
+      kind: 'tests', score: 0, passed: false, summary: '1/2 tests pass',
+      tests: { cases: [{ id: 't::ok', status: 'passed' }, { id: 't::data', status: 'failed', message: 'the tests download data from github.com, which this verifier could not reach; t::data: failed\nassert …' }] },
+    }));
+    const networked = { ...task('net'), verifierNetwork: true } as Task;
+    const row = judgeRow(networked, gold({ score: 0, passed: false, runDir, summary: '1/2 tests pass' }), nul(), { notes: [] });
+    assert.deepEqual([row.verdict, row.quirks], ['violation', ['verifier-network', 'gold-fails']]);
+    assert.equal(row.gold?.firstFailure, 't::data: the tests download data from github.com, which this verifier could not reach; t::data: failed');
+    const rows = [row, judgeRow(task('ok'), gold(), nul(), { notes: [] })];
+    const t = checkTable({
+      kind: 'swe-bench', input: '/in', outDir: '/out', sample: null, rows, summary: summarizeCheck(rows, 2), notes: [],
+      files: { tasks: '/out/tasks', results: '/out/results.jsonl', rows: '/out/check.jsonl', report: '/out/check.json' },
+    });
+    assert.match(t, /\nwhy:\n {2}s\/net: gold: 1\/2 tests pass; first failure: t::data: the tests download data from github\.com, which this verifier could not reach; t::data: failed\n\n/);
+    assert.doesNotMatch(t, /s\/ok: gold/);
   });
 });
 

@@ -75,7 +75,7 @@ def grade(tmp_path, code, base=BASE):
     ws, initial, hidden = make_task(tmp_path, code, base)
     report = tmp_path / "report.xml"
     env = dict(os.environ, PWP_IDEBENCH_INITIAL=str(initial), PWP_IDEBENCH_HIDDEN=str(hidden))
-    r = subprocess.run(["sh", ".pwp-idebench/run-tests.sh", "tasks/task-1/run-tests.sh", "task-1", "project",
+    r = subprocess.run(["sh", ".pwp-idebench/run-tests.sh", "pytest", "tasks/task-1/run-tests.sh", "task-1", "project",
                         "--junitxml=" + str(report), "-o", "junit_family=xunit1", "-p", "no:cacheprovider"],
                        cwd=ws, env=env, capture_output=True, text=True, timeout=120)
     cases = {}
@@ -139,3 +139,26 @@ def test_every_test_passing_on_the_base_leaves_nothing_to_count(tmp_path):
     r, cases = grade(tmp_path, GOLD, base=GOLD)
     assert cases == {}, cases
     assert "every test (5) already passes on the base" in r.stderr
+
+
+EXIT_SCRIPT = "#!/usr/bin/env bash\ncd /workspace/project\n/usr/bin/python3 -c 'import gauge, sys; sys.exit(0 if gauge.clamp(5, 0, 3) == 3 else 1)'\n"
+
+
+def grade_by_exit(tmp_path, code, base=BASE):
+    """A task whose tests pytest does not run: its script's exit status, through the base run."""
+    ws, initial, hidden = make_task(tmp_path, code, base)
+    for d in (hidden, ws):
+        (d / "tasks/task-1/run-tests.sh").write_text(EXIT_SCRIPT)
+        (d / "tasks/task-1/conftest.py").unlink()
+    env = dict(os.environ, PWP_IDEBENCH_INITIAL=str(initial), PWP_IDEBENCH_HIDDEN=str(hidden))
+    return subprocess.run(["sh", ".pwp-idebench/run-tests.sh", "exit", "tasks/task-1/run-tests.sh", "task-1", "project"],
+                          cwd=ws, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_a_script_graded_by_its_exit_status_counts_only_when_it_fails_on_the_base(tmp_path):
+    gold = grade_by_exit(tmp_path / "gold", GOLD)
+    assert gold.returncode == 0 and "the test script fails on the base (exit code 1)" in gold.stderr, gold.stderr
+    assert grade_by_exit(tmp_path / "null", BASE).returncode != 0
+    # The base already passing: the change makes nothing pass, so even the gold patch does not count.
+    both = grade_by_exit(tmp_path / "both", GOLD, base=GOLD)
+    assert both.returncode == 1 and "already passes on the base: the task's change makes no test pass" in both.stderr, both.stderr

@@ -92,3 +92,36 @@ def test_an_edited_runner_passes_nothing(tmp_path):
     install("swe-bench/test_swebench.py", ws / ".swebench" / "test_swebench.py")
     write_spec(ws, initial, "django", ["test_b (app.tests.T)"])
     assert case_statuses(ws) == {"test_result[test_b (app.tests.T)]": "failed"}
+
+
+def test_the_runners_output_in_a_message_is_quoted_and_an_unreachable_data_host_is_named(tmp_path):
+    ws, initial = tmp_path / "ws", tmp_path / "initial"
+    (ws / "tests").mkdir(parents=True)
+    # A runner whose output ends with a pytest-like summary: in the grader's own output it must not read as one.
+    (ws / "tests" / "runtests.py").write_text('import sys\nprint("test_a (app.tests.T) ... FAIL")\nprint("==== 3 failed, 9 passed in 0.50s ====")\nsys.exit(1)\n')
+    shutil.copytree(ws, initial)
+    install("swe-bench/runner_canary.py", ws / ".swebench" / "runner_canary.py")
+    install("swe-bench/test_swebench.py", ws / ".swebench" / "test_swebench.py")
+    write_spec(ws, initial, "django", ["test_a (app.tests.T)", "test_gone (app.tests.T)"])
+    spec = json.loads((ws / ".swebench" / "spec.json").read_text())
+    spec["fetchHost"] = "data.invalid"
+    (ws / ".swebench" / "spec.json").write_text(json.dumps(spec))
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", ".swebench/test_swebench.py"], cwd=ws, capture_output=True, text=True, timeout=120)
+    out = r.stdout + r.stderr
+    assert "  | ==== 3 failed, 9 passed in 0.50s ====" in out
+    assert not any(line.startswith("==== 3 failed") for line in out.splitlines())
+    assert "the tests download data from data.invalid, which this verifier could not reach" in out
+
+    # A host it reaches: no such words.
+    import socket as sk
+    server = sk.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    spec["fetchHost"] = "127.0.0.1:%d" % server.getsockname()[1]
+    (ws / ".swebench" / "spec.json").write_text(json.dumps(spec))
+    try:
+        r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", ".swebench/test_swebench.py"], cwd=ws, capture_output=True, text=True, timeout=120)
+    finally:
+        server.close()
+    assert "test_gone (app.tests.T): not in the runner's log" in r.stdout
+    assert "could not reach" not in r.stdout
