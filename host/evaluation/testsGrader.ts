@@ -13,7 +13,7 @@ import {
   canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, outputEqualityFindings, goPackages, isCanaryCase, CANARY_PLACEHOLDER, type Canary,
 } from './canary';
 import {
-  CANARY_ENV, DROPPED_ENV, HIDDEN_DIR, imageRunner, JEST_CANARY, MARK_ENV, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, TESTS_UID, testsEnv,
+  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, HIDDEN_DIR, imageRunner, JEST_CANARY, MARK_ENV, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';
@@ -226,7 +226,7 @@ async function withHiddenReadable<T>(sandbox: Sandbox, fn: () => Promise<T>): Pr
 
 export async function gradeCommand(e: CommandEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
-  const run = await withHiddenReadable(sandbox, () => sandbox.exec(e.command, { cwd: '/workspace', timeoutSec: e.timeoutSec }));
+  const run = await withHiddenReadable(sandbox, () => sandbox.exec(e.command, { cwd: '/workspace', timeoutSec: e.timeoutSec, env: GIT_TRUSTS_WORKSPACE }));
   const checks = [{ name: 'exit code', ok: run.exitCode === e.exitCode, why: `exited with ${run.exitCode}${run.timedOut ? ' (timed out)' : ''}, expected ${e.exitCode}` }];
   if (e.stdout !== undefined) {
     const m = match(run.stdout.trim(), e.stdout, 'stdout');

@@ -92,7 +92,19 @@ describe('verifier container', function () {
       const peek = await evaluate(EvaluatorSchema.parse({ kind: 'tests', framework: 'exitCode', command: ['cat', '/pwp/hidden/workspace/tests/test_calc_hidden.py'] }) as Evaluator, v);
       assert.equal(peek.score, 0, peek.summary);
       assert.match(peek.tests!.stderrTail ?? '', /Permission denied/);
-      assert.equal((await v.exec(['cat', '/pwp/hidden/workspace/tests/test_calc_hidden.py'])).exitCode, 0, 'readable again after the run');
+      // And after it: the hidden folder is root's alone for the verifier's life; only a command
+      // evaluator (the task's own check) reads it as the IDE user, while it runs.
+      assert.notEqual((await v.exec(['cat', '/pwp/hidden/workspace/tests/test_calc_hidden.py'])).exitCode, 0, 'root\'s alone after the run too');
+      const check = await evaluate(EvaluatorSchema.parse({ kind: 'command', command: ['cat', '/pwp/hidden/workspace/tests/test_calc_hidden.py'] }) as Evaluator, v);
+      assert.equal(check.score, 1, check.summary);
+      assert.notEqual((await v.exec(['cat', '/pwp/hidden/workspace/tests/test_calc_hidden.py'])).exitCode, 0, 'closed again after the command');
+      // The folders on the way to the hidden test are root's (sticky where the agent had made
+      // them; tests/ did not exist): the tests' user can add files to the workspace, not rename
+      // or remove the task's.
+      assert.equal((await v.exec(['stat', '-c', '%U %a', '/workspace', '/workspace/tests'])).stdout, 'root 1777\nroot 755\n');
+      assert.notEqual((await v.exec(['mv', '/workspace/tests/test_calc_hidden.py', '/workspace/tests/x.py'])).exitCode, 0, 'not renamed');
+      assert.notEqual((await v.exec(['rm', '-f', '/workspace/tests/test_calc_hidden.py'])).exitCode, 0, 'not removed');
+      assert.equal((await v.exec(['touch', '/workspace/build-output.txt'])).exitCode, 0, 'new files can be made');
       const timedOut = await v.exec(['sleep', '30'], { timeoutSec: 1 });
       assert.equal(timedOut.timedOut, true);
     } finally {
