@@ -13,7 +13,8 @@ import {
   canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, outputEqualityFindings, goPackages, isCanaryCase, CANARY_PLACEHOLDER, type Canary,
 } from './canary';
 import {
-  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, HIDDEN_DIR, imageRunner, JEST_CANARY, MARK_ENV, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, TESTS_UID, testsEnv,
+  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, HIDDEN_DIR, imageRunner, JEST_CANARY, MARK_ENV, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT,
+  SCRATCH_DIR, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';

@@ -118,7 +118,8 @@ describe('the workspace\'s intake into the verifier (workspaceIntake.ts)', () =>
     const intake = await planIntake({ workspace: await ws({ 'a.txt': 'a' }), initial: await ws({ 'a.txt': 'b' }), hidden: new Set() });
     try {
       const initial = await collect(intake.initialEntries());
-      assert.deepEqual(initial.map((e) => [e.header.name, e.header.uid, e.content]), [['pwp/initial/', 0, ''], ['pwp/initial/workspace/', 0, ''], ['pwp/initial/workspace/a.txt', 0, 'b']]);
+      assert.deepEqual(initial.map((e) => [e.header.name, e.header.uid, e.content]),
+        [['pwp/initial/', 0, ''], ['pwp/initial/workspace/', 0, ''], ['pwp/initial/workspace/a.txt', 0, 'b']]);
       assert.ok(!intake.planned, 'no rules: taken as it comes');
       const packed = await readTarEntries(await bufferOf(packStream(intake.entries())));
       assert.deepEqual(packed.map((e) => [e.header.name, e.content.toString()]), [['workspace/', ''], ['workspace/a.txt', 'a']]);
