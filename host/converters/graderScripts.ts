@@ -11,8 +11,9 @@ export const GRADERS_DIR = join(__dirname, 'graders');
 export const GRADER_SCRIPTS = {
   sweBenchLog: 'swe-bench/test_swebench.py',
   swt: 'swt-bench/test_swt.py',
+  swtPrepare: 'swt-bench/prepare_swt.py',
   resQ: 'res-q/run_resq.py',
-  canItEdit: 'canitedit/test_canitedit.py',
+  canItEdit: 'canitedit/run_canitedit.py',
   miniCtx: 'minictx/check_proof.py',
   miniCtxLinkMathlib: 'minictx/link_mathlib.py',
   interCodeCtf: 'intercode-ctf/check_flag.py',

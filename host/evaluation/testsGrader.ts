@@ -158,6 +158,17 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   if (e.framework === 'junit' && (await sandbox.exec(['rm', '-f', '--', report!])).exitCode !== 0) {
     return { kind: 'tests', score: 0, passed: false, summary: `could not remove the stale report ${report} before the run`, durationMs: Date.now() - t0 };
   }
+  if (e.prepare) {
+    // Nothing of the IDE user's may live while root prepares (it reads the hidden folder).
+    await endTestsProcesses(sandbox);
+    const p = await sandbox.exec(e.prepare.command, { user: 'root', cwd: '/', timeoutSec: e.prepare.timeoutSec });
+    if (p.exitCode !== 0) {
+      return {
+        kind: 'tests', score: 0, passed: false, durationMs: Date.now() - t0,
+        summary: `the task's preparation (${e.prepare.command.join(' ')}) failed with exit code ${p.exitCode}${p.timedOut ? ' (timed out)' : ''}: ${tail(`${p.stderr}${p.stdout}`.trim(), 1000)}`,
+      };
+    }
+  }
   const jestSetup = e.framework === 'jest' ? await jestSetupFiles(e, sandbox) : undefined;
   const canary = (e.framework === 'go' && e.command.some((a) => a === '-overlay' || a.startsWith('-overlay='))) || (e.framework === 'jest' && !jestSetup)
     ? undefined : drawCanary(e.framework);

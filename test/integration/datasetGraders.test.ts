@@ -36,7 +36,7 @@ const detectsChange = () => {
   const original = createHash('sha1').update(readFileSync(join(loadTask(join(TASKS_ROOT, 'swt-bench/pwp-samples__textkit-1')).workspaceDir!, 'textkit/slug.py'))).digest('hex');
   return `import subprocess\n\n\ndef test_changed():\n    assert subprocess.run(["sha1sum", "textkit/slug.py"], capture_output=True, text=True).stdout.split()[0] != "${original}"\n`;
 };
-const PEEKS_GRADER = 'import pathlib\n\n\ndef test_fixed():\n    assert "+" in pathlib.Path("textkit/slug.py").read_text() or not pathlib.Path("/workspace/.swt").exists()\n';
+const PEEKS_GRADER = 'import pathlib\n\n\ndef test_fixed():\n    assert "+" in pathlib.Path("textkit/slug.py").read_text() or not pathlib.Path("/pwp/swt").exists()\n';
 
 describe('dataset family graders in a real verifier', function () {
   this.timeout(20 * 60_000);
