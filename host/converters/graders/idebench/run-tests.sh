@@ -15,6 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 ws=$(dirname "$here")
 shims=$(mktemp -d) || exit 1
 cp "$here/uv" "$shims/uv" && chmod 755 "$shims/uv" || exit 1
-passed=$(env -u PWP_CANARY_DIR PATH="$shims:/usr/local/bin:/usr/bin:/bin" /usr/bin/python3 "$here/base_run.py" "$script" "$task" "$folder") || exit 3
+# -I: nothing of the workspace (or of its environment) on its path; it imports the image's standard library only.
+passed=$(env -u PWP_CANARY_DIR PATH="$shims:/usr/local/bin:/usr/bin:/bin" /usr/bin/python3 -I "$here/base_run.py" "$script" "$task" "$folder") || exit 3
 cd "$ws/$folder" || exit 1
 PATH="$shims:$PATH" PWP_IDEBENCH_BASE_PASSED="$passed" PYTEST_ADDOPTS="$*" TASK_ID="$task" exec bash "$ws/$script" "$task"
