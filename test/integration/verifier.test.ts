@@ -5,6 +5,7 @@
 // command, SQL).
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import sharp from 'sharp';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -216,6 +217,32 @@ describe('verifier container', function () {
       const stale = await grade({ kind: 'tests', framework: 'junit', command: ['true'], report: 'reports/stale.xml', scoring: 'passRate' });
       assert.equal(stale.score, 0, stale.summary);
       assert.match(stale.summary, /no JUnit report at \/workspace\/reports\/stale.xml/);
+    } finally {
+      await v.remove();
+    }
+  });
+
+  it('runs the agent\'s page and commands for an image grader where they cannot read the hidden reference', async () => {
+    // A reference with shapes and colours; the agent's page shows it from the hidden folder and
+    // its command copies it: with the folder readable, either would match it exactly.
+    const hidden = mkdtempSync(join(tmpdir(), 'pwp-image-hidden-'));
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="150"><rect width="200" height="150" fill="#fff"/>'
+      + '<rect x="10" y="10" width="80" height="60" fill="#c00"/><circle cx="140" cy="100" r="35" fill="#06c"/></svg>';
+    writeFileSync(join(hidden, 'reference.png'), await sharp(Buffer.from(svg)).png().toBuffer());
+    const v = await Verifier.start({ image, labels: { 'pwp.test': '1' } });
+    try {
+      await v.load({
+        workspaceTar: await tarBuffer({
+          'page.html': '<html><body style="margin:0"><img src="file:///pwp/hidden/reference.png" width="200" height="150"></body></html>',
+          'copy.sh': 'cp /pwp/hidden/reference.png out.png\n',
+        }),
+        hiddenDir: hidden,
+      });
+      const page = await evaluate(EvaluatorSchema.parse({ kind: 'image', candidate: { html: 'page.html', width: 200, height: 150 }, reference: 'reference.png' }) as Evaluator, v);
+      assert.ok(page.score < 0.95, `the page showed the hidden reference: ${page.summary}`);
+      const copy = await evaluate(EvaluatorSchema.parse({ kind: 'image', candidate: { command: ['sh', 'copy.sh'], output: 'out.png' }, reference: 'reference.png' }) as Evaluator, v);
+      assert.equal(copy.score, 0, copy.summary);
+      assert.match(copy.output?.stderrTail ?? '', /Permission denied/);
     } finally {
       await v.remove();
     }
