@@ -3,15 +3,12 @@
 # descriptor 3, from the call at the script's end; a program that exits early, or reads its own
 # script, arguments or environment for the mark, prints none.
 import json
-import os
 import pathlib
 import shutil
-import subprocess
-import sys
 
 import pytest
 
-from conftest import install
+from conftest import install, run_with_mark
 
 SCRIPTS = pathlib.Path(__file__).resolve().parents[5] / "host" / "evaluation" / "verifierScripts"
 MARK = "pwp-mark-0123456789abcdef"
@@ -34,16 +31,7 @@ def ws(tmp_path):
 def grade(ws, program):
     """The check as the verifier runs it: (exit code, stdout, stderr), the mark on descriptor 3."""
     (ws / "main.py").write_text(program)
-    r, w = os.pipe()
-    os.write(w, (MARK + "\n").encode())
-    os.close(w)
-    os.set_inheritable(r, True)
-    try:
-        move = "import os, sys; r = int(sys.argv[1]); os.dup2(r, 3); r != 3 and os.close(r); os.execv(sys.executable, [sys.executable, '-I', '.canitedit/run_canitedit.py'])"
-        p = subprocess.run([sys.executable, "-c", move, str(r)], cwd=ws, capture_output=True, text=True, timeout=120, pass_fds=(r,))
-    finally:
-        os.close(r)
-    return p.returncode, p.stdout, p.stderr
+    return run_with_mark(".canitedit/run_canitedit.py", ws, MARK)
 
 
 def passed(code, out):
