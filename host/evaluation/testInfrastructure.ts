@@ -158,11 +158,15 @@ export function partsCandidates(final: readonly WorkspaceEntry[], baseline: Read
   }).map((e) => e.path);
 }
 
-/** Folders that only the task's hidden files bring (none of the task's workspace files is in them): the task's alone. */
-function hiddenOnlyFolders(baseline: Iterable<string>, hidden: Iterable<string>): Set<string> {
+/**
+ * A grader's own folders: hidden ones (a name starting with a dot: `.swt`, `.resq`) that only the
+ * task's hidden files bring, none of its workspace files being in them. A folder of hidden tests
+ * beside the agent's code (a Go package's) is not one: the agent's files there are its own.
+ */
+function graderFolders(baseline: Iterable<string>, hidden: Iterable<string>): Set<string> {
   const ancestors = (paths: Iterable<string>) => new Set([...paths].flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
   const taskFolders = ancestors(baseline);
-  return new Set([...ancestors(hidden)].filter((d) => !taskFolders.has(d)));
+  return new Set([...ancestors(hidden)].filter((d) => !taskFolders.has(d) && d.split('/').pop()!.startsWith('.')));
 }
 
 /**
@@ -180,9 +184,9 @@ export function planRestore<B extends Buffer | FileFacts>(
   // redirect or block the task's copy.
   const taskPaths = [...[...baseline.keys()].filter(isInfra), ...hidden];
   const ancestors = new Set(taskPaths.flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
-  // What the agent put in a folder of the hidden files' own (.swt/, .pwp-idebench/) would run
-  // beside the task's grader: it goes, as infrastructure.
-  const taskOnly = [...hiddenOnlyFolders(baseline.keys(), hidden)].map((d) => `${d}/`);
+  // What the agent put in a grader's own folder (.swt/, .pwp-idebench/) would run beside the
+  // task's grader: it goes, as infrastructure.
+  const taskOnly = [...graderFolders(baseline.keys(), hidden)].map((d) => `${d}/`);
   const inTaskFolder = (p: string) => !hidden.has(p) && taskOnly.some((d) => p.startsWith(d));
   const drop = new Set<string>();
   const droppedDirs: string[] = [];

@@ -78,14 +78,14 @@ describe('the workspace\'s intake into the verifier (workspaceIntake.ts)', () =>
     }
   });
 
-  it('leaves out what the agent put in the hidden files\' own folders (a module beside the grader), and lists it', async () => {
+  it('leaves out what the agent put in a grader\'s own folder (a module beside the grader), and lists it; a package beside hidden tests stays', async () => {
     const intake = await planIntake({
-      workspace: await ws({ '.grader/json.py': 'evil', 'app.py': 'ok' }), initial: await ws({ 'app.py': 'old' }),
-      hidden: new Set(['.grader/run.py']), rules: RULES,
+      workspace: await ws({ '.grader/json.py': 'evil', 'app.py': 'ok', 'gosum/sum.go': 'package gosum\n' }), initial: await ws({ 'app.py': 'old' }),
+      hidden: new Set(['.grader/run.py', 'gosum/sum_test.go']), rules: RULES,
     });
     try {
       const names = (await collect(intake.entries())).map((e) => e.header.name);
-      assert.ok(!names.includes('workspace/.grader/json.py'), names.join(' '));
+      assert.ok(!names.includes('workspace/.grader/json.py') && names.includes('workspace/gosum/sum.go'), names.join(' '));
       assert.deepEqual(intake.changes, [{ path: '.grader/json.py', change: 'added' }]);
     } finally {
       intake.close();
