@@ -238,10 +238,10 @@ describe('verifier container', function () {
         }),
         hiddenDir: hidden,
       });
-      const image = (candidate: unknown) => EvaluatorSchema.parse({ kind: 'image', candidate, reference: 'reference.png' }) as Evaluator;
-      const page = await evaluate(image({ html: 'page.html', width: 200, height: 150 }), v);
+      const imageCheck = (candidate: unknown) => EvaluatorSchema.parse({ kind: 'image', candidate, reference: 'reference.png' }) as Evaluator;
+      const page = await evaluate(imageCheck({ html: 'page.html', width: 200, height: 150 }), v);
       assert.ok(page.score < 0.95, `the page showed the hidden reference: ${page.summary}`);
-      const copy = await evaluate(image({ command: ['sh', 'copy.sh'], output: 'out.png' }), v);
+      const copy = await evaluate(imageCheck({ command: ['sh', 'copy.sh'], output: 'out.png' }), v);
       assert.equal(copy.score, 0, copy.summary);
       assert.match(copy.output?.stderrTail ?? '', /Permission denied/);
     } finally {
