@@ -77,7 +77,8 @@ describe('verifier container', function () {
   it('has no network, runs commands as the IDE user, and keeps hidden files out of their reach', async () => {
     const v = await Verifier.start({ image, labels: { 'pwp.test': '1' } });
     try {
-      await v.load({ workspaceTar: await tarBuffer({ 'a.txt': 'x' }), hiddenDir: join(taskDir, 'hidden') });
+      // The agent made tests/ (its notes there are test infrastructure and left out; the folder stays).
+      await v.load({ workspaceTar: await tarBuffer({ 'a.txt': 'x', 'tests/notes.txt': 'n' }), hiddenDir: join(taskDir, 'hidden') });
       const who = await v.exec(['id', '-un']);
       assert.equal(who.stdout.trim(), 'pwp');
       const net = await v.exec(['python3', '-c', 'import socket; socket.create_connection(("1.1.1.1", 53), timeout=3)']);
@@ -99,13 +100,12 @@ describe('verifier container', function () {
       const check = await evaluate(EvaluatorSchema.parse({ kind: 'command', command: ['cat', '/pwp/hidden/workspace/tests/test_calc_hidden.py'] }) as Evaluator, v);
       assert.equal(check.score, 1, check.summary);
       assert.notEqual((await v.exec(['cat', '/pwp/hidden/workspace/tests/test_calc_hidden.py'])).exitCode, 0, 'closed again after the command');
-      // The folders on the way to the hidden test are root's (sticky where the agent had made
-      // them; tests/ did not exist): the tests' user can add files to the workspace, not rename
-      // or remove the task's.
-      assert.equal((await v.exec(['stat', '-c', '%U %a', '/workspace', '/workspace/tests'])).stdout, 'root 1777\nroot 755\n');
+      // The folders on the way to the hidden test, which the agent had made, are root's and
+      // sticky: the tests' user can add files there, not rename or remove the task's.
+      assert.equal((await v.exec(['stat', '-c', '%U %a', '/workspace', '/workspace/tests'])).stdout, 'root 1777\nroot 1777\n');
       assert.notEqual((await v.exec(['mv', '/workspace/tests/test_calc_hidden.py', '/workspace/tests/x.py'])).exitCode, 0, 'not renamed');
       assert.notEqual((await v.exec(['rm', '-f', '/workspace/tests/test_calc_hidden.py'])).exitCode, 0, 'not removed');
-      assert.equal((await v.exec(['touch', '/workspace/build-output.txt'])).exitCode, 0, 'new files can be made');
+      assert.equal((await v.exec(['touch', '/workspace/tests/build-output.txt'])).exitCode, 0, 'new files can be made');
       const timedOut = await v.exec(['sleep', '30'], { timeoutSec: 1 });
       assert.equal(timedOut.timedOut, true);
     } finally {
