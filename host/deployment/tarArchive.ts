@@ -264,12 +264,17 @@ export async function* spooledEntries(file: string): AsyncGenerator<{ header: He
   const source = createReadStream(file);
   source.on('error', (err) => ex.destroy(err));
   source.pipe(ex as unknown as NodeJS.WritableStream);
-  for await (const body of ex as unknown as AsyncIterable<Readable & { header: Header }>) {
-    yield { header: body.header, body };
-    if (!body.readableEnded) {
-      body.resume();
-      await finished(body).catch(() => undefined);
+  try {
+    for await (const body of ex as unknown as AsyncIterable<Readable & { header: Header }>) {
+      yield { header: body.header, body };
+      if (!body.readableEnded) {
+        body.resume();
+        await finished(body).catch(() => undefined);
+      }
     }
+  } finally {
+    // A reader that stops early (an archive that failed to go in) leaves no file open.
+    source.destroy();
   }
 }
 
