@@ -71,6 +71,9 @@ function placedRule(root, layers) {
   };
 }
 
+/** What `pwp` evaluates before it knows its command: kept to these files (and commander). */
+const CLI_EAGER = '^host/cli/(main|commandTable|output)\\.ts$|^host/common/didYouMean\\.ts$|^host/deployment/backendNames\\.ts$';
+
 // Installed packages are in the graph (not followed into), so rules about them can fire; an
 // import of `vscode` resolves to @types/vscode, or to nothing where that is not installed.
 const pkg = (name) => `(^|/)node_modules/(@types/)?${name}/|^${name}$`;
@@ -122,6 +125,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^(host|bridge|extension|scripts)/', pathNot: '^host/(deployment|imageBuild)/' },
       to: { path: pkg('dockerode') },
+    },
+    {
+      name: 'cli-loads-commands-lazily',
+      comment: 'pwp loads only the module of the command it runs (host/cli/commandTable.ts): the CLI\'s entry, its command table and the few modules they use import command modules and the library with import() only, so `pwp ls` does not evaluate the whole bundle.',
+      severity: 'error',
+      from: { path: CLI_EAGER },
+      to: { dynamic: false, dependencyTypesNot: ['type-only', 'core'], pathNot: `${CLI_EAGER}|^package\\.json$|${pkg('commander')}` },
     },
     {
       name: 'one-tar-module',

@@ -44,20 +44,38 @@ const sourceDirnames = {
 const sourceDirBanner = { js: "const __pwpSourceDir = (rel) => require('node:path').join(__dirname, '..', rel);" };
 
 /**
- * sharp loads libvips (about 0.1 s) and few CLI calls need it: the CLI bundle gets a stand-in
- * that loads sharp on first use. Default-import use only (`sharp(...)`, `sharp.x`), as the host does.
+ * Modules the CLI's commands rarely use but that their dependencies require when they load:
+ * sharp (libvips, about 0.1 s; external), dockerode's BuildKit session (gRPC and protobuf) and
+ * docker-modem's SSH transport (ssh2). Each gets a stand-in that requires the real module on
+ * first use (a call, `new`, or reading a property), so `pwp ls` does not evaluate them. Only
+ * modules used as their requirers use them: called, constructed, or read after loading.
  */
-const lazySharp = {
-  name: 'lazy-sharp',
+const LAZY_MODULES = [
+  { specifier: 'sharp', external: true },
+  { specifier: '@grpc/grpc-js', importer: /node_modules[\\/]dockerode[\\/]lib[\\/]session\.js$/ },
+  { specifier: '@grpc/proto-loader', importer: /node_modules[\\/]dockerode[\\/]lib[\\/]session\.js$/ },
+  { specifier: './ssh', importer: /node_modules[\\/]docker-modem[\\/]lib[\\/]modem\.js$/ },
+];
+const lazyModules = {
+  name: 'lazy-modules',
   setup(b) {
-    b.onResolve({ filter: /^sharp$/ }, (args) => (args.namespace === 'lazy-sharp' ? { path: 'sharp', external: true } : { path: 'sharp', namespace: 'lazy-sharp' }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy-sharp' }, () => ({
-      contents: `let m; const load = () => (m ??= require('sharp'));
+    const filter = new RegExp(`^(${LAZY_MODULES.map((m) => m.specifier.replace(/[./]/g, '\\$&')).join('|')})$`);
+    b.onResolve({ filter }, (args) => {
+      const m = LAZY_MODULES.find((x) => x.specifier === args.path && (!x.importer || x.importer.test(args.importer)));
+      if (!m && args.namespace !== 'lazy-module') return undefined;
+      // The stand-in's own require: the real module (left to node when external).
+      if (args.namespace === 'lazy-module') return args.pluginData.external ? { path: args.path, external: true } : undefined;
+      return { path: `${args.importer}#${args.path}`, namespace: 'lazy-module', pluginData: { specifier: args.path, resolveDir: args.resolveDir, external: !!m.external } };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-module' }, (args) => ({
+      contents: `let m; const load = () => (m ??= require(${JSON.stringify(args.pluginData.specifier)}));
 module.exports = new Proxy(function () {}, {
-  apply: (_t, self, args) => load().apply(self, args),
-  construct: (_t, args) => new (load())(...args),
+  apply: (_t, self, a) => load().apply(self, a),
+  construct: (_t, a) => new (load())(...a),
   get: (_t, k) => (k === '__esModule' ? undefined : load()[k]),
 });`,
+      resolveDir: args.pluginData.resolveDir,
+      pluginData: { external: args.pluginData.external },
       loader: 'js',
     }));
   },
@@ -89,14 +107,14 @@ const [bridge, extension] = await Promise.all([
     ...common, entryPoints: ['host/cli/main.ts'], outfile: 'dist/pwp.js', target: 'node20', sourcemap: false, minify: true, keepNames: true, mainFields: ['module', 'main'],
     external: [...common.external, 'esbuild', 'cpu-features', '*.node', 'typescript'],
     banner: sourceDirBanner,
-    plugins: [sourceDirnames, lazySharp],
+    plugins: [sourceDirnames, lazyModules],
   }),
   // The library: one file, its npm dependencies left to the consumer's require (so a class
   // such as ws's or zod's is the same one the consumer's own code gets), names kept as the
   // errors' `name` depends on them, a source map beside it for readable stack traces.
   build({
     ...common, entryPoints: ['host/index.ts'], outfile: 'dist/index.js', target: 'node20', sourcemap: 'linked', keepNames: true,
-    packages: 'external', banner: sourceDirBanner, plugins: [sourceDirnames, lazySharp],
+    packages: 'external', banner: sourceDirBanner, plugins: [sourceDirnames, lazyModules],
   }),
   declarations(),
 ]);

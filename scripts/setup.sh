@@ -57,10 +57,11 @@ fi
 if [ ! -x /usr/bin/chromium ]; then
   apt_install chromium || say "chromium missing: the inspector and live-view browser tests cannot run"
 fi
-# 6. Debian's Python with what the Python package (python/) and its tests use: websocket-client,
-# pytest, numpy and Pillow (test/integration/python.test.ts runs /usr/bin/python3 -m pytest).
-if ! /usr/bin/python3 -c 'import websocket, pytest, numpy, PIL' >/dev/null 2>&1; then
-  apt_install python3 python3-websocket python3-pytest python3-numpy python3-pil \
-    || say "python3-websocket/pytest/numpy/pil missing: the Python package's tests cannot run"
+# 6. Debian's Python with what the Python package (python/) uses and its tests need: venv (the
+# README installs the package into one), pytest, numpy and Pillow (test/integration/python.test.ts
+# runs /usr/bin/python3 -m pytest).
+if ! /usr/bin/python3 -c 'import ensurepip, pytest, numpy, PIL' >/dev/null 2>&1; then
+  apt_install python3 python3-venv python3-pytest python3-numpy python3-pil \
+    || say "python3-venv/pytest/numpy/pil missing: the Python package's tests cannot run"
 fi
 say "ready (docker $(docker version --format '{{.Server.Version}}' 2>/dev/null))"

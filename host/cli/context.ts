@@ -1,13 +1,13 @@
 // Shared wiring for commands: the deployment, and an Env attached to an environment by id.
 // Commands that act (input, tools, checkpoints) go through the Env like every other driver;
 // those that only look use its bridge connection.
+// The Env and the wire are imported when a command first acts, so a command that only lists
+// (pwp ls) loads the deployment and no more.
 import { createDeployment } from '../deployment/backends';
 import type { Deployment } from '../deployment/deployment';
 import { removeOwnedOnInterrupt } from '../deployment/ownedContainers';
-import { NotAvailableError } from '../../bridge/protocol';
-import { isBridgeInput } from '../env/actionTable';
 import type { Action } from '../env/actions';
-import { Env, stepError, type EnvOptions, type StepInfo } from '../env/env';
+import type { Env, EnvOptions, StepInfo } from '../env/env';
 import type { BridgeClient } from '../client/bridgeClient';
 
 let current: Deployment | undefined;
@@ -19,6 +19,7 @@ export function deployment(): Deployment {
 
 /** Runs `fn` with an Env attached to the running environment `id` (left running), disconnecting afterwards. */
 export async function withEnv<T>(id: string, fn: (env: Env) => Promise<T>, o: EnvOptions = {}): Promise<T> {
+  const { Env } = await import('../env/env');
   // No observation after a step: a CLI call prints what the action answered, not the screen.
   const env = await Env.attach(id, { deployment: deployment(), observe: [], ...o });
   try { return await fn(env); } finally { await env.close(); }
@@ -35,6 +36,9 @@ export function withEnvironment<T>(id: string, fn: (client: BridgeClient) => Pro
  */
 export function actOn(id: string, action: Action, o: { wait?: boolean } = {}): Promise<StepInfo> {
   return withEnv(id, async (env) => {
+    const [{ isBridgeInput }, { stepError }, { NotAvailableError }] = await Promise.all([
+      import('../env/actionTable'), import('../env/env'), import('../../bridge/protocol'),
+    ]);
     const control = isBridgeInput(action) ? await env.client.call('control.status', {}) : null;
     if (control?.holder === 'human') {
       const who = `a person holds control of environment ${id}${control.message ? ` (asked: ${JSON.stringify(control.message)})` : ''}`;

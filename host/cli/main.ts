@@ -1,39 +1,11 @@
 // The `pwp` command line: one file per command under commands/, each a thin layer over
-// the host library. User mistakes print one line; stack traces only with --debug.
+// the host library, loaded only when its command runs (commandTable.ts): this file imports
+// nothing heavier than commander. User mistakes print one line; stack traces only with --debug.
 import { Command, CommanderError } from 'commander';
-import { PwpError } from '../../bridge/protocol';
 import { UsageError } from './output';
-import { register as bench } from './commands/bench';
-import { register as buildImage } from './commands/buildImage';
-import { register as checkpoint } from './commands/checkpoint';
-import { register as checkpoints } from './commands/checkpoints';
-import { register as control } from './commands/control';
-import { register as dataset } from './commands/dataset';
-import { register as exportRuns } from './commands/export';
-import { register as gc } from './commands/gc';
-import { register as demo } from './commands/demo';
-import { register as down } from './commands/down';
-import { register as input } from './commands/input';
-import { register as inspect } from './commands/inspect';
-import { register as k8s } from './commands/k8s';
-import { register as ls } from './commands/ls';
-import { register as mcp } from './commands/mcp';
-import { register as predictions } from './commands/predictions';
-import { register as replay } from './commands/replay';
-import { register as restore } from './commands/restore';
-import { register as run } from './commands/run';
-import { register as screenshot } from './commands/screenshot';
-import { register as serve } from './commands/serve';
-import { register as tasks } from './commands/tasks';
-import { register as tool } from './commands/tool';
-import { register as up } from './commands/up';
-import { register as url } from './commands/url';
-import { TaskError } from '../taskEnv/loadTask';
+import { modulesFor } from './commandTable';
 import { UnknownNameError } from '../common/didYouMean';
-import { NoEngineError } from '../imageBuild/engineCheck';
-import { BACKENDS, parseBackend } from '../deployment/backends';
-import { imageInputsHash } from '../imageBuild/buildContext';
-import { IMAGE_REPOSITORY } from '../imageBuild/imageInputs';
+import { BACKENDS, parseBackend } from '../deployment/backendNames';
 import { version } from '../../package.json';
 
 const program = new Command('pwp')
@@ -52,38 +24,45 @@ program.hook('preAction', () => {
   if (backend !== undefined) process.env.PWP_BACKEND = parseBackend(backend);
 });
 
-for (const register of [
-  buildImage, up, down, gc, ls, url, screenshot, input, inspect, demo, tasks, run, bench, checkpoint, restore, checkpoints, replay, control, serve, mcp, tool, dataset,
-  predictions, exportRuns, k8s,
-]) register(program);
+/** The modules of the command this call runs (all of them for help), registered in help's order. */
+async function registerCommands(): Promise<void> {
+  const modules = await Promise.all(modulesFor(process.argv.slice(2)).map((m) => m.load()));
+  for (const m of modules) m.register(program);
+}
 
 /** Wrong arguments, unknown names, and tasks that are not there or not valid (they name the file and field): exit code 2. */
-const isUsage = (e: unknown): boolean => e instanceof UsageError || e instanceof TaskError || e instanceof UnknownNameError;
+async function isUsage(e: unknown): Promise<boolean> {
+  if (e instanceof UsageError || e instanceof UnknownNameError) return true;
+  const { TaskError } = await import('../taskEnv/loadTask'); // loaded already when a task was read
+  return e instanceof TaskError;
+}
 
 /** Commander's exits that are not mistakes: --help and the version. */
 const ASKED_FOR = new Set(['commander.helpDisplayed', 'commander.version']);
 
 /** The tag is worked out only when asked for: it reads the image's inputs. */
-function printVersion(): void {
+async function printVersion(): Promise<void> {
+  const [{ imageInputsHash }, { IMAGE_REPOSITORY }] = await Promise.all([import('../imageBuild/buildContext'), import('../imageBuild/imageInputs')]);
   let image: string;
   try { image = `${IMAGE_REPOSITORY}:${imageInputsHash()}`; } catch (e) { image = `unknown (${(e as Error).message})`; }
   console.log(`pwp ${version}\nimage ${image}`);
 }
 
 const first = process.argv[2];
-if (first === '--version' || first === '-V') printVersion();
+if (first === '--version' || first === '-V') void printVersion();
 else if (first === undefined) {
   console.error('pwp: a command is needed (pwp --help lists them)');
   process.exit(2);
-} else program.parseAsync(process.argv).catch((err: unknown) => {
+} else registerCommands().then(() => program.parseAsync(process.argv)).catch(async (err: unknown) => {
   // Commander has printed its one line already (outputError above).
   if (err instanceof CommanderError) process.exit(ASKED_FOR.has(err.code) ? 0 : 2);
   const debug = program.opts().debug || process.env.PWP_DEBUG;
   const e = err as Error;
+  const usage = await isUsage(e);
+  const [{ PwpError }, { NoEngineError }] = await Promise.all([import('../../bridge/protocol'), import('../imageBuild/engineCheck')]);
   if (debug) console.error(e.stack ?? e);
-  else if (isUsage(e)) console.error(`pwp: ${e.message}`);
+  else if (usage || e instanceof NoEngineError) console.error(`pwp: ${e.message}`);
   else if (e instanceof PwpError) console.error(`pwp: ${e.name}: ${e.message}`);
-  else if (e instanceof NoEngineError) console.error(`pwp: ${e.message}`);
   else console.error(`pwp: ${e.message ?? String(e)}${debug ? '' : '  (--debug for details)'}`);
-  process.exit(isUsage(e) ? 2 : 1);
+  process.exit(usage ? 2 : 1);
 });

@@ -10,6 +10,7 @@ export const GRADERS_DIR = join(__dirname, 'graders');
 /** The scripts, by their path under graders/. */
 export const GRADER_SCRIPTS = {
   sweBenchLog: 'swe-bench/test_swebench.py',
+  sweBenchRunnerCanary: 'swe-bench/runner_canary.py',
   swt: 'swt-bench/test_swt.py',
   swtPrepare: 'swt-bench/prepare_swt.py',
   resQ: 'res-q/run_resq.py',

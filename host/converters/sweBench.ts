@@ -27,7 +27,7 @@ import { invalidTag } from '../taskEnv/taskFlags';
 import { checkout, gitWorkspaceSetup, patchedFiles } from './repoCheckout';
 import { mapTestIds } from './sweBenchIds';
 import { IMAGE_PYTHON, instanceDebs, instanceDockerfile, pinsOnDebian, wheelDir, type InstanceSetups } from './sweBenchImage';
-import { logGrader, LOG_GRADER_DIR, LOG_GRADER_FILE, logCaseId, logGraderSpec, type LogGraderSpec } from './sweBenchLogGrader';
+import { logGraderFiles, LOG_GRADER_DIR, LOG_GRADER_FILE, logCaseId, logGraderSpec, type LogGraderSpec } from './sweBenchLogGrader';
 import { detectLanguage, LANGUAGE_SPECS } from './sweBenchMultilingual';
 import { sweTestSpec, testDirectives, type SweTestSpec } from './sweBenchSpecs';
 import { applyPatchOracle, parseRecords, requireStrings, taskId, writeTaskFolder, type FileMap } from './taskWriter';
@@ -143,7 +143,7 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
     let evaluator: Record<string, unknown>;
     if (ownEnv) {
       // The repository's own code, on the path as its editable install puts it, checked when grading.
-      hidden[`workspace/${LOG_GRADER_FILE}`] = logGrader();
+      Object.assign(hidden, logGraderFiles());
       hidden[`workspace/${LOG_GRADER_DIR}/spec.json`] = logGraderSpec({
         instance_id: inst.instance_id, log: 'junit', command, runner: null, tests, timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace',
         env: { ...spec.env, PYTHONPATH: `/workspace${spec.importRoot ? `/${spec.importRoot}` : ''}` },
@@ -155,7 +155,7 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
       const framework = o.testCommand ? commandFramework(o.testCommand, spec.log) : spec.log === 'node' ? 'node' : 'pytest';
       evaluator = { kind: 'tests', framework, command, expected: tests, scoring: 'all', timeoutSec: TIMEOUT_SEC, ...(spec.env ? { env: spec.env } : {}) };
     } else {
-      hidden[`workspace/${LOG_GRADER_FILE}`] = logGrader();
+      Object.assign(hidden, logGraderFiles());
       hidden[`workspace/${LOG_GRADER_DIR}/spec.json`] = logGraderSpec({
         instance_id: inst.instance_id, log: spec.log as LogGraderSpec['log'], command, env: spec.env ?? {}, runner: language ? null : spec.command[1], tests,
         timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace',

@@ -2,7 +2,9 @@
 // (Django's tests/runtests.py, SymPy's bin/test) rather than pytest: a pytest file run by the
 // verifier that runs the repository's command once, reads each test's status from the runner's
 // log as SWE-bench's log parsers do, and has one case per FAIL_TO_PASS and PASS_TO_PASS test, so
-// the tests evaluator grades them one by one like pytest's own cases. The runner script must be
+// the tests evaluator grades them one by one like pytest's own cases. ctest, cargo test, surefire
+// and go test run with a canary in the tests' own binaries, JVM or packages (runner_canary.py,
+// docs/grading-canary.md) and are read from their structured reports where they have one. The runner script must be
 // the one the agent was given: an edited runner could print any status. SWE-bench-Multilingual's
 // languages are read the same way from their tools' output (sweBenchMultilingual.ts).
 // A Python repository run in its own environment (`junit`: its package on the path as its
@@ -17,6 +19,8 @@ import type { SweLogFormat } from './sweBenchSpecs';
 /** Where the grader (graders/swe-bench/test_swebench.py) and its spec land in the verifier's /workspace (from hidden/workspace/). */
 export const LOG_GRADER_DIR = '.swebench';
 export const LOG_GRADER_FILE = `${LOG_GRADER_DIR}/test_swebench.py`;
+/** Beside it, the canary of the runners it starts (ctest, cargo test, surefire, go test), which it loads by its path. */
+export const LOG_GRADER_CANARY_FILE = `${LOG_GRADER_DIR}/runner_canary.py`;
 
 export interface LogGraderSpec {
   instance_id: string;
@@ -51,5 +55,8 @@ export function logGraderSpec(s: LogGraderSpec): string {
   return `${JSON.stringify({ ...s, ids: s.tests.map(caseParam) }, null, 2)}\n`;
 }
 
-/** The grader's text, copied as it is into each task that needs it. */
-export const logGrader = (): string => graderScript('sweBenchLog');
+/** The grader's files by path (under `under`: a task's hidden/workspace/), copied as they are into each task that needs them. */
+export const logGraderFiles = (under = 'workspace/'): Record<string, string> => ({
+  [`${under}${LOG_GRADER_FILE}`]: graderScript('sweBenchLog'),
+  [`${under}${LOG_GRADER_CANARY_FILE}`]: graderScript('sweBenchRunnerCanary'),
+});

@@ -7,14 +7,9 @@ import Docker from 'dockerode';
 import type { Backend, Deployment } from './deployment';
 import { DockerDeployment } from './dockerDeployment';
 import { SwarmDeployment, type SwarmDeploymentOptions } from './swarm/swarmDeployment';
+import { parseBackend } from './backendNames';
 
-export const BACKENDS: readonly Backend[] = ['docker', 'swarm'];
-
-export function parseBackend(value: string | undefined): Backend {
-  if (value === undefined || value === '') return 'docker';
-  if ((BACKENDS as readonly string[]).includes(value)) return value as Backend;
-  throw new Error(`the backend must be one of ${BACKENDS.join(', ')}, not '${value}'`);
-}
+export { BACKENDS, parseBackend } from './backendNames';
 
 /** An Engine API client for an address: unix:///path, tcp://host:port (plain) or https://host:port (TLS from tlsDir). */
 export function engineAt(address: string, tlsDir?: string): Docker {

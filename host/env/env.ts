@@ -302,6 +302,8 @@ export class Env implements EnvLike {
   get isAttached(): boolean { return this.attached; }
 
   get unwrapped(): Env { return this; }
+  /** Whether rewards mean anything here (a reward function, or a task's grading), or are the 0 of an Env with none. */
+  get rewarded(): boolean { return !!this.opts.reward; }
   get actionSpace(): Record<string, unknown> { return actionSpace(); }
   get observationSpace(): Record<string, unknown> { return observationSpace(); }
   /** A bare Env has no time limit: its signal never aborts (WallClockLimit's does). */

@@ -26,6 +26,12 @@ export const CANARY_ROOT = '/pwp/canary';
 export const CANARY_PLACEHOLDER = '@@PWP_CANARY_DIR@@';
 /** The start of a failure message of the verifier's equality checks (pwp_pytest.py, pwp_node.js). */
 export const EQUALITY_MARK = 'pwp: tampering suspected:';
+/**
+ * The start of the evidence a grader script's own runner canary gives in a failing case's
+ * message (the SWE-bench log grader's ctest, cargo, surefire and go runs:
+ * host/converters/graders/swe-bench/runner_canary.py).
+ */
+export const RUNNER_CANARY_MARK = 'tampering suspected (runner canary):';
 
 export interface Canary {
   framework: CanaryFramework;
@@ -173,6 +179,12 @@ export function goFailedPackages(stdout: string): string[] {
 export function equalityFindings(cases: readonly TestCase[]): string[] {
   return cases.filter((t) => t.status === 'failed' && t.message?.includes(EQUALITY_MARK))
     .map((t) => `${t.id}: ${t.message!.slice(t.message!.indexOf(EQUALITY_MARK) + EQUALITY_MARK.length).split('\n')[0].trim()}`);
+}
+
+/** What a grader script's runner canary found (RUNNER_CANARY_MARK in failing cases' messages), each once. */
+export function runnerCanaryFindings(cases: readonly TestCase[]): string[] {
+  return [...new Set(cases.filter((t) => t.status === 'failed' && t.message?.includes(RUNNER_CANARY_MARK))
+    .map((t) => t.message!.slice(t.message!.indexOf(RUNNER_CANARY_MARK) + RUNNER_CANARY_MARK.length).split('\n')[0].trim()))];
 }
 
 /** The verifier's equality failures (EQUALITY_MARK) in a run's console, for runs without a report. */

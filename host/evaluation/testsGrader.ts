@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { CommandEvaluator, TestsEvaluator } from './evaluatorSchema';
 import { tail, type EvaluationResult } from './evaluationResult';
 import {
-  canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, outputEqualityFindings, goPackages, isCanaryCase, CANARY_PLACEHOLDER, type Canary,
+  canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, outputEqualityFindings, goPackages, isCanaryCase, runnerCanaryFindings, CANARY_PLACEHOLDER, type Canary,
 } from './canary';
 import {
   CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, HIDDEN_DIR, imageRunner, JEST_CANARY, MARK_ENV, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT,
@@ -189,8 +189,11 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   const findings = ctx?.findings ?? [];
   // A run with no report (a script) shows the verifier's equality check in its output.
   const equality = [...equalityFindings(cases), ...(e.framework === 'exitCode' ? outputEqualityFindings(`${run.stdout}\n${run.stderr}`) : [])];
+  // A grader script that runs a runner of its own (the SWE-bench log grader) says what its canary found in its cases.
+  const inner = runnerCanaryFindings(cases);
   const tampering = disagreement ? `tampering suspected: ${disagreement}`
     : equality.length ? `tampering suspected: equality answered by the deliverable: ${equality.slice(0, 3).join('; ')}`
+      : inner.length ? `tampering suspected: ${inner.join('; ')}`
       : findings.length ? `tampering suspected: the deliverable touches the test framework: ${describeFindings(findings)}` : undefined;
   // With a canary the run has failures of its own: a clean exit is the runner's for exactly those.
   const exitOk = canary ? exitAsExpected(canary, all, run) : run.exitCode === 0;
@@ -205,7 +208,7 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
     kind: 'tests', score, passed: allPass,
     summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${why ? `; ${why}` : ''}${replaced}`,
     tests: { ...t, cases, exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr) },
-    ...(tampering ? { tampering: { reason: tampering, findings, disagreement: disagreement ?? (equality.length ? equality.join('; ') : undefined) } } : {}),
+    ...(tampering ? { tampering: { reason: tampering, findings, disagreement: disagreement ?? ([...equality, ...inner].join('; ') || undefined) } } : {}),
     ...(ctx?.infrastructure.length ? { infrastructure: ctx.infrastructure } : {}),
     durationMs: Date.now() - t0,
   };

@@ -1,11 +1,11 @@
 // One sentence, at once, when there is no Docker engine to talk to: before anything that needs
 // one (an image build would otherwise start bootstrapping a base image, a start would wait out
-// its timeouts) the engine is pinged, and a failed connection becomes NoEngineError.
+// its timeouts) the engine is pinged, and a failed connection becomes NoEngineError: a
+// NotAvailableError on the wire, so an Env server's client (Python) gets that sentence as it is.
 import type Docker from 'dockerode';
+import { NotAvailableError } from '../../bridge/protocol/errors';
 
-export class NoEngineError extends Error {
-  constructor(message: string) { super(message); this.name = 'NoEngineError'; }
-}
+export class NoEngineError extends NotAvailableError {}
 
 /** Where `docker` talks to, as a person would write it (unix:///var/run/docker.sock, tcp://host:port). */
 export function engineAddress(docker: Docker): string {

@@ -104,7 +104,8 @@ export function actionTitle(a: Record<string, unknown>): string {
   }
 }
 
-function fromEnvFormat(records: TrajectoryRecord[]): TrajectoryStep[] {
+/** `rewarded`: false when the recorded Env had no reward (no task, no reward function), so its steps' 0 is shown as no reward at all. */
+function fromEnvFormat(records: TrajectoryRecord[], rewarded: boolean): TrajectoryStep[] {
   const steps: TrajectoryStep[] = [];
   const folder = new HumanInputFolder();
   // Human events fold into actions; a typing run may grow over several events.
@@ -142,7 +143,7 @@ function fromEnvFormat(records: TrajectoryRecord[]): TrajectoryStep[] {
         push({
           t: r.t, actor: 'agent', kind: 'step', title: `step ${r.step}: ${actionTitle(a)}`, action: r.action,
           tool: a.type === 'tool' ? { name: String(a.name), args: a.args ?? {}, result: toolResultOf(info.toolResult) } : undefined,
-          modelText: modelTextOf(info) ?? takeNote(), reward: r.reward, terminated: r.terminated, truncated: r.truncated,
+          modelText: modelTextOf(info) ?? takeNote(), reward: rewarded ? r.reward : undefined, terminated: r.terminated, truncated: r.truncated,
           error: err?.message, screenshot: r.observation.screenshot, marksImage: r.observation.marksImage, marks: r.observation.marks?.file,
           details: { info: { ...info, toolResult: undefined }, timings: r.observation.timings },
         });
@@ -265,7 +266,8 @@ export function loadTrajectoryView(path: string): TrajectoryView {
     const t = readTrajectory(file);
     meta = t.header?.meta ?? {};
     torn = t.tornTail !== null;
-    steps = fromEnvFormat(t.records);
+    // Older trajectories do not say: their rewards are shown as recorded.
+    steps = fromEnvFormat(t.records, meta.rewarded !== false);
   }
   carryScreens(steps);
   let result: TrajectoryView['result'] = null;

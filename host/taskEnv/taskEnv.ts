@@ -103,6 +103,9 @@ export class TaskEnv extends Env {
     return { ...(await super.observe(kinds, o)), instruction: this.task.instruction };
   }
 
+  /** The task's grading gives the rewards. */
+  override get rewarded(): boolean { return true; }
+
   protected override async stepReward(terminated: boolean, info: StepInfo): Promise<number> {
     if (!terminated) return 0;
     const evaluation = await this.grade();

@@ -1,6 +1,8 @@
 // Recording is a wrapper: every reset, step (action, tool call, observation, reward, timings,
 // errors), checkpoint and pause goes to the trajectory as it happens, and so does what a
-// person does in the live view (polled from the bridge's control.events), tagged `human`.
+// person does in the live view (polled from the bridge's control.events), tagged `human`:
+// each input once, from the first reset on (what a person did in an environment before a
+// session attached to it belongs to no episode of this trajectory).
 import type { HumanEvent } from '../../bridge/protocol';
 import type { Action } from '../env/actions';
 import type { CheckpointOptions } from '../checkpoint/checkpoint';
@@ -27,8 +29,11 @@ export class RecordTrajectory extends EnvWrapper {
 
   constructor(env: EnvLike, readonly dir: string, private readonly o: RecordOptions = {}) {
     super(env);
-    // The header names what the base Env was configured with, before any reset started an environment.
-    this.writer = new TrajectoryWriter(dir, { ...o.meta, image: env.unwrapped.opts.image ?? null, display: env.unwrapped.opts.display ?? null });
+    // The header names what the base Env was configured with, before any reset started an
+    // environment; `rewarded` says whether its rewards mean anything (a task's grading, a reward
+    // function) or are the 0 of an Env that has none.
+    const base = env.unwrapped;
+    this.writer = new TrajectoryWriter(dir, { ...o.meta, image: base.opts.image ?? null, display: base.opts.display ?? null, rewarded: base.rewarded });
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -52,6 +57,12 @@ export class RecordTrajectory extends EnvWrapper {
         if (r.events.length < 1000) return written;
       }
     }).catch(() => 0);
+  }
+
+  private async humanLogEnd(): Promise<number> {
+    const base = this.env.unwrapped;
+    if (!base.id || base.client.closed) return 0;
+    return base.client.call('control.status', {}).then((s) => s.lastEventSeq, () => 0);
   }
 
   private writeHuman(event: HumanEvent): void {
@@ -98,11 +109,13 @@ export class RecordTrajectory extends EnvWrapper {
 
   override async reset(args: { seed?: number; options?: ResetOptions } = {}): Promise<ResetResult> {
     clearInterval(this.poller);
-    await this.flushHuman();
+    if (this.resets > 0) await this.flushHuman(); // the rest of the episode that ends here
     const t = Date.now();
     this.resets++;
     const r = await super.reset(args);
-    this.humanSeq = 0;
+    // The episode's input starts after what the bridge has logged so far: nothing in a new
+    // container; in one begun in place (attached, recycled) the log goes back further.
+    this.humanSeq = await this.humanLogEnd();
     return this.serial(async () => {
       // The initial workspace is kept with the trajectory, so a replay starts from the same files.
       const options: Record<string, unknown> = { ...args.options };

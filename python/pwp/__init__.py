@@ -6,7 +6,7 @@
     obs, reward, terminated, truncated, info = env.step("xdotool key ctrl+k ctrl+s")
 """
 from . import errors
-from .compat import PwPBench
+from .compat import PwP, PwPBench
 from .client import Client
 from .env import Env, attach, make
 from .errors import (
@@ -16,7 +16,7 @@ from .errors import (
 from .server import connect
 
 __all__ = [
-    'make', 'attach', 'connect', 'Env', 'Client', 'PwPBench', 'errors', 'PwpError', 'InvalidParamsError',
+    'make', 'attach', 'connect', 'Env', 'Client', 'PwP', 'PwPBench', 'errors', 'PwpError', 'InvalidParamsError',
     'NotAvailableError', 'ActionFailedError', 'EnvironmentLostError', 'LimitExceededError', 'TargetClosedError', 'TimeoutError',
     'UnauthorizedError',
 ]

@@ -1,13 +1,13 @@
-"""JSON-RPC 2.0 over one WebSocket to pwp's Env server (websocket-client, no other dependency).
+"""JSON-RPC 2.0 over one WebSocket to pwp's Env server (the standard library only).
 Calls are answered in any order; a lock makes one client safe to share between threads."""
 import itertools
 import json
 import os
+import socket
 import threading
 
-import websocket
-
 from .errors import TargetClosedError, TimeoutError, UnauthorizedError, error_from_wire
+from .wsclient import HandshakeError, WebSocket
 
 DEFAULT_TIMEOUT = 30 * 60  # seconds: a reset builds or starts an IDE, a reward runs a verifier
 
@@ -25,12 +25,13 @@ class Client:
         self._lock = threading.Lock()
         self._answers = {}
         try:
-            self._ws = websocket.create_connection(self.url, header=[f'Authorization: Bearer {self.token}'], timeout=timeout,
-                                                   enable_multithread=True)
-        except websocket.WebSocketBadStatusException as e:
-            if e.status_code == 401:
+            self._ws = WebSocket(self.url, headers=[f'Authorization: Bearer {self.token}'], timeout=timeout)
+        except HandshakeError as e:
+            if e.status == 401:
                 raise UnauthorizedError(f'the Env server at {self.url} refused the token') from None
-            raise
+            raise TargetClosedError(f'no Env server at {self.url}: {e}') from None
+        except OSError as e:
+            raise TargetClosedError(f'cannot connect to the Env server at {self.url}: {e}') from None
         self.hello = self.call('server.hello', {} if grace_ms is None else {'graceMs': int(grace_ms)})
 
     def call(self, method, params=None, timeout=None):
@@ -44,9 +45,9 @@ class Client:
                     raw = self._ws.recv()
                     msg = json.loads(raw)
                     self._answers[msg.get('id')] = msg
-            except websocket.WebSocketTimeoutException:
+            except socket.timeout:
                 raise TimeoutError(f'{method} did not answer within {timeout or self.timeout} s') from None
-            except (websocket.WebSocketConnectionClosedException, ConnectionError, OSError) as e:
+            except OSError as e:
                 raise TargetClosedError(f'the Env server connection closed during {method}: {e}') from None
             answer = self._answers.pop(msg_id)
         if 'error' in answer:

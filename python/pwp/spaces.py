@@ -1,22 +1,17 @@
 """The Env's action and observation spaces as the server publishes them (JSON Schema), as
 gymnasium spaces when gymnasium is importable."""
-try:
-    import gymnasium
-    _Space = gymnasium.spaces.Space
-except ImportError:  # optional
-    gymnasium = None
-    _Space = object
+from .gymapi import SpaceBase
 
 
-class JsonSchemaSpace(_Space):
+class JsonSchemaSpace(SpaceBase):
     """A space described by a JSON Schema. `contains` checks the top level (kind and fields);
     the server checks every detail and answers InvalidParamsError naming the field."""
 
-    def __init__(self, schema, accepts_strings=False):
-        if gymnasium is not None:
-            super().__init__(shape=None, dtype=None)
+    def __init__(self, schema, accepts_strings=False, screen=(1280, 800)):
+        super().__init__(shape=None, dtype=None)
         self.schema = schema
         self.accepts_strings = accepts_strings
+        self.screen = screen  # (width, height): where sample() moves the pointer; the Env keeps it current
 
     def contains(self, x):
         if isinstance(x, str):
@@ -32,7 +27,17 @@ class JsonSchemaSpace(_Space):
         return all(k in x for k in self.schema.get('required', []))
 
     def sample(self, mask=None, probability=None):
-        raise NotImplementedError('a JSON Schema space is not sampled: write the action (see .schema)')
+        """A random action that changes nothing a task is graded on: the pointer moved to a random
+        point of the screen (from np_random, so seed() repeats it). A useful action is written, not
+        sampled: see .schema."""
+        if not self.accepts_strings:
+            raise NotImplementedError('an observation space is not sampled')
+        width, height = self.screen
+        return {'type': 'move', 'x': int(self.np_random.integers(0, width)), 'y': int(self.np_random.integers(0, height))}
+
+    @property
+    def is_np_flattenable(self):
+        return False
 
     def __repr__(self):
         return f'JsonSchemaSpace({sorted(self.schema.get("properties", {}))})'

@@ -1,4 +1,7 @@
 """The Env server from Python: its limit on environments, several clients and episodes at once."""
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -50,3 +53,20 @@ def test_two_clients_drive_two_episodes_at_once_each_seeing_only_its_own(server)
         t.join()
     assert not errors, errors
     assert results == {'alpha': 'alpha', 'bravo': 'bravo'}
+
+
+def test_without_a_docker_engine_the_first_make_says_so_as_not_available():
+    # This checkout's CLI, started by the package as a user's first pwp.make would, on a machine with no engine.
+    root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+    script = (
+        'import pwp\n'
+        'try:\n'
+        '    pwp.make(files={"a.txt": "x"}).reset()\n'
+        'except pwp.NotAvailableError as e:\n'
+        '    print("NotAvailableError:", e)\n'
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ('PWP_SERVER_URL', 'PWP_TOKEN')}
+    env.update(DOCKER_HOST='unix:///nonexistent/docker.sock', PWP_CLI=os.path.join(root, 'bin', 'pwp'), PYTHONPATH=os.path.join(root, 'python'))
+    run = subprocess.run([sys.executable, '-c', script], env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith('NotAvailableError: no Docker engine at unix:///nonexistent/docker.sock'), run.stdout

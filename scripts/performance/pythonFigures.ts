@@ -14,7 +14,7 @@ import { pct } from './stats';
 
 type Figures = Record<string, number | string | null>;
 type Row = [string, string, string, string];
-/** Debian's Python: its python3-websocket, numpy and Pillow are what the package's tests use too. */
+/** Debian's Python: its numpy and Pillow are what the package's tests use too. */
 const PYTHON = '/usr/bin/python3';
 
 const PY_STEPS = `

@@ -280,6 +280,7 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
     it('records the actions it carried out as a trajectory', () => {
       const t = readTrajectory(record);
       assert.equal(t.header?.meta.envId, session.info.id);
+      assert.equal(t.header?.meta.rewarded, false, 'a session has no reward: the viewer shows no score');
       const steps = t.records.filter((r) => r.type === 'step');
       const actions = steps.map((s) => (s.type === 'step' ? s.action : null));
       assert.ok(actions.some((a) => a?.type === 'click' && a.mark !== undefined), JSON.stringify(actions));

@@ -1,7 +1,7 @@
 // The Python package's pytest suite (python/tests: a real `pwp serve`, real containers), run
 // once from mocha with one `it` per pytest test, so its passes, failures and skips are counted
 // with the rest of `npm test`. The Python is PWP_PYTHON, else Debian's /usr/bin/python3 (where
-// scripts/setup.sh installs python3-pytest, python3-websocket, python3-numpy, python3-pil).
+// scripts/setup.sh installs python3-venv, python3-pytest, python3-numpy, python3-pil).
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -57,9 +57,10 @@ describe('Python package: pytest against a real Env server and real containers',
   });
 
   for (const id of ids) {
-    const name = id.split('::').pop()!.replace(/\[.*$/, '');
+    // JUnit names a parametrized test with its parameters, as the id's last part does.
+    const name = id.split('::').pop()!;
     it(`pytest ${id}`, function () {
-      const o = outcomes.get(name) ?? [...outcomes.entries()].find(([k]) => k.startsWith(`${name}[`))?.[1];
+      const o = outcomes.get(name);
       assert.ok(o, `no result for ${id} (did pytest run?):\n${log.slice(-4000)}`);
       if (o.status === 'skipped') { this.test!.title += ` (skipped: ${o.message.trim().split('\n')[0]})`; this.skip(); }
       assert.equal(o.status, 'passed', o.message.slice(-4000));

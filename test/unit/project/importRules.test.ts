@@ -97,6 +97,10 @@ describe('import rules (dependency-cruiser)', function () {
       plant('bridge/server/plantedHost.ts', "import * as e from '../../host/env/env';\nexport const planted = e;\n");
       expected.set('host-and-bridge-apart', 'bridge/server/plantedHost.ts -> host/env/env.ts');
 
+      // What pwp evaluates before it knows its command, importing the library eagerly.
+      plant('host/cli/main.ts', `${readFileSync(join(ROOT, 'host/cli/main.ts'), 'utf8')}\nimport { Env as plantedEager } from '../env/env';\nexport const plantedEnv = plantedEager;\n`);
+      expected.set('cli-loads-commands-lazily', 'host/cli/main.ts -> host/env/env.ts');
+
       assert.deepEqual([...expected.keys()].sort(), [...ruleNames].sort(), 'every rule has a planted violation, and only the rules there are');
       const found = (await cruise(SOURCES, { ...options, baseDir: dir, tsConfig: { fileName: join(dir, 'tsconfig.json') } })).map(describeViolation);
       for (const [rule, edge] of expected) {

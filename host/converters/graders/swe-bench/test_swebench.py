@@ -23,7 +23,18 @@ import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import xml.etree.ElementTree  # noqa: E402
+import ctypes  # noqa: E402
+import importlib.util  # noqa: E402
+import signal  # noqa: E402
+import string  # noqa: E402
+import threading  # noqa: E402
 sys.path[:] = _path
+
+# ctest, cargo test, surefire and go test run with a canary of their own (runner_canary.py beside
+# this file, loaded by its path; what it imports was imported above).
+_canary_spec = importlib.util.spec_from_file_location("runner_canary", os.path.join(os.path.dirname(os.path.abspath(__file__)), "runner_canary.py"))
+runner_canary = importlib.util.module_from_spec(_canary_spec)
+_canary_spec.loader.exec_module(runner_canary)
 
 import pytest  # noqa: E402
 
@@ -56,32 +67,8 @@ def parse_sympy(log):
     return out
 
 
-def status_of(statuses):
-    # A test reported more than once (a name in two files) passes only if it passed every time.
-    return "passed" if all(s == "passed" for s in statuses) else "skipped" if all(s == "skipped" for s in statuses) else "failed"
-
-
-def collect(pairs):
-    seen = {}
-    for name, status in pairs:
-        seen.setdefault(name, []).append(status)
-    return {k: status_of(v) for k, v in seen.items()}
-
-
-def parse_go(log):
-    # go test -v: "--- PASS: TestName (0.00s)", subtests indented as "--- FAIL: TestName/sub".
-    return collect(
-        (m.group(2), {"PASS": "passed", "SKIP": "skipped"}.get(m.group(1), "failed"))
-        for m in re.finditer(r"^\s*--- (PASS|FAIL|SKIP): (\S+)", log, re.M)
-    )
-
-
-def parse_cargo(log):
-    # cargo test: "test path::to::name ... ok", "... FAILED", "... ignored" (a doc test's name has spaces).
-    return collect(
-        (m.group(1), {"ok": "passed", "ignored": "skipped"}.get(m.group(2), "failed"))
-        for m in re.finditer(r"^test (.+?) \.\.\. (ok|FAILED|ignored)\b", log, re.M)
-    )
+# A test reported more than once (a name in two files) passes only if it passed every time.
+collect = runner_canary.collect
 
 
 def parse_tap(log):
@@ -94,28 +81,6 @@ def parse_tap(log):
         out.append((name, "skipped" if directive else "passed" if m.group(1) == "ok" else "failed"))
     return collect(out)
 
-
-def parse_ctest(log):
-    # ctest: "1/3 Test #1: name .......   Passed    0.01 sec", "***Failed", "***Not Run (Disabled)", "***Skipped".
-    return collect(
-        (m.group(1), "passed" if m.group(2) == "Passed" else "skipped" if re.search(r"Skipped|Disabled", m.group(2)) else "failed")
-        for m in re.finditer(r"^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(Passed\b|\*\*\*.*)", log, re.M)
-    )
-
-
-def surefire_reports():
-    return [p for p in WORKSPACE.rglob("TEST-*.xml") if p.parent.name == "surefire-reports"]
-
-
-def parse_surefire(log):
-    # Maven surefire's XML reports: one testcase per test, named "classname#name" here.
-    out = []
-    for report in surefire_reports():
-        for case in xml.etree.ElementTree.parse(report).iter("testcase"):
-            name = case.get("classname", "") + "#" + case.get("name", "").split("(")[0]
-            bad = any(case.find(t) is not None for t in ("failure", "error"))
-            out.append((name, "failed" if bad else "skipped" if case.find("skipped") is not None else "passed"))
-    return collect(out)
 
 PYTEST_STATUSES = ("PASSED", "FAILED", "SKIPPED", "ERROR", "XFAIL", "XPASS")
 
@@ -199,7 +164,7 @@ def run_junit(env):
     return collect((nodeid, status) for nodeid, name, status in cases if name not in (good, bad)), log[-3000:], None
 
 
-PARSERS = {"django": parse_django, "sympy": parse_sympy, "go": parse_go, "cargo": parse_cargo, "tap": parse_tap, "ctest": parse_ctest, "surefire": parse_surefire}
+PARSERS = {"django": parse_django, "sympy": parse_sympy, "tap": parse_tap}
 
 
 @functools.lru_cache(maxsize=None)
@@ -208,14 +173,13 @@ def results():
     env.update(SPEC["env"])
     if SPEC["log"] == "junit":
         return run_junit(env)
+    if SPEC["log"] in runner_canary.CANARY_LOGS:
+        return runner_canary.run_with_canary(SPEC, WORKSPACE, env)
     if SPEC["runner"] is not None:
         runner = WORKSPACE / SPEC["runner"]
         before = pathlib.Path(SPEC["initial"]) / SPEC["runner"]
         assert before.is_file(), "the initial workspace has no " + SPEC["runner"]
         assert runner.is_file() and runner.read_bytes() == before.read_bytes(), SPEC["runner"] + " was changed: it is the test runner"
-    # Reports left in the workspace are not this run's.
-    for report in surefire_reports() if SPEC["log"] == "surefire" else []:
-        shutil.rmtree(report.parent, ignore_errors=True)
     argv = [sys.executable if a == "python3" else a for a in SPEC["command"]]
     r = subprocess.run(argv, cwd=WORKSPACE, env=env, capture_output=True, text=True, timeout=SPEC["timeoutSec"])
     log = r.stdout + "\n" + r.stderr

@@ -14,7 +14,7 @@ import { DATASETS_ROOT } from '../../../../host/converters/bundledDatasets';
 import { convertDataset } from '../../../../host/converters/datasets';
 import { convertSweBench, type SweInstance } from '../../../../host/converters/sweBench';
 import { instanceDockerfile, readInstanceSetups } from '../../../../host/converters/sweBenchImage';
-import { logGrader, logCaseId, logGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
+import { logGraderFiles, logCaseId, logGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
 import { applicablePatch, collectPredictions } from '../../../../host/converters/sweBenchPredictions';
 import { sweTestSpec, testDirectives } from '../../../../host/converters/sweBenchSpecs';
 import { loadTask, TASKS_ROOT } from '../../../../host/taskEnv/loadTask';
@@ -74,7 +74,7 @@ describe('SWE-bench', () => {
     cpSync(ws, join(root, 'initial'), { recursive: true });
     const grade = (log: 'django' | 'sympy', tests: string[]) => {
       write(ws, {
-        '.swebench/test_swebench.py': logGrader(),
+        ...logGraderFiles(''),
         '.swebench/spec.json': logGraderSpec({ instance_id: 'x', log, command: ['python3', 'tests/runtests.py', ...(log === 'sympy' ? ['--sympy'] : [])], env: {}, runner: 'tests/runtests.py', tests, timeoutSec: 60, initial: join(root, 'initial') }),
       });
       const report = join(root, `report-${log}.xml`);

@@ -14,7 +14,7 @@ import { gitWorkspaceSetup } from '../../../../host/converters/repoCheckout';
 import { convertSweBench, type SweInstance } from '../../../../host/converters/sweBench';
 import { mapTestIds } from '../../../../host/converters/sweBenchIds';
 import { debianMeets, pinsOnDebian } from '../../../../host/converters/sweBenchImage';
-import { logCaseId, logGrader, logGraderSpec, type LogGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
+import { logCaseId, logGraderFiles, logGraderSpec, type LogGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
 import { checkToolchains, MissingToolchainError } from '../../../../host/taskEnv/resolveTaskImage';
 
 const write = (root: string, files: Record<string, string>) => {
@@ -152,7 +152,7 @@ describe('SWE-bench in the repository\'s own environment', () => {
     /** Grades a workspace with the hidden grader; the status of each expected case. */
     function grade(ws: string, spec: Partial<LogGraderSpec>, tests: string[]): Record<string, string> {
       write(ws, {
-        '.swebench/test_swebench.py': logGrader(),
+        ...logGraderFiles(''),
         '.swebench/spec.json': logGraderSpec({
           instance_id: 'x', log: 'junit', command: ['python3', '-m', 'pytest', '-rA', 'tests/test_span.py'], env: { PYTHONPATH: join(ws, 'src') }, runner: null,
           tests, timeoutSec: 120, initial: ws, module: 'spanlib', parser: 'pytest', passToPassFrom: 1, ...spec,

@@ -11,31 +11,14 @@ import { parseJUnitXml, tally } from '../../../../host/evaluation/testReports';
 import type { TestsEvaluator } from '../../../../host/evaluation/evaluatorSchema';
 import { DATASETS_ROOT } from '../../../../host/converters/bundledDatasets';
 import { convertDataset } from '../../../../host/converters/datasets';
-import { logGrader, logCaseId, logGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
+import { logGraderFiles, logCaseId, logGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
 import { detectLanguage, LANGUAGE_SPECS } from '../../../../host/converters/sweBenchMultilingual';
 import { loadTask } from '../../../../host/taskEnv/loadTask';
 
 const write = (root: string, files: Record<string, string>) => {
   for (const [p, c] of Object.entries(files)) { mkdirSync(dirname(join(root, p)), { recursive: true }); writeFileSync(join(root, p), c); }
 };
-const has = (tool: string) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status === 0;
-
-/** Go 1.19's `go test -v` output in the IDE image (pwp-samples/units with the test patches, before the fixes). */
-const GO_LOG = `=== RUN   TestParseSize
-=== RUN   TestParseSize/plain
-=== RUN   TestParseSize/binary
-    size_test.go:21: ParseSize("2KiB") = 0, unknown unit in "2KiB"; want 2048
---- FAIL: TestParseSize (0.00s)
-    --- PASS: TestParseSize/plain (0.00s)
-    --- FAIL: TestParseSize/binary (0.00s)
-=== RUN   TestParseSizeRejects
---- PASS: TestParseSizeRejects (0.00s)
-=== RUN   TestSkipped
-    size_test.go:40: not on this platform
---- SKIP: TestSkipped (0.00s)
-FAIL
-FAIL	github.com/pwp-samples/units	0.005s
-`;
+const has = (tool: string) => spawnSync(tool, [tool === 'go' ? 'version' : '--version'], { stdio: 'ignore' }).status === 0;
 
 describe('SWE-bench-Multilingual', () => {
   let root: string;
@@ -45,7 +28,7 @@ describe('SWE-bench-Multilingual', () => {
   /** Runs the hidden grader on a workspace with `command` and returns each test's status as the evaluator sees it. */
   function grade(ws: string, log: Parameters<typeof logGraderSpec>[0]['log'], command: string[], tests: string[], env: Record<string, string> = {}): Record<string, string> {
     write(ws, {
-      '.swebench/test_swebench.py': logGrader(),
+      ...logGraderFiles(''),
       '.swebench/spec.json': logGraderSpec({ instance_id: 'x', log, command, env, runner: null, tests, timeoutSec: 300, initial: join(root, 'initial') }),
     });
     const report = join(root, `report-${log}.xml`);
@@ -67,10 +50,25 @@ describe('SWE-bench-Multilingual', () => {
     assert.deepEqual(LANGUAGE_SPECS.javascript.directives(['test/a.test.js', 'test/fixture.json', 'test/b.test.mjs']), ['test/a.test.js', 'test/b.test.mjs']);
   });
 
-  it('grades go test -v output: subtests by their full name, a skipped or absent test fails', () => {
+  it('grades go test run for real, read from go test -json: subtests by their full name, a skipped or absent test fails', function () {
+    if (!has('go')) this.skip();
+    this.timeout(180_000);
     const ws = join(root, 'ws');
-    write(ws, { 'go.log': GO_LOG });
-    assert.deepEqual(grade(ws, 'go', ['cat', 'go.log'], ['TestParseSize/plain', 'TestParseSize/binary', 'TestParseSize', 'TestParseSizeRejects', 'TestSkipped', 'TestGone']), {
+    write(ws, {
+      'go.mod': 'module example.com/units\n\ngo 1.19\n',
+      'size.go': 'package units\n\nfunc Double(n int) int { return n * 2 }\n',
+      'size_test.go': [
+        'package units', '', 'import "testing"', '',
+        'func TestParseSize(t *testing.T) {',
+        '\tt.Run("plain", func(t *testing.T) {})',
+        '\tt.Run("binary", func(t *testing.T) { t.Fatal("ParseSize(\\"2KiB\\") = 0") })',
+        '}', '',
+        'func TestParseSizeRejects(t *testing.T) {}', '',
+        'func TestSkipped(t *testing.T) { t.Skip("not on this platform") }', '',
+      ].join('\n'),
+    });
+    const tests = ['TestParseSize/plain', 'TestParseSize/binary', 'TestParseSize', 'TestParseSizeRejects', 'TestSkipped', 'TestGone'];
+    assert.deepEqual(grade(ws, 'go', [...LANGUAGE_SPECS.go.spec.command, '.'], tests, { GOCACHE: join(root, 'gocache'), CGO_ENABLED: '0' }), {
       'TestParseSize/plain': 'passed', 'TestParseSize/binary': 'failed', TestParseSize: 'failed', TestParseSizeRejects: 'passed', TestSkipped: 'failed', TestGone: 'failed',
     });
   });
@@ -137,11 +135,11 @@ describe('SWE-bench-Multilingual', () => {
       'pom.xml': `<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
   <groupId>demo</groupId><artifactId>demo</artifactId><version>1</version>
   <properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>
-  <dependencies><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version><scope>test</scope></dependency></dependencies>
+  <dependencies><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.9.2</version><scope>test</scope></dependency></dependencies>
   <build><plugins>
-    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>
-    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
-    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>3.2.5</version></plugin>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.10.1</version></plugin>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.0</version></plugin>
+    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>2.22.3</version></plugin>
   </plugins></build>
 </project>
 `,

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, goPackages, isCanaryCase, outputEqualityFindings, type Canary,
+  canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, goPackages, isCanaryCase, outputEqualityFindings, runnerCanaryFindings, type Canary,
 } from '../../../../host/evaluation/canary';
 import { deliverableFile, runnerFiles } from '../../../../host/evaluation/isolatedRunner';
 import { crossCheck, pytestSummaries } from '../../../../host/evaluation/runnerOutput';
@@ -112,6 +112,13 @@ describe('grading canary', () => {
   it('reports the failures the verifier\'s equality checks raised as evidence', () => {
     const cases = [c('t::a', 'failed'), { ...c('t::b', 'failed'), message: 'AssertionError: pwp: tampering suspected: an object of class S was found equal to the str \'I\'\nmore' }];
     assert.deepEqual(equalityFindings(cases), ["t::b: an object of class S was found equal to the str 'I'"]);
+  });
+
+  it('quotes what a grader script\'s runner canary found, once for all the cases that failed with it', () => {
+    const why = 'AssertionError: tampering suspected (runner canary): ctest\'s report shows the canary test ab_cd that must have failed as [\'passed\']\n  93% tests passed';
+    const cases = ['a', 'b', 'c'].map((x) => ({ ...c(`g::test_result[${x}]`, x === 'c' ? 'passed' : 'failed'), message: why }));
+    assert.deepEqual(runnerCanaryFindings(cases), ["ctest's report shows the canary test ab_cd that must have failed as ['passed']"]);
+    assert.deepEqual(runnerCanaryFindings([{ ...c('x', 'failed'), message: 'tampering suspected: something else' }]), []);
   });
 
   it('tells the equality check which Python files are the agent\'s, with their original text', () => {

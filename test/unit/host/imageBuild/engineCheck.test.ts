@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import { REPO_ROOT } from '../../../../host/common/paths';
 import { NoEngineError, noEngineMessage, requireEngine } from '../../../../host/imageBuild/engineCheck';
+import { errorFromWire, errorToWire, NotAvailableError } from '../../../../bridge/protocol';
 
 describe('no Docker engine', function () {
   this.timeout(120_000);
@@ -16,6 +17,8 @@ describe('no Docker engine', function () {
   it('requireEngine fails with NoEngineError naming the socket and the way out', async () => {
     await assert.rejects(requireEngine(new Docker({ socketPath: socket })), (e: Error) => {
       assert.ok(e instanceof NoEngineError);
+      // On the wire (the Env server's clients) it is NotAvailableError with the same sentence.
+      assert.deepEqual(errorFromWire(errorToWire(e)).constructor, NotAvailableError);
       assert.equal(e.message, `no Docker engine at unix://${socket}: \`npm run setup\` installs and starts one, or start yours (ENOENT)`);
       return true;
     });

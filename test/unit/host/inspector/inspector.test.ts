@@ -81,6 +81,18 @@ describe('inspector: trajectories for the viewer', () => {
     assert.equal(listTrajectories([dir])[0].envId, 'abcd1234');
   });
 
+  it('shows no reward and no score for an Env that has none (a session without a task)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pwp-view-'));
+    const w = new TrajectoryWriter(dir, { source: 'pwp mcp', rewarded: false });
+    w.append({ type: 'reset', seed: null, options: {}, info: {}, observation: { timings: {} } });
+    w.append({ type: 'step', actor: 'agent', step: 1, action: { type: 'key', keys: 'a' }, reward: 0, terminated: false, truncated: false, info: {}, observation: { timings: {} } });
+    w.append({ type: 'step', actor: 'agent', step: 2, action: { type: 'done' }, reward: 0, terminated: true, truncated: false, info: {}, observation: { timings: {} } });
+    w.close();
+    const v = loadTrajectoryView(dir);
+    assert.deepEqual(v.steps.map((s) => s.reward), [undefined, undefined, undefined]);
+    assert.equal(v.result, null);
+  });
+
   it('reads the task runner\'s format: screenshots go with the action before them, notes are the model\'s text, result.json gives the reward', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pwp-view-task-'));
     const lines = [

@@ -1,5 +1,7 @@
 # swe-bench/test_swebench.py: each runner's log read test by test as SWE-bench reads it, one pytest
-# case per FAIL_TO_PASS/PASS_TO_PASS test, and an edited runner passes nothing.
+# case per FAIL_TO_PASS/PASS_TO_PASS test, and an edited runner passes nothing. The canary's
+# checks of ctest, cargo test, surefire and go test (runner_canary.py) on the output an honest
+# run and a forged one give (test_swebench_multilingual and toolchainTampering run them for real).
 import importlib.util
 import json
 import shutil
@@ -22,6 +24,7 @@ def write_spec(ws, initial, log, tests, command=("python3", "tests/runtests.py")
 @pytest.fixture
 def grader(tmp_path):
     """The grader module, imported from a workspace as the verifier has it (its parsers)."""
+    install("swe-bench/runner_canary.py", tmp_path / ".swebench" / "runner_canary.py")
     path = install("swe-bench/test_swebench.py", tmp_path / ".swebench" / "test_swebench.py")
     write_spec(tmp_path, tmp_path, "django", [])
     spec = importlib.util.spec_from_file_location("swebench_grader", path)
@@ -45,38 +48,9 @@ def test_reads_sympy_verbose_lines(grader):
         "test_expand": "passed", "test_simplify": "failed", "test_err": "failed", "test_xfail": "failed", "test_skip": "skipped", "test_slow": "skipped"}
 
 
-def test_reads_go_subtests_by_full_name(grader):
-    log = "=== RUN   TestA\n--- PASS: TestA (0.00s)\n    --- FAIL: TestB/sub (0.00s)\n--- SKIP: TestC (0.00s)\n"
-    assert grader.parse_go(log) == {"TestA": "passed", "TestB/sub": "failed", "TestC": "skipped"}
-
-
-def test_reads_cargo_lines_and_a_name_reported_twice_passes_only_if_both_passed(grader):
-    log = "test a::b ... ok\ntest c ... FAILED\ntest d ... ignored\ntest src/lib.rs - f (line 3) ... ok\ntest a::b ... FAILED\n"
-    assert grader.parse_cargo(log) == {"a::b": "failed", "c": "failed", "d": "skipped", "src/lib.rs - f (line 3)": "passed"}
-
-
 def test_reads_tap_with_escapes_skips_and_nesting(grader):
     log = "ok 1 - adds\nnot ok 2 - subtracts\n    ok 1 - nested \\# one\nok 3 - later # SKIP not now\nok 4 - back\\\\slash # TODO\n"
     assert grader.parse_tap(log) == {"adds": "passed", "subtracts": "failed", "nested # one": "passed", "later": "skipped", "back\\slash": "skipped"}
-
-
-def test_reads_ctest_results(grader):
-    log = ("1/4 Test #1: alpha ............   Passed    0.01 sec\n"
-           "2/4 Test #2: beta .............***Failed    0.01 sec\n"
-           "3/4 Test #3: gamma ............***Not Run (Disabled)   0.00 sec\n"
-           "4/4 Test #4: delta ............***Skipped   0.00 sec\n")
-    assert grader.parse_ctest(log) == {"alpha": "passed", "beta": "failed", "gamma": "skipped", "delta": "skipped"}
-
-
-def test_reads_surefire_reports_under_the_workspace(grader, tmp_path):
-    reports = tmp_path / "mod" / "target" / "surefire-reports"
-    reports.mkdir(parents=True)
-    (reports / "TEST-a.xml").write_text(
-        '<testsuite><testcase classname="p.ATest" name="ok()"/><testcase classname="p.ATest" name="bad"><failure/></testcase>'
-        '<testcase classname="p.ATest" name="err"><error/></testcase><testcase classname="p.ATest" name="off"><skipped/></testcase></testsuite>')
-    (tmp_path / "other").mkdir()
-    (tmp_path / "other" / "TEST-b.xml").write_text('<testsuite><testcase classname="q" name="x"/></testsuite>')
-    assert grader.parse_surefire("") == {"p.ATest#ok": "passed", "p.ATest#bad": "failed", "p.ATest#err": "failed", "p.ATest#off": "skipped"}
 
 
 RUNNER = """import sys
@@ -100,6 +74,7 @@ def test_runs_the_runner_once_and_grades_each_test_as_its_own_case(tmp_path):
     (ws / "tests").mkdir(parents=True)
     (ws / "tests" / "runtests.py").write_text(RUNNER)
     shutil.copytree(ws, initial)
+    install("swe-bench/runner_canary.py", ws / ".swebench" / "runner_canary.py")
     install("swe-bench/test_swebench.py", ws / ".swebench" / "test_swebench.py")
     tests = ["test_a (app.tests.T)", "test_b (app.tests.T)", "test_z (app.tests.T)"]
     write_spec(ws, initial, "django", tests)
@@ -113,6 +88,7 @@ def test_an_edited_runner_passes_nothing(tmp_path):
     (ws / "tests" / "runtests.py").write_text(RUNNER)
     shutil.copytree(ws, initial)
     (ws / "tests" / "runtests.py").write_text('print("test_b (app.tests.T) ... ok")\n')
+    install("swe-bench/runner_canary.py", ws / ".swebench" / "runner_canary.py")
     install("swe-bench/test_swebench.py", ws / ".swebench" / "test_swebench.py")
     write_spec(ws, initial, "django", ["test_b (app.tests.T)"])
     assert case_statuses(ws) == {"test_result[test_b (app.tests.T)]": "failed"}

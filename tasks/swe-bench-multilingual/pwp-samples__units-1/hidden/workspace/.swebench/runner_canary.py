@@ -1,0 +1,947 @@
+# The inner runners' canary (docs/grading-canary.md): how test_swebench.py runs ctest, cargo test,
+# Maven's surefire and go test, whose test processes run the deliverable's code. Each run gets
+# tests under names drawn now, at least one that must pass and one that must fail, put into the
+# same binary (C/C++: main wrapped in every executable; Rust: appended to every test crate), JVM
+# (a JUnit class in the tests' package) or package (Go: an overlay file) as the task's tests, and
+# the runner's structured report (ctest's JUnit XML, surefire's XML, go test -json; cargo: the
+# console counted per test binary) must show them as they must be, once, and agree with the
+# console. Otherwise every case fails with "tampering suspected" and the evidence.
+#
+# Loaded by test_swebench.py from its own folder while the workspace is off sys.path: standard
+# library only. Runs as the tests' user, like the deliverable, so it holds what it must hide in
+# memory (not readable by the tests' processes: see harden()) and in files under a folder named
+# at random; what it cannot hide is in docs/grading-canary.md.
+import ctypes
+import json
+import os
+import pathlib
+import re
+import secrets
+import shutil
+import signal
+import string
+import subprocess
+import sys
+import tempfile
+import threading
+import xml.etree.ElementTree
+
+# How a failure the canary found begins (the verifier's grade quotes it: canary.ts RUNNER_CANARY_MARK).
+TAMPERING = "tampering suspected (runner canary): "
+# At most this many executables get a canary of their own (each adds two tests).
+MAX_EXECUTABLES = 200
+
+
+def word(n):
+    return "".join(secrets.choice(string.ascii_lowercase) for _ in range(n))
+
+
+def snake():
+    # Named as C, C++ and Rust tests are: lowercase words joined by "_".
+    return "%s_%s" % (word(secrets.choice((5, 6, 7))), word(secrets.choice((6, 7, 8))))
+
+
+def harden():
+    """This process: not dumpable (its memory and environment are root's to read in /proc, not
+    the tests'), and the reaper of every process the run leaves (a daemon that outlives the
+    runner is reparented here and killed before anything is read)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(4, 0, 0, 0, 0)   # PR_SET_DUMPABLE
+        libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
+
+
+def _children():
+    me = os.getpid()
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # The command name may hold spaces and parentheses: the fields follow the last ")".
+        fields = stat[stat.rfind(")") + 2:].split()
+        if len(fields) > 1 and int(fields[1]) == me and fields[0] != "Z":
+            out.append(int(pid))
+    return out
+
+
+def reap():
+    """Kills every process left under this one (the subreaper's orphans included); how many."""
+    killed = 0
+    for _ in range(100):
+        left = _children()
+        if not left:
+            break
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except OSError:
+                pass
+        while True:
+            try:
+                pid, _status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+    return killed
+
+
+def run(argv, cwd, env, timeout):
+    """The command with stdout and stderr on one pipe (the order cargo's lines need): its exit
+    code (None when it timed out) and output. Whatever it leaves running is killed once it
+    exits, before its reports are read."""
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    chunks = []
+
+    def read():
+        for chunk in iter(lambda: proc.stdout.read(65536), b""):
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        code = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        code = None
+    reap()
+    reader.join(30)
+    return code, b"".join(chunks).decode("utf-8", "replace")
+
+
+def collect(pairs):
+    # A test reported more than once (a name in two binaries) passes only if it passed every time.
+    seen = {}
+    for name, status in pairs:
+        seen.setdefault(name, []).append(status)
+    return {k: "passed" if all(s == "passed" for s in v) else "skipped" if all(s == "skipped" for s in v) else "failed" for k, v in seen.items()}
+
+
+class Tampering(Exception):
+    pass
+
+
+class NoRun(Exception):
+    """The runner did not run the tests (a build that failed): nothing passed, nobody forged."""
+
+
+def _script(path, text):
+    path.write_text(text)
+    path.chmod(0o700)
+
+
+def shim(function, *args):
+    """A program that calls this file's `function` with `args` and its own arguments: Python
+    isolated from the tests' environment (-I), this file loaded by its path."""
+    return ("#!%s -I\nimport importlib.util, sys\nspec = importlib.util.spec_from_file_location('runner_canary', %r)\n"
+            "module = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(module)\nmodule.%s(*%r, sys.argv[1:])\n"
+            % (sys.executable, os.path.abspath(__file__), function, args))
+
+
+def _which(name, env):
+    found = shutil.which(name, path=env.get("PATH", os.defpath))
+    if not found:
+        raise FileNotFoundError("%s is not on the tests' PATH" % name)
+    return found
+
+
+# ---- ctest (C and C++) ------------------------------------------------------------------------
+#
+# A `cmake` first on PATH configures with CMAKE_PROJECT_INCLUDE set to a file that, once the
+# top-level CMakeLists.txt is processed (cmake_language DEFER), gives every executable of the
+# project (a) a main of the canary's (ld --wrap=main) that answers the canary's two arguments
+# and hands every other run to the program's own main, and (b) a companion executable compiled
+# in the executable's own setting (include folders, definitions, options, libraries) whose
+# source includes what the executable's sources include, in their order, then makes the same
+# comparisons tests make (strcmp, memcmp, ==, if, return): a header that neuters them changes
+# its outcome. Each gets a test that must pass and one that must fail, under drawn names. A
+# `ctest` first on PATH adds --output-junit; the PATH the tests see is the original one.
+
+CTEST_CANARY_CMAKE = r"""
+function(pwp_canary_targets dir out)
+  get_property(t DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+  get_property(subs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+  foreach(s IN LISTS subs)
+    pwp_canary_targets("${s}" more)
+    list(APPEND t ${more})
+  endforeach()
+  set(${out} ${t} PARENT_SCOPE)
+endfunction()
+
+function(pwp_canary_add)
+  enable_testing()
+  pwp_canary_targets("${CMAKE_SOURCE_DIR}" all)
+  list(SORT all)
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  set(i 0)
+  foreach(t IN LISTS all)
+    get_target_property(type ${t} TYPE)
+    get_target_property(imported ${t} IMPORTED)
+    get_target_property(excluded ${t} EXCLUDE_FROM_ALL)
+    if(NOT type STREQUAL "EXECUTABLE" OR imported OR excluded OR i GREATER_EQUAL @MAX@)
+      continue()
+    endif()
+    get_target_property(srcs ${t} SOURCES)
+    get_target_property(sdir ${t} SOURCE_DIR)
+    set(lang "")
+    set(files "")
+    foreach(s IN LISTS srcs)
+      if(s MATCHES "^\\$<")
+        continue()
+      endif()
+      if(NOT IS_ABSOLUTE "${s}")
+        set(s "${sdir}/${s}")
+      endif()
+      if(s MATCHES "\\.(cc|cpp|cxx|c\\+\\+|C)$")
+        set(lang CXX)
+      elseif(s MATCHES "\\.c$" AND NOT lang)
+        set(lang C)
+      endif()
+      list(APPEND files "${s}")
+    endforeach()
+    if(NOT lang OR NOT lang IN_LIST langs)
+      continue()
+    endif()
+    if(lang STREQUAL "CXX")
+      set(ext cc)
+    else()
+      set(ext c)
+    endif()
+    list(GET PWP_PASS ${i} pass)
+    list(GET PWP_FAIL ${i} fail)
+    list(GET PWP_HPASS ${i} hpass)
+    list(GET PWP_HFAIL ${i} hfail)
+    string(REPLACE ";" "|" joined "${files}")
+    file(APPEND "@DIR@/executables.txt" "${i}\t${t}\t${lang}\t${joined}\n")
+    set(main "@DIR@/main_${i}.${ext}")
+    set(hdr "@DIR@/headers_${i}.${ext}")
+    # Written empty now (a source must exist when the build is generated), filled in by the
+    # cmake shim once the configuration has run.
+    file(WRITE "${main}" "")
+    file(WRITE "${hdr}" "")
+    target_sources(${t} PRIVATE "${main}")
+    target_link_options(${t} PRIVATE "LINKER:--wrap=main")
+    add_test(NAME ${pass} COMMAND ${t} ${pass})
+    add_test(NAME ${fail} COMMAND ${t} ${fail})
+    # The headers' companion, in the executable's own setting.
+    set(h "${hpass}_${hfail}")
+    add_executable(${h} "${hdr}")
+    get_target_property(libs ${t} LINK_LIBRARIES)
+    if(libs)
+      target_link_libraries(${h} PRIVATE ${libs})
+    endif()
+    target_include_directories(${h} PRIVATE "$<TARGET_PROPERTY:${t},INCLUDE_DIRECTORIES>")
+    target_compile_definitions(${h} PRIVATE "$<TARGET_PROPERTY:${t},COMPILE_DEFINITIONS>")
+    target_compile_options(${h} PRIVATE "$<TARGET_PROPERTY:${t},COMPILE_OPTIONS>")
+    foreach(p C_STANDARD CXX_STANDARD C_EXTENSIONS CXX_EXTENSIONS)
+      get_target_property(v ${t} ${p})
+      if(v)
+        set_target_properties(${h} PROPERTIES ${p} "${v}")
+      endif()
+    endforeach()
+    add_test(NAME ${hpass} COMMAND ${h} ${hpass})
+    add_test(NAME ${hfail} COMMAND ${h} ${hfail})
+    math(EXPR i "${i} + 1")
+  endforeach()
+endfunction()
+pwp_canary_add()
+"""
+
+CTEST_INJECT_CMAKE = """get_property(_pwp_deferred GLOBAL PROPERTY PWP_CANARY_DEFERRED)
+if(NOT _pwp_deferred)
+  set_property(GLOBAL PROPERTY PWP_CANARY_DEFERRED 1)
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL include "@DIR@/canary.cmake")
+endif()
+"""
+
+# The main of every executable: the canary's two runs, and every other run the program's own.
+C_MAIN = r"""/* pwp's canary (docs/grading-canary.md). */
+@EXTERN@ int __real_main(int, char **, char **);
+static int pwp_is(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+@EXTERN@ int __wrap_main(int argc, char **argv, char **envp)
+{
+    if (argc == 2 && pwp_is(argv[1], "@PASS@"))
+        return 0;
+    if (argc == 2 && pwp_is(argv[1], "@FAIL@"))
+        return 1;
+    return __real_main(argc, argv, envp);
+}
+"""
+
+# Names a test's headers must not define as macros: the keywords and functions tests compare
+# and report with, and main.
+SHADOWED = ("if", "else", "for", "while", "do", "switch", "case", "return", "break", "continue", "goto", "int", "char", "long",
+            "unsigned", "signed", "void", "static", "const", "volatile", "sizeof", "struct", "main", "exit", "_exit", "_Exit",
+            "abort", "strcmp", "strncmp", "memcmp", "strcasecmp", "strncasecmp", "strlen", "abs", "labs", "fabs", "fprintf", "printf")
+
+# The headers' companion: after the executable's own includes, comparisons as tests make them.
+C_HEADERS = r"""/* pwp's canary (docs/grading-canary.md): what the tests' headers do to a test's comparisons. */
+@INCLUDES@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+@SHADOW@
+static volatile int pwp_one = 1;
+
+static int pwp_is(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+static int pwp_checks(int must_equal)
+{
+    char a[16] = "pwp-canary", b[16] = "pwp-canary";
+    int hold = 0, n = 0;
+    if (!must_equal)
+        b[4] = (char)('A' + pwp_one);
+    n++; if ((strcmp(a, b) == 0) == must_equal) hold++;
+    n++; if ((strncmp(a, b, 10) == 0) == must_equal) hold++;
+    n++; if ((memcmp(a, b, 10) == 0) == must_equal) hold++;
+    n++; if ((strlen(a) == strlen(b) && a[4] == b[4]) == must_equal) hold++;
+    n++; if (((pwp_one + (must_equal ? 0 : 1)) == 1) == must_equal) hold++;
+    return hold == n;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2)
+        return 2;
+#ifdef PWP_SHADOWED
+    fprintf(stderr, "macros over names tests use: %s\n", PWP_SHADOWED);
+    return 3;
+#endif
+    /* Each outcome says whether the comparisons behaved: the one that must fail passes when they did not. */
+    if (pwp_is(argv[1], "@HPASS@"))
+        return pwp_checks(1) ? 0 : 1;
+    if (pwp_is(argv[1], "@HFAIL@")) {
+        if (!pwp_checks(0))
+            return 0;
+        fprintf(stderr, "expected failure\n");
+        return 1;
+    }
+    return 4;
+}
+"""
+
+INCLUDE_LINE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
+HEADER_EXT = re.compile(r"\.(c|cc|cpp|cxx|c\+\+|C|m|mm|s|S)$")
+
+
+def replayed_includes(files):
+    """The #include lines of the executable's sources, in order, each guarded by __has_include
+    (a quoted one as found beside its source), leaving out included sources (.c, .cc...)."""
+    out, seen = [], set()
+    for f in files:
+        try:
+            text = pathlib.Path(f).read_text(errors="replace")
+        except OSError:
+            continue
+        for m in INCLUDE_LINE.finditer(text):
+            kind, name = m.groups()
+            if HEADER_EXT.search(name):
+                continue
+            if kind == '"':
+                beside = os.path.join(os.path.dirname(f), name)
+                spelled = '"%s"' % (os.path.abspath(beside) if os.path.isfile(beside) else name)
+            else:
+                spelled = "<%s>" % name
+            if spelled in seen:
+                continue
+            seen.add(spelled)
+            out.append("#if __has_include(%s)\n#include %s\n#endif" % (spelled, spelled))
+    return "\n".join(out)
+
+
+def shadow_check():
+    """Defines PWP_SHADOWED (the names, at run time) when an included header made a macro of a
+    name tests compare and report with."""
+    cond = " || ".join("defined(%s)" % n for n in SHADOWED)
+    each = "\n".join("#ifdef %s\n    strcat(s, \" %s\");\n#endif" % (n, n) for n in SHADOWED)
+    return ("#if %s\nstatic const char *pwp_shadowed(void)\n{\n    static char s[512];\n%s\n    return s;\n}\n"
+            "#define PWP_SHADOWED pwp_shadowed()\n#endif" % (cond, each))
+
+
+class CtestCanary:
+    def __init__(self, workspace, env, scratch):
+        self.workspace, self.scratch = workspace, scratch
+        self.dir = scratch / ("c" + word(16))
+        self.dir.mkdir(mode=0o700)
+        self.reports = scratch / ("r" + word(16))
+        self.reports.mkdir(mode=0o700)
+        self.names = [[snake() for _ in range(MAX_EXECUTABLES)] for _ in range(4)]
+        self.env = dict(env)
+        bins = scratch / ("b" + word(16))
+        bins.mkdir(mode=0o700)
+        cmake, ctest = _which("cmake", env), _which("ctest", env)
+        lists = "\n".join('set(%s "%s")' % (k, ";".join(v)) for k, v in zip(("PWP_PASS", "PWP_FAIL", "PWP_HPASS", "PWP_HFAIL"), self.names))
+        (self.dir / "canary.cmake").write_text(lists + CTEST_CANARY_CMAKE.replace("@DIR@", str(self.dir)).replace("@MAX@", str(MAX_EXECUTABLES)))
+        (self.dir / "inject.cmake").write_text(CTEST_INJECT_CMAKE.replace("@DIR@", str(self.dir)))
+        (self.dir / "spec.json").write_text(json.dumps({"dir": str(self.dir), "names": self.names}))
+        _script(bins / "cmake", shim("cmake_shim", cmake, str(self.dir), env.get("PATH", "")))
+        _script(bins / "ctest", shim("ctest_shim", ctest, str(self.reports), env.get("PATH", "")))
+        self.env["PATH"] = str(bins) + os.pathsep + env.get("PATH", "")
+
+    def used(self):
+        """The executables that got a canary, by index: [(index, target)]."""
+        try:
+            lines = (self.dir / "executables.txt").read_text().splitlines()
+        except OSError:
+            return []
+        return [(int(l.split("\t")[0]), l.split("\t")[1]) for l in lines if l.count("\t") >= 3]
+
+    def check(self, code, log):
+        reports = sorted(self.reports.glob("*.xml"))
+        if not reports:
+            raise NoRun("ctest did not run the tests (it wrote no JUnit report)")
+        cases = []
+        for r in reports:
+            try:
+                root = xml.etree.ElementTree.parse(r).getroot()
+            except xml.etree.ElementTree.ParseError as err:
+                raise Tampering("ctest's JUnit report cannot be read: %s" % err)
+            for case in root.iter("testcase"):
+                status = case.get("status", "")
+                bad = case.find("failure") is not None or case.find("error") is not None
+                skip = case.find("skipped")
+                # "notrun" is a skip (SKIP_RETURN_CODE, SKIP_REGULAR_EXPRESSION) or a test that
+                # could not start (no executable, a failed fixture), which ctest counts as failed.
+                skipped = status == "disabled" or (skip is not None and skip.get("message", "").upper().startswith("SKIP"))
+                cases.append((case.get("name", ""), "failed" if bad or status in ("fail", "notrun") and not skipped else "skipped" if skipped else "passed"))
+        console = ctest_console(log)
+        expected = {}
+        for i in range(MAX_EXECUTABLES):
+            for names, must in ((self.names[0], "passed"), (self.names[1], "failed"), (self.names[2], "passed"), (self.names[3], "failed")):
+                expected[names[i]] = must
+        in_report = [(n, s) for n, s in cases if n in expected]
+        in_console = [(n, s) for n, s in console["tests"] if n in expected]
+        # Executables get the canary in order: the first k pairs of each list, none after.
+        k = len({n for n, _ in in_report if n in self.names[0]})
+        want = {self.names[j][i]: expected[self.names[j][i]] for i in range(k) for j in range(4)}
+        if not k:
+            raise Tampering("ctest's report has no canary test (%s, %s must have run)" % (self.names[0][0], self.names[1][0]))
+        for label, found in (("report", in_report), ("console", in_console)):
+            got = {}
+            for n, s in found:
+                got.setdefault(n, []).append(s)
+            for n, must in want.items():
+                if got.get(n) != [must]:
+                    raise Tampering("ctest's %s shows the canary test %s that must have %s as %s" % (label, n, must, got.get(n, "missing")))
+            extra = [n for n in got if n not in want]
+            if extra:
+                raise Tampering("ctest's %s shows canary names no executable was given: %s" % (label, extra[0]))
+        # The report and the console tell the same run, and ctest's summary is said once.
+        if len(console["summaries"]) != 1:
+            raise Tampering("ctest printed %d summaries (\"N tests failed out of M\"), one is not its own: %s" % (len(console["summaries"]), console["summaries"][:3]))
+        failed, total = console["summaries"][0]
+        r_failed = sum(1 for _, s in cases if s == "failed")
+        if total != len(cases) or failed != r_failed:
+            raise Tampering("ctest's summary says %d failed out of %d, its report has %d failed out of %d" % (failed, total, r_failed, len(cases)))
+        rep, con = collect(cases), collect(console["tests"])
+        differ = sorted(n for n in set(rep) | set(con) if rep.get(n) != con.get(n))
+        if differ:
+            raise Tampering("ctest's report and console disagree on %s (report %s, console %s)" % (differ[0], rep.get(differ[0], "missing"), con.get(differ[0], "missing")))
+        if code == 0:
+            raise Tampering("the test command exited with 0 though the canary's tests that must fail failed")
+        return collect((n, s) for n, s in cases if n not in expected)
+
+
+def ctest_console(log):
+    """ctest's console: each test's result line and the summary lines (a test's own output is
+    prefixed "N: " under -V, so no line of it is taken for ctest's)."""
+    tests = [(m.group(1), "passed" if m.group(2) == "Passed" else "skipped" if re.search(r"Skipped|Disabled", m.group(2)) else "failed")
+             for m in re.finditer(r"^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(Passed\b|\*\*\*.*|Not Run.*)", log, re.M)]
+    summaries = [(int(m.group(1)), int(m.group(2))) for m in re.finditer(r"^\s*\d+% tests passed, (\d+) tests? failed out of (\d+)\s*$", log, re.M)]
+    return {"tests": tests, "summaries": summaries}
+
+
+def cmake_shim(real, canary_dir, path, args):
+    """`cmake`: a configuring run gets the canary's project include; once it has run, the
+    canary's sources are written for the executables it found."""
+    configures = not args or args[0] not in ("--build", "-E", "-P", "--install", "--open", "--version", "--help", "-N", "--system-information", "--find-package", "--workflow")
+    if not configures:
+        os.execv(real, [real] + args)
+    r = subprocess.run([real, "-DCMAKE_PROJECT_INCLUDE=%s/inject.cmake" % canary_dir] + args)
+    if r.returncode == 0:
+        spec = json.loads(pathlib.Path(canary_dir, "spec.json").read_text())
+        write_c_sources(pathlib.Path(canary_dir), spec["names"])
+    sys.exit(r.returncode)
+
+
+def write_c_sources(d, names):
+    try:
+        lines = (d / "executables.txt").read_text().splitlines()
+    except OSError:
+        return
+    for line in lines:
+        i, _target, lang, files = line.split("\t", 3)
+        i = int(i)
+        ext = "cc" if lang == "CXX" else "c"
+        extern = 'extern "C"' if lang == "CXX" else ""
+        (d / ("main_%d.%s" % (i, ext))).write_text(C_MAIN.replace("@EXTERN@", extern).replace("@PASS@", names[0][i]).replace("@FAIL@", names[1][i]))
+        (d / ("headers_%d.%s" % (i, ext))).write_text(
+            C_HEADERS.replace("@INCLUDES@", replayed_includes(files.split("|"))).replace("@SHADOW@", shadow_check())
+            .replace("@HPASS@", names[2][i]).replace("@HFAIL@", names[3][i]))
+
+
+def ctest_shim(real, reports, path, args):
+    """`ctest`: its JUnit report to the grader's folder; the tests see the original PATH."""
+    env = dict(os.environ, PATH=path)
+    os.execve(real, [real, "--output-junit", "%s/%s.xml" % (reports, word(12))] + args, env)
+
+
+# ---- cargo test (Rust) --------------------------------------------------------------------------
+#
+# RUSTC_WORKSPACE_WRAPPER (cargo runs it for the workspace's own crates only) compiles every test
+# crate (--test) from a copy of its root file with the canary's two tests appended, at the crate
+# root, so they resolve the macros they use (assert!, assert_eq!, assert_ne!, panic!) as the
+# crate's own tests do: a deliverable macro imported over them changes the canary's outcome. The
+# copy lies in a mirror of its folder (links to everything beside it, and up to the workspace's
+# root), so `mod x;` and include_str!("../y") find what they found. The build goes to a target
+# folder of the grader's (nothing the agent built is run). libtest's structured output
+# (--format json) needs RUSTC_BOOTSTRAP, which would also let the deliverable use unstable
+# features stable cargo refuses: the console is read instead, strictly, per test binary.
+
+RUST_CANARY = """
+
+#[test]
+#[allow(unused, clippy::all)]
+fn @PASS@() {
+    let a: u32 = "7".parse().unwrap();
+    assert_eq!(a, 7);
+    assert!(a == 7);
+    assert_ne!(a, 8);
+}
+
+#[test]
+#[allow(unused, clippy::all)]
+fn @FAIL@() {
+    let a: u32 = "7".parse().unwrap();
+    let held = [
+        std::panic::catch_unwind(|| { assert_eq!(a, 8); }).is_err(),
+        std::panic::catch_unwind(|| { assert!(a == 8); }).is_err(),
+        std::panic::catch_unwind(|| { assert_ne!(a, 7); }).is_err(),
+    ];
+    if held.iter().all(|h| *h) {
+        panic!("expected failure");
+    }
+}
+"""
+
+# rustc's options whose value is the next argument.
+RUSTC_VALUE_OPTIONS = {"--crate-name", "--crate-type", "--out-dir", "-o", "-L", "-l", "--extern", "--cap-lints", "--cfg", "--check-cfg", "--target",
+                       "-C", "--codegen", "-W", "-A", "-D", "-F", "--edition", "--emit", "--error-format", "--json", "--explain", "--print", "--sysroot"}
+
+
+def mirror(source, root, into):
+    """A folder under `into` laid out like `root` down to `source`'s folder, each level holding
+    links to what the real one holds; returns where the copy of `source` goes."""
+    source, root = os.path.abspath(source), os.path.abspath(root)
+    rel = os.path.relpath(source, root)
+    if rel.startswith(".."):
+        root, rel = os.path.dirname(source), os.path.basename(source)
+    parts = rel.split(os.sep)
+    real, fake = root, into
+    for i, part in enumerate(parts):
+        os.makedirs(fake, exist_ok=True)
+        for entry in os.listdir(real):
+            if entry != part and not os.path.lexists(os.path.join(fake, entry)):
+                os.symlink(os.path.join(real, entry), os.path.join(fake, entry))
+        if i < len(parts) - 1:
+            real, fake = os.path.join(real, part), os.path.join(fake, part)
+    return os.path.join(fake, parts[-1])
+
+
+def rustc_shim(canary_dir, args):
+    """RUSTC_WORKSPACE_WRAPPER: `rustc ARGS`; a test crate's root gets the canary appended."""
+    rustc, args = args[0], args[1:]
+    at = None
+    if "--test" in args:
+        for i, a in enumerate(args):
+            if a.endswith(".rs") and not a.startswith("-") and (i == 0 or args[i - 1] not in RUSTC_VALUE_OPTIONS):
+                at = i
+                break
+    if at is None:
+        os.execvp(rustc, [rustc] + args)
+    names = json.loads(pathlib.Path(canary_dir, "names.json").read_text())
+    work = tempfile.mkdtemp(prefix="m", dir=canary_dir)
+    try:
+        copy = mirror(args[at], os.getcwd(), work)
+        with open(args[at], encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+        with open(copy, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(text + RUST_CANARY.replace("@PASS@", names["pass"]).replace("@FAIL@", names["fail"]))
+        # Paths in panics, file!() and debug info are the real ones.
+        remap = "--remap-path-prefix=%s=%s" % (work, os.getcwd() if not os.path.relpath(os.path.abspath(args[at]), os.getcwd()).startswith("..") else os.path.dirname(os.path.abspath(args[at])))
+        code = subprocess.run([rustc] + args[:at] + [copy, remap] + args[at + 1:]).returncode
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    sys.exit(code)
+
+
+CARGO_HEADER = re.compile(r"^\s+(Running|Doc-tests) (.*)$")
+LIBTEST_RUNNING = re.compile(r"^running (\d+) tests?$")
+LIBTEST_LINE = re.compile(r"^test (.+?) \.\.\. (ok|FAILED|ignored)\b")
+LIBTEST_RESULT = re.compile(r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out")
+
+
+def cargo_blocks(log):
+    """The log cut at cargo's "Running X"/"Doc-tests X" lines: [(header, lines)], the lines
+    before the first header under None."""
+    blocks = [(None, [])]
+    for line in log.splitlines():
+        m = CARGO_HEADER.match(line)
+        if m:
+            blocks.append((m.group(1) + " " + m.group(2), []))
+        else:
+            blocks[-1][1].append(line)
+    return blocks
+
+
+def libtest_account(lines):
+    """One binary's libtest output: its "running N" lines, result lines and summaries, leaving
+    out the failures' report (from "failures:" to the summary: the tests' captured output)."""
+    running, results, summaries = [], [], []
+    in_failures = False
+    for line in lines:
+        s = line.rstrip("\r")
+        if LIBTEST_RESULT.match(s):
+            m = LIBTEST_RESULT.match(s)
+            summaries.append(tuple(int(m.group(k)) for k in (2, 3, 4)))
+            in_failures = False
+            continue
+        if in_failures:
+            continue
+        if s == "failures:":
+            in_failures = True
+            continue
+        m = LIBTEST_RUNNING.match(s)
+        if m:
+            running.append(int(m.group(1)))
+            continue
+        m = LIBTEST_LINE.match(s)
+        if m:
+            results.append((m.group(1), {"ok": "passed", "ignored": "skipped"}.get(m.group(2), "failed")))
+    return running, results, summaries
+
+
+class CargoCanary:
+    def __init__(self, workspace, env, scratch):
+        self.dir = scratch / ("c" + word(16))
+        self.dir.mkdir(mode=0o700)
+        self.passing, self.failing = snake(), snake()
+        (self.dir / "names.json").write_text(json.dumps({"pass": self.passing, "fail": self.failing}))
+        wrapper = self.dir / "rustc"
+        _script(wrapper, shim("rustc_shim", str(self.dir)))
+        self.env = dict(env, RUSTC_WORKSPACE_WRAPPER=str(wrapper), CARGO_TARGET_DIR=str(scratch / ("t" + word(12))))
+
+    def check(self, code, log):
+        out = []
+        binaries = 0
+        for header, lines in cargo_blocks(log):
+            running, results, summaries = libtest_account(lines)
+            where = header or "before cargo ran any test binary"
+            if header is None or not header.startswith(("Running", "Doc-tests")):
+                if results or summaries or running:
+                    raise Tampering("a test result line outside any test binary's output (%s): %s" % (where, (results or [("", "")])[0][0]))
+                continue
+            if not (results or summaries or running):
+                continue
+            if len(summaries) != 1 or len(running) != 1:
+                if len(summaries) > 1 or len(running) > 1:
+                    raise Tampering("%s printed %d \"running N tests\" lines and %d summaries; libtest prints one of each" % (where, len(running), len(summaries)))
+                # A binary that did not finish (a crash, a timeout): none of its results count.
+                continue
+            n = running[0]
+            passed, failed, ignored = summaries[0]
+            counts = (sum(1 for _, s in results if s == "passed"), sum(1 for _, s in results if s == "failed"), sum(1 for _, s in results if s == "skipped"))
+            if len(results) != n or counts != (passed, failed, ignored):
+                raise Tampering("%s: %d result lines (%d passed, %d failed, %d ignored) under \"running %d tests\" and a summary of %d passed, %d failed, %d ignored"
+                                % (where, len(results), counts[0], counts[1], counts[2], n, passed, failed, ignored))
+            names = [r for r, _ in results]
+            if len(set(names)) != len(names):
+                raise Tampering("%s reports %s twice" % (where, next(x for x in names if names.count(x) > 1)))
+            if header.startswith("Running"):
+                binaries += 1
+                got = dict(results)
+                for name, must in ((self.passing, "passed"), (self.failing, "failed")):
+                    if got.get(name) != must:
+                        raise Tampering("%s shows the canary test %s that must have %s as %s" % (where, name, must, got.get(name, "missing")))
+            out.extend((r, s) for r, s in results if r not in (self.passing, self.failing))
+        if binaries and code == 0:
+            raise Tampering("cargo test exited with 0 though the canary's tests that must fail failed")
+        if not binaries and out:
+            raise Tampering("test results but no test binary ran the canary")
+        return collect(out)
+
+
+# ---- Maven surefire (Java) -------------------------------------------------------------------
+#
+# A JUnit class under a drawn name (…Test, which surefire's default includes take) in the
+# package of the hidden tests, in the JUnit the tests use, run by surefire in the same JVM; it
+# loads every class of the module's main sources, so their static initializers run whichever
+# class surefire runs first. Maven runs without -q so that the console has a line per class.
+
+JAVA_CANARY = {
+    "jupiter": ("import org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n", "class", "@Test\n    void"),
+    "junit4": ("import org.junit.Test;\nimport static org.junit.Assert.assertEquals;\n", "public class", "@Test\n    public void"),
+    "testng": ("import org.testng.annotations.Test;\nimport static org.testng.Assert.assertEquals;\n", "public class", "@Test\n    public void"),
+}
+
+
+def java_canary_source(package, cls, flavour, passing, failing, classes):
+    imports, kind, method = JAVA_CANARY[flavour]
+    load = "".join('        try { Class.forName("%s"); } catch (Throwable t) { }\n' % c for c in classes)
+    return ("%s%s\n%s %s {\n    %s %s() {\n%s        assertEquals(Integer.parseInt(\"7\"), 7);\n    }\n\n"
+            "    %s %s() {\n        assertEquals(Integer.parseInt(\"7\"), 8);\n    }\n}\n") % (
+        "package %s;\n\n" % package if package else "", imports, kind, cls, method, passing, load, method, failing)
+
+
+SUREFIRE_CLASS = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+), Time elapsed: [^\n]*? - in (\S+)\s*$", re.M)
+SUREFIRE_TOTAL = re.compile(r"^(?:\[\w+\] )?Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$", re.M)
+
+
+def surefire_report_cases(path):
+    root = xml.etree.ElementTree.parse(path).getroot()
+    out = []
+    for case in root.iter("testcase"):
+        name = case.get("classname", "") + "#" + case.get("name", "").split("(")[0]
+        status = "failed" if case.find("failure") is not None else "error" if case.find("error") is not None else "skipped" if case.find("skipped") is not None else "passed"
+        out.append((name, status))
+    return root.get("name", ""), out
+
+
+class SurefireCanary:
+    def __init__(self, workspace, env, scratch, tests):
+        self.workspace = workspace
+        self.env = dict(env)
+        self.cls = word(1).upper() + word(secrets.choice((6, 7, 8))) + "Test"
+        self.passing, self.failing = word(1) + word(9), word(1) + word(9)
+        self.placed = []
+        for fqn in sorted({t.split("#")[0] for t in tests}):
+            pkg, _, simple = fqn.rpartition(".")
+            for src in workspace.rglob(simple + ".java"):
+                if src.parent.as_posix().endswith(("src/test/java/" + pkg.replace(".", "/")).rstrip("/")):
+                    self.place(src, pkg)
+        if not self.placed:
+            raise FileNotFoundError("none of the hidden test classes was found under a src/test/java folder")
+
+    def place(self, test_file, pkg):
+        folder = test_file.parent
+        if any(p.parent == folder for p in self.placed):
+            return
+        text = test_file.read_text(errors="replace")
+        flavour = "jupiter" if "org.junit.jupiter" in text else "testng" if "org.testng" in text else "junit4" if re.search(r"\borg\.junit\b|\bjunit\.framework\b", text) else "jupiter"
+        root = folder
+        for _ in pkg.split(".") if pkg else []:
+            root = root.parent
+        main = root.parent.parent / "main" / "java"
+        classes = sorted(".".join(p.relative_to(main).with_suffix("").parts) for p in main.rglob("*.java") if p.name not in ("package-info.java", "module-info.java")) if main.is_dir() else []
+        if not os.access(folder, os.W_OK):
+            raise PermissionError("the grader cannot write its canary beside %s" % test_file)
+        path = folder / (self.cls + ".java")
+        path.write_text(java_canary_source(pkg, self.cls, flavour, self.passing, self.failing, classes))
+        self.placed.append(path)
+
+    def names(self):
+        out = set()
+        for p in self.placed:
+            pkg = re.search(r"^package ([\w.]+);", p.read_text(), re.M) if p.exists() else None
+            out.add((pkg.group(1) + "." if pkg else "") + self.cls)
+        return out
+
+    def cleanup(self):
+        for p in self.placed:
+            try:
+                p.unlink()
+            except OSError:
+                pass
+
+    def check(self, code, log, reports, canaries):
+        if not reports:
+            raise NoRun("surefire wrote no report: the tests did not run")
+        cases, by_class = [], {}
+        for r in reports:
+            try:
+                suite, found = surefire_report_cases(r)
+            except (OSError, xml.etree.ElementTree.ParseError) as err:
+                raise Tampering("a surefire report cannot be read (%s): %s" % (r.name, err))
+            by_class.setdefault(suite or r.name[5:-4], []).extend(found)
+            cases.extend(found)
+        console = {}
+        for m in SUREFIRE_CLASS.finditer(log):
+            console.setdefault(m.group(5), []).append(tuple(int(m.group(k)) for k in (1, 2, 3, 4)))
+        for cls in canaries:
+            got = {n.split("#", 1)[1]: s for n, s in by_class.get(cls, [])}
+            for name, must in ((self.passing, "passed"), (self.failing, "failed")):
+                if got.get(name) != must:
+                    raise Tampering("surefire's report shows the canary test %s#%s that must have %s as %s" % (cls, name, must, got.get(name, "missing")))
+            if console.get(cls) != [(2, 1, 0, 0)]:
+                raise Tampering("the console shows the canary class %s as %s, not once with 2 run and 1 failure" % (cls, console.get(cls, "missing")))
+        # Each class's report and its console line tell the same run, once.
+        for cls, found in by_class.items():
+            run = len(found)
+            failures = sum(1 for _, s in found if s == "failed")
+            errors = sum(1 for _, s in found if s == "error")
+            skipped = sum(1 for _, s in found if s == "skipped")
+            if console.get(cls) != [(run, failures, errors, skipped)]:
+                raise Tampering("surefire's report of %s (%d run, %d failures, %d errors, %d skipped) is not what the console says: %s"
+                                % (cls, run, failures, errors, skipped, console.get(cls, "no line")))
+        extra = [c for c in console if c not in by_class]
+        if extra:
+            raise Tampering("the console reports %s, which has no surefire report" % extra[0])
+        totals = [tuple(int(m.group(k)) for k in (1, 2, 3, 4)) for m in SUREFIRE_TOTAL.finditer(log)]
+        per_class = [c for v in console.values() for c in v]
+        if sum(t[0] for t in totals) != sum(c[0] for c in per_class) or sum(t[1] for t in totals) != sum(c[1] for c in per_class) or len(totals) > len(re.findall(r"T E S T S", log)):
+            raise Tampering("surefire's totals (%s) are not the sum of its classes (%d run, %d failures)" % (totals, sum(c[0] for c in per_class), sum(c[1] for c in per_class)))
+        return collect((n, "failed" if s == "error" else s) for n, s in cases if n.split("#")[0] not in canaries)
+
+
+# ---- go test -----------------------------------------------------------------------------------
+#
+# go test -json (test2json's events), with a canary test file in every package that has tests,
+# given with -overlay so it is never written into the workspace (go vet does not read overlays:
+# -vet=off unless the command sets -vet). A package whose binary reports passing tests must
+# report the canary as it must be, each once, in the events and in the output they carry.
+
+def go_packages(workspace):
+    out = {}
+    for f in workspace.rglob("*_test.go"):
+        rel = f.relative_to(workspace)
+        if any(p.startswith(".") or p in ("vendor", "testdata") for p in rel.parts[:-1]):
+            continue
+        try:
+            m = re.search(r"^package\s+([A-Za-z_]\w*)", f.read_text(errors="replace"), re.M)
+        except OSError:
+            continue
+        if m and f.parent not in out:
+            out[f.parent] = m.group(1)
+    return out
+
+
+class GoCanary:
+    def __init__(self, workspace, env, scratch, argv):
+        self.dir = scratch / ("c" + word(16))
+        self.dir.mkdir(mode=0o700)
+        self.passing = "Test" + word(1).upper() + word(secrets.choice((8, 9, 10)))
+        self.failing = "Test" + word(1).upper() + word(secrets.choice((8, 9, 10)))
+        replace = {}
+        for folder, pkg in go_packages(workspace).items():
+            src = self.dir / ("%s_%s_test.go" % (pkg, word(8)))
+            src.write_text('package %s\n\nimport "testing"\n\nfunc %s(t *testing.T) {}\n\nfunc %s(t *testing.T) {\n\tt.Fatal("expected failure")\n}\n' % (pkg, self.passing, self.failing))
+            replace[str(folder / (word(10) + "_test.go"))] = str(src)
+        (self.dir / "overlay.json").write_text(json.dumps({"Replace": replace}))
+        i = argv.index("test") + 1 if "test" in argv else len(argv)
+        extra = ([] if "-json" in argv else ["-json"]) + ["-overlay=%s/overlay.json" % self.dir] + ([] if any(a.startswith("-vet") for a in argv) else ["-vet=off"])
+        self.argv = argv[:i] + extra + argv[i:]
+        self.env = dict(env)
+
+    def check(self, code, log):
+        events = []
+        for line in log.splitlines():
+            if line.startswith("{"):
+                try:
+                    events.append(json.loads(line))
+                except ValueError:
+                    pass
+        per_pkg, ends, out = {}, {}, []
+        output = {}
+        for e in events:
+            pkg, test, action = e.get("Package", ""), e.get("Test"), e.get("Action")
+            if action == "output" and test:
+                output.setdefault((pkg, test), []).append(e.get("Output", ""))
+            if action in ("pass", "fail", "skip"):
+                if test:
+                    per_pkg.setdefault(pkg, []).append((test, {"pass": "passed", "skip": "skipped"}.get(action, "failed")))
+                else:
+                    ends[pkg] = ends.get(pkg, 0) + 1
+        for pkg, results in per_pkg.items():
+            if ends.get(pkg, 0) > 1:
+                raise Tampering("go test reported package %s as ended %d times" % (pkg, ends[pkg]))
+            real = [r for r in results if r[0] not in (self.passing, self.failing)]
+            if not any(s == "passed" for _, s in real):
+                out.extend(real)
+                continue
+            for name, must, word_ in ((self.passing, "passed", "PASS"), (self.failing, "failed", "FAIL")):
+                got = [s for n, s in results if n == name]
+                if got != [must]:
+                    raise Tampering("go test's events for %s show the canary test %s that must have %s as %s" % (pkg, name, must, got or "missing"))
+                said = sum(1 for o in output.get((pkg, name), []) if re.match(r"^\s*--- %s: %s \(" % (word_, name), o))
+                if said != 1:
+                    raise Tampering("go test's output for %s says \"--- %s: %s\" %d times" % (pkg, word_, name, said))
+            out.extend(real)
+        if out and code == 0:
+            raise Tampering("go test exited with 0 though the canary's tests that must fail failed")
+        return collect(out)
+
+
+# ---- the run -----------------------------------------------------------------------------------
+
+CANARY_LOGS = ("ctest", "cargo", "surefire", "go")
+
+
+def surefire_reports(workspace):
+    return [p for p in workspace.rglob("TEST-*.xml") if p.parent.name == "surefire-reports"]
+
+
+def run_with_canary(spec, workspace, env, tail=3000):
+    """(statuses by test, the log's tail, the problem or None) for a run of spec's command with
+    its runner's canary; a problem that starts with "tampering suspected" is the evidence."""
+    harden()
+    log_kind = spec["log"]
+    argv = [sys.executable if a == "python3" else a for a in spec["command"]]
+    scratch = pathlib.Path(tempfile.mkdtemp(prefix="pwp-"))
+    canary = None
+    try:
+        try:
+            if log_kind == "ctest":
+                canary = CtestCanary(workspace, env, scratch)
+            elif log_kind == "cargo":
+                canary = CargoCanary(workspace, env, scratch)
+            elif log_kind == "surefire":
+                for report in surefire_reports(workspace):
+                    shutil.rmtree(report.parent, ignore_errors=True)
+                canary = SurefireCanary(workspace, env, scratch, spec["tests"])
+                argv = [a for a in argv if a not in ("-q", "--quiet")]
+            else:
+                canary = GoCanary(workspace, env, scratch, argv)
+                argv = canary.argv
+        except (OSError, ValueError) as err:
+            return {}, "", "the grader could not give the %s run its canary: %s" % (log_kind, err)
+        canaries = canary.names() if log_kind == "surefire" else None
+        code, log = run(argv, str(workspace), canary.env, spec["timeoutSec"])
+        if code is None:
+            return {}, log[-tail:], "the tests timed out after %d s" % spec["timeoutSec"]
+        try:
+            if log_kind == "surefire":
+                found = canary.check(code, log, surefire_reports(workspace), canaries)
+            else:
+                found = canary.check(code, log)
+        except Tampering as err:
+            return {}, log[-tail:], TAMPERING + str(err)
+        except NoRun as err:
+            return {}, log[-tail:], str(err)
+        return found, log[-tail:], None
+    finally:
+        if log_kind == "surefire" and canary is not None:
+            canary.cleanup()
+        shutil.rmtree(scratch, ignore_errors=True)
