@@ -8,8 +8,9 @@
 // most of the workspace's folders, so their owner is the tests' user, who may rename or remove
 // anything in them: a hidden test or a restored conftest.py in such a folder could be swapped by
 // the deliverable while the tests run. Every folder on the way to a file the verifier puts in is
-// therefore root's with the sticky bit (01777): the tests may still add files there (build
-// output), but no longer replace or remove the task's.
+// therefore root's with the sticky bit (01777), the agent's and those the task's files bring
+// alike: the tests may still add files there (build output, a grader's canary beside a hidden
+// test), but no longer replace or remove the task's.
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
@@ -207,10 +208,12 @@ async function* workspaceEntries(
 ): AsyncGenerator<PackEntry> {
   const targets = new Set(final.entries.filter((e) => e.header.type === 'link').map((e) => e.header.linkname ?? ''));
   const copies = new Map<string, string>();
+  const made = new Set<string>();
   for await (const { header, body } of spooledEntries(final.file)) {
     const type = header.type ?? 'file';
     const path = rel(header.name);
     if (!KEPT_TYPES.has(type) || (path && drop.has(path))) continue;
+    if (type === 'directory') made.add(path);
     if (type === 'link') {
       const copy = copies.get(header.linkname ?? '');
       const size = sizeOf(files, header.linkname ?? '');
@@ -229,6 +232,10 @@ async function* workspaceEntries(
       continue;
     }
     yield { header: plain(header), body: type === 'file' ? body : undefined };
+  }
+  // The folders the task's files bring (the agent had none there), before those files go in.
+  for (const path of [...protectedDirs].filter((d) => !made.has(d)).sort()) {
+    yield { header: { name: path ? `workspace/${path}/` : 'workspace/', type: 'directory', ...STICKY_ROOT } };
   }
   if (!base || !restore.size) return;
   for await (const { header, body } of spooledEntries(base.file)) {
