@@ -11,16 +11,16 @@
 //   differ, when clearing in place fails, or when asked for.
 // Either way, documents that had unsaved changes get their unsaved text back (not saved).
 // A restore into a new container puts the files in before the IDE starts.
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { NotAvailableError, TimeoutError } from '../../bridge/protocol';
+import { LimitExceededError, NotAvailableError, TimeoutError } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
 import type { Deployment } from '../deployment/deployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
 import type { Runtime } from '../deployment/runtime';
-import { packEntries, readTarEntries, tarEntry } from '../deployment/tarArchive';
+import { filterTar, readSpooled, tarEntry } from '../deployment/tarArchive';
 import { READY_TIMEOUT_MS, startEnvironment, type RunningEnvironment } from '../running/runningEnvironment';
 import { waitForSettle } from '../running/settle';
 import { EXTENSIONS, IDE_HOME, USER_DATA, WORKSPACE, type CheckpointOptions } from './checkpoint';
@@ -114,12 +114,24 @@ function settingsObject(text: string | undefined): Record<string, unknown> {
 
 /** User files the workbench reads (and reloads only when they are written through it). */
 const WORKBENCH_USER_FILE = /^user-data\/User\/(settings\.json|keybindings\.json|tasks\.json|snippets\/[^/]+)$/;
+/**
+ * The most of one such file taken up through the workbench (the IDE's user can make them any
+ * size): a larger one is swapped on disk only, never read into this process.
+ */
+const USER_FILE_MAX = 16 * 1024 * 1024;
+
+/** undefined for what is past the bound. */
+const bounded = <T>(p: Promise<T>) => p.catch((err: unknown) => {
+  if (err instanceof LimitExceededError) return undefined;
+  throw err;
+});
 
 /** What the workbench reads of the user folder now, by path under it (read before a swap). */
 async function workbenchUserFiles(runtime: Runtime): Promise<Map<string, string>> {
   const [top, snippets] = await Promise.all([
-    Promise.all(['settings.json', 'keybindings.json', 'tasks.json'].map(async (name) => [name, await runtime.readFile(`${USER_DATA}/User/${name}`)] as const)),
-    runtime.readTree(`${USER_DATA}/User/snippets`),
+    Promise.all(['settings.json', 'keybindings.json', 'tasks.json']
+      .map(async (name) => [name, await bounded(runtime.readFile(`${USER_DATA}/User/${name}`, { maxBytes: USER_FILE_MAX }))] as const)),
+    bounded(runtime.readTree(`${USER_DATA}/User/snippets`, { maxBytes: USER_FILE_MAX })),
   ]);
   const files = new Map<string, string>();
   for (const [name, content] of top) if (content) files.set(name, content.toString('utf8'));
@@ -132,8 +144,8 @@ const WORKSPACE_SETTINGS = '.vscode/settings.json';
 /** The workspace's settings file now and in the checkpoint's workspace archive. */
 async function workspaceSettingsFiles(runtime: Runtime, workspaceTar: string): Promise<{ before?: string; after?: string }> {
   const [before, after] = await Promise.all([
-    runtime.readFile(`${WORKSPACE}/${WORKSPACE_SETTINGS}`),
-    tarEntry(createReadStream(workspaceTar), `workspace/${WORKSPACE_SETTINGS}`, true),
+    bounded(runtime.readFile(`${WORKSPACE}/${WORKSPACE_SETTINGS}`, { maxBytes: USER_FILE_MAX })),
+    tarEntry(createReadStream(workspaceTar), `workspace/${WORKSPACE_SETTINGS}`, true, USER_FILE_MAX),
   ]);
   return { before: before?.toString('utf8'), after: after?.content?.toString('utf8') };
 }
@@ -144,12 +156,8 @@ async function workspaceSettingsFiles(runtime: Runtime, workspaceTar: string): P
  * (ide.userData.write), and each one the checkpoint does not have is deleted through it. Then
  * waits until the IDE's user settings are the restored file's, for every key that changed.
  */
-async function takeUpUserFiles(
-  client: BridgeClient, entries: { header: { name: string; type?: string | null }; content: Buffer }[], before: Map<string, string>, timeoutMs: number,
-): Promise<void> {
-  const after = new Map(entries
-    .filter((e) => (e.header.type ?? 'file') === 'file' && WORKBENCH_USER_FILE.test(e.header.name))
-    .map((e) => [e.header.name.slice('user-data/User/'.length), e.content.toString('utf8')]));
+async function takeUpUserFiles(client: BridgeClient, userFiles: Map<string, Buffer>, before: Map<string, string>, timeoutMs: number): Promise<void> {
+  const after = new Map([...userFiles].map(([name, content]) => [name.slice('user-data/User/'.length), content.toString('utf8')]));
   const files: { path: string; text: string | null }[] = [];
   for (const [path, text] of after) if (before.get(path) !== text) files.push({ path, text });
   for (const path of before.keys()) if (!after.has(path)) files.push({ path, text: null });
@@ -219,9 +227,10 @@ async function restoreInPlace(
   const lap = (phase: string) => { phases[phase] = Date.now() - t; t = Date.now(); };
   // All at once: the extensions compared, the checkpoint's live user files and the settings
   // they replace read, and the workbench cleared (harmless where a reload follows).
-  const [same, entries, userFilesBefore, workspaceSettings, cleared] = await Promise.all([
+  const userData = join(dir, manifest.files.userData);
+  const [same, userFiles, userFilesBefore, workspaceSettings, cleared] = await Promise.all([
     sameExtensions,
-    readTarEntries(readFileSync(join(dir, manifest.files.userData))).then((all) => all.filter((e) => LIVE_USER_ENTRY.test(e.header.name))),
+    readSpooled(userData, (n) => WORKBENCH_USER_FILE.test(n), USER_FILE_MAX),
     workbenchUserFiles(runtime),
     workspaceSettingsFiles(runtime, join(dir, manifest.files.workspace)),
     client.call('ide.workbench.clear', { revert: true }).then(() => null, (err: Error) => err.message),
@@ -232,13 +241,13 @@ async function restoreInPlace(
   await run(runtime, IN_PLACE_SCRIPT);
   await Promise.all([
     loadArchive(runtime, join(dir, manifest.files.workspace), '/'),
-    runtime.archiveIn(IDE_HOME, packEntries(entries)),
+    runtime.archiveIn(IDE_HOME, filterTar(createReadStream(userData), (h) => LIVE_USER_ENTRY.test(h.name)).tar),
   ]);
   lap('swapFiles');
   const since = t;
   const [, editorsOpened] = await Promise.all([
     Promise.all([
-      takeUpUserFiles(client, entries, userFilesBefore, timeoutMs),
+      takeUpUserFiles(client, userFiles, userFilesBefore, timeoutMs),
       // The IDE notices the swapped .vscode/settings.json by its file watcher, a moment later.
       settingsTakenUp(client, 'workspaceValue', workspaceSettings.before, workspaceSettings.after, timeoutMs),
     ]).then(() => { phases.settings = Date.now() - since; }),

@@ -2,9 +2,10 @@
 // dataset has them (exported as JSON Lines or a JSON list): id, name, full_name, before, after,
 // tests, instruction_descriptive, instruction_lazy and taxonomy {change_kind, libraries, topic}.
 // Each row is a task: the workspace holds main.py with the `before` program, the agent is given
-// one of the two instructions, and a hidden pytest file grades the edit as CanItEdit's
-// evaluator does: the edited program with the row's tests appended, run as one script, must exit
-// cleanly. The oracle writes the `after` program.
+// one of the two instructions, and a hidden script grades the edit as CanItEdit's evaluator does:
+// the edited program with the row's tests appended, run as one script, must exit cleanly, and
+// reach its end, which the verifier's launcher marks with a mark drawn for the run and never in a
+// file (graders/canitedit/run_canitedit.py). The oracle writes the `after` program.
 //
 // taxonomy.libraries names the packages a row's program imports: they become the task's image,
 // the IDE image with their Debian packages; a library Debian does not have makes the task
@@ -15,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SCRIPT_LAUNCHER } from '../evaluation/isolatedRunner';
 import { IDE_IMAGE_ARG } from '../imageBuild/buildTaskImage';
 import type { Task } from '../taskEnv/loadTask';
 import { invalidTag } from '../taskEnv/taskFlags';
@@ -117,6 +119,8 @@ export function beforePasses(row: Pick<CanItEditRow, 'before' | 'tests'>, timeou
 }
 
 const FIELDS = ['name', 'before', 'after', 'tests', 'instruction_descriptive', 'instruction_lazy'] as const;
+/** Where the grader and the row's tests land in the verifier's /workspace (from hidden/workspace/). */
+const GRADER = '.canitedit';
 
 export function canItEditTask(row: CanItEditRow, o: CanItEditOptions, where: string): Task {
   requireStrings(row, FIELDS, where, ['full_name']);
@@ -137,7 +141,7 @@ export function canItEditTask(row: CanItEditRow, o: CanItEditOptions, where: str
       suite,
       instruction: `Edit the program in main.py as follows:\n\n${instruction}`,
       ...(image ? { image } : {}),
-      evaluator: { kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', 'tests/test_canitedit.py'], timeoutSec: 120 },
+      evaluator: { kind: 'tests', framework: 'exitCode', command: ['python3', '-I', `${GRADER}/run_canitedit.py`], completionMark: true, timeoutSec: 120 },
       oracle: { steps: [{ tool: 'write_file', args: { file_path: 'main.py', contents: row.after }, note: 'the program after the edit' }] },
       limits: { steps: 100, seconds: 900 },
       tags: ['dataset:canitedit', `source:${row.full_name ?? row.id}`, `instruction:${kind}`,
@@ -145,7 +149,11 @@ export function canItEditTask(row: CanItEditRow, o: CanItEditOptions, where: str
         ...libraries.map((l) => `library:${l}`), ...(invalid ? [invalidTag('before-passes')] : [])],
     },
     workspace: { 'main.py': row.before },
-    hidden: { 'workspace/tests/test_canitedit.py': graderScript('canItEdit'), 'workspace/tests/canitedit_tests.py': row.tests },
+    hidden: {
+      [`workspace/${GRADER}/run_canitedit.py`]: graderScript('canItEdit'),
+      [`workspace/${GRADER}/canitedit_tests.py`]: row.tests,
+      [`workspace/${GRADER}/canitedit.json`]: `${JSON.stringify({ launcher: SCRIPT_LAUNCHER }, null, 2)}\n`,
+    },
   });
 }
 

@@ -1,14 +1,16 @@
 // SWT-Bench (logic-star-ai/swt-bench): test generation for real issues. Its instances are
 // SWE-bench's (instance_id, repo, base_commit, patch, test_patch, problem_statement, …; JSON or
 // JSON Lines); the agent is given the issue and writes tests that reproduce it. They are graded
-// on behaviour, test by test (graders/swt-bench/test_swt.py): a test function the agent added or
-// changed counts when it fails on the original code, passes once the gold patch is applied and
+// on behaviour, test by test (graders/swt-bench/prepare_swt.py): a test function the agent added
+// or changed counts when it fails on the original code, passes once the gold patch is applied and
 // still fails after a change that keeps behaviour (a comment added to the patched files), and the
 // task is solved when one counts and all pass with the gold patch; a test that reads the code it
 // tests is refused. Every run happens in the verifier on a fresh copy of the workspace as the
 // agent received it with only the agent's test files added, so changes to other files count for
-// nothing. The oracle applies the gold tests (test_patch). Repositories are read as
-// repoCheckout.ts says.
+// nothing. The runs are the task's `prepare` step, root's: the gold patch stays in the hidden
+// folder, which the tests' user never reads, and the tests run as yet another user; the tests
+// the verifier then runs (graders/swt-bench/test_swt.py) report what it found. The oracle applies
+// the gold tests (test_patch). Repositories are read as repoCheckout.ts says.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
@@ -22,10 +24,12 @@ export interface SwtOptions { outRoot: string; repos: string; suite?: string; li
 /** What counts as the agent's test files: kept from the agent's workspace, run in both states. */
 export const SWT_TEST_FILES = ['**/test_*.py', '**/*_test.py'];
 /**
- * Where the grader (graders/swt-bench/test_swt.py) and its files land in the verifier's /workspace
- * (from hidden/workspace/); the grader skips this folder when it looks for the agent's tests.
+ * Where the reporting half of the grader (graders/swt-bench/test_swt.py) lands in the verifier's
+ * /workspace (from hidden/workspace/); the agent's test files are looked for outside it.
  */
 const GRADER = '.swt';
+/** The running half and what it reads, in the hidden folder (root's alone in the verifier). */
+const PREPARE = 'swt';
 /**
  * Runs of each state (original code, gold patch), in a random order drawn at grading: tests that
  * keep state between runs to fail first and pass later match that order by chance only, one time
@@ -43,9 +47,10 @@ export function swtTask(inst: SweInstance, o: SwtOptions, where: string): Task {
     const goldFiles = patchedFiles(inst.patch);
     const hidden: FileMap = {
       [`workspace/${GRADER}/test_swt.py`]: graderScript('swt'),
-      [`workspace/${GRADER}/swt.json`]: `${JSON.stringify({ instance_id: inst.instance_id, testFiles: SWT_TEST_FILES, goldFiles, goldDeletes: deletedFiles(inst.patch), repeats: SWT_REPEATS, timeoutSec: 540, initial: '/pwp/initial/workspace' }, null, 2)}\n`,
+      [`${PREPARE}/prepare_swt.py`]: graderScript('swtPrepare'),
+      [`${PREPARE}/swt.json`]: `${JSON.stringify({ instance_id: inst.instance_id, testFiles: SWT_TEST_FILES, goldFiles, goldDeletes: deletedFiles(inst.patch), repeats: SWT_REPEATS, timeoutSec: 540, initial: '/pwp/initial/workspace' }, null, 2)}\n`,
     };
-    for (const f of goldFiles) hidden[`workspace/${GRADER}/gold/${f}`] = readFileSync(join(co.dir, f));
+    for (const f of goldFiles) hidden[`${PREPARE}/gold/${f}`] = readFileSync(join(co.dir, f));
     return writeTaskFolder(o.outRoot, {
       task: {
         id: taskId(inst.instance_id),
@@ -57,7 +62,10 @@ export function swtTask(inst: SweInstance, o: SwtOptions, where: string): Task {
           inst.problem_statement.trim(),
         ].join('\n'),
         ...(o.image ? { image: o.image } : {}),
-        evaluator: { kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', `${GRADER}/test_swt.py`], timeoutSec: 3600 },
+        evaluator: {
+          kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', '--noconftest', `${GRADER}/test_swt.py`], timeoutSec: 300,
+          prepare: { command: ['/usr/bin/python3', '-I', `/pwp/hidden/${PREPARE}/prepare_swt.py`], timeoutSec: 7200 },
+        },
         grading: { agentFiles: SWT_TEST_FILES },
         oracle: { steps: [
           { writeFile: '/tmp/gold-tests.patch', from: 'oracle/test.patch', note: 'the gold tests (test_patch)' },

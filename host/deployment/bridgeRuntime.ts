@@ -6,12 +6,12 @@
 // - onOutput sees a command's output when it has ended, not as it comes;
 // - nothing can go into a container that has not started or is paused (its bridge is not running).
 import { Readable } from 'node:stream';
-import { RUNTIME_CHUNK_BYTES, RUNTIME_MAX_OUTPUT_BYTES } from '../../bridge/protocol';
+import { LimitExceededError, RUNTIME_CHUNK_BYTES, RUNTIME_MAX_OUTPUT_BYTES } from '../../bridge/protocol';
 import { BridgeClient } from '../client/bridgeClient';
 import type { EnvironmentInfo } from './deployment';
-import { IDE_USER, type FileEntry, type Owner } from './fileEntry';
-import type { ExecOptions, ExecResult, Runtime, WriteOptions } from './runtime';
-import { bufferOf, readTar, readTarEntries, tarOf } from './tarArchive';
+import { IDE_USER, type FileEntry } from './fileEntry';
+import type { ExecOptions, ExecResult, ReadOptions, Runtime, WriteOptions } from './runtime';
+import { headerWatcher, readTar, tarOf, writeChunk } from './tarArchive';
 
 export class BridgeRuntime implements Runtime {
   readonly worksWhilePaused = false;
@@ -29,65 +29,91 @@ export class BridgeRuntime implements Runtime {
     return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, durationMs: r.durationMs };
   }
 
-  async readFile(path: string): Promise<Buffer | undefined> {
+  async readFile(path: string, o: ReadOptions = {}): Promise<Buffer | undefined> {
     const r = await this.client.call('runtime.readFile', { path });
-    return r.exists && r.content !== null ? Buffer.from(r.content, 'base64') : undefined;
+    const content = r.exists && r.content !== null ? Buffer.from(r.content, 'base64') : undefined;
+    if (content && o.maxBytes !== undefined && content.length > o.maxBytes) throw new LimitExceededError(`${path} is larger than ${o.maxBytes} bytes`, { limit: 'bytes', max: o.maxBytes });
+    return content;
   }
 
-  async readTree(dir: string): Promise<Map<string, Buffer> | undefined> {
+  async readTree(dir: string, o: ReadOptions = {}): Promise<Map<string, Buffer> | undefined> {
     const tar = await this.archive(dir);
-    return tar ? readTar(Readable.from([tar]), 1) : undefined;
+    return tar ? readTar(tar, 1, o.maxBytes) : undefined;
   }
 
   async writeFiles(dir: string, files: readonly FileEntry[], o: WriteOptions = {}): Promise<void> {
     if (files.length === 0) return;
-    await this.unpack(dir, await bufferOf(tarOf(files, o.owner, o.dirMode, o.withDirs)), o.owner ?? IDE_USER);
+    await this.archiveIn(dir, tarOf(files, o.owner ?? IDE_USER, o.dirMode, o.withDirs));
   }
 
+  /**
+   * Sends the archive in chunks as it comes (never whole), noting its entries' owners on the
+   * way; unpacked once all of it is there, and only when it has one owner.
+   */
   async archiveIn(dir: string, tar: NodeJS.ReadableStream | Buffer): Promise<void> {
-    const bytes = Buffer.isBuffer(tar) ? tar : await bufferOf(tar);
-    const owners = new Set((await readTarEntries(bytes)).map((e) => `${e.header.uid ?? 0}:${e.header.gid ?? 0}`));
-    if (owners.size > 1) throw new Error(`the bridge unpacks an archive as one owner, and this one has ${owners.size} (${[...owners].join(', ')})`);
-    const [uid, gid] = (owners.values().next().value ?? `${IDE_USER.uid}:${IDE_USER.gid}`).split(':').map(Number);
-    await this.unpack(dir, bytes, { uid, gid });
-  }
-
-  async archiveOut(path: string): Promise<NodeJS.ReadableStream> {
-    const tar = await this.archive(path);
-    if (!tar) throw new Error(`${path}: no such file or folder in the environment`);
-    return Readable.from([tar]);
-  }
-
-  /** The archive of `path`, read in chunks; undefined when nothing is there. */
-  private async archive(path: string): Promise<Buffer | undefined> {
-    const out = await this.client.call('runtime.archiveOut', { path });
-    if (!out.exists || !out.transfer) return undefined;
-    const chunks: Buffer[] = [];
-    try {
-      for (let offset = 0, eof = out.bytes === 0; !eof;) {
-        const r = await this.client.call('runtime.transferRead', { transfer: out.transfer, offset });
-        const chunk = Buffer.from(r.data, 'base64');
-        chunks.push(chunk);
-        offset += chunk.length;
-        eof = r.eof;
-      }
-    } finally {
-      await this.client.call('runtime.transferClose', { transfer: out.transfer }).catch(() => undefined);
-    }
-    return Buffer.concat(chunks);
-  }
-
-  private async unpack(dir: string, tar: Buffer, owner: Owner): Promise<void> {
+    const source = Buffer.isBuffer(tar) ? Readable.from([tar]) : tar;
+    const owners = new Set<string>();
+    const watch = headerWatcher((h) => owners.add(`${h.uid ?? 0}:${h.gid ?? 0}`));
     const { transfer } = await this.client.call('runtime.transferOpen', {});
     try {
-      for (let offset = 0; offset < tar.length; offset += RUNTIME_CHUNK_BYTES) {
-        await this.client.call('runtime.transferWrite', { transfer, offset, data: tar.subarray(offset, offset + RUNTIME_CHUNK_BYTES).toString('base64') });
+      let pending: Buffer[] = [];
+      let size = 0;
+      let offset = 0;
+      const send = async (part: Buffer) => {
+        await this.client.call('runtime.transferWrite', { transfer, offset, data: part.toString('base64') });
+        offset += part.length;
+      };
+      for await (const c of source as AsyncIterable<Buffer>) {
+        await writeChunk(watch.input, c);
+        pending.push(c);
+        size += c.length;
+        if (size < RUNTIME_CHUNK_BYTES) continue;
+        let all = Buffer.concat(pending);
+        for (; all.length >= RUNTIME_CHUNK_BYTES; all = all.subarray(RUNTIME_CHUNK_BYTES)) await send(all.subarray(0, RUNTIME_CHUNK_BYTES));
+        pending = [all];
+        size = all.length;
       }
+      if (size) await send(Buffer.concat(pending));
+      watch.input.end();
+      await watch.done;
     } catch (err) {
       await this.client.call('runtime.transferClose', { transfer }).catch(() => undefined);
       throw err;
     }
-    await this.client.call('runtime.archiveIn', { transfer, dir, owner });
+    if (owners.size > 1) {
+      await this.client.call('runtime.transferClose', { transfer }).catch(() => undefined);
+      throw new Error(`the bridge unpacks an archive as one owner, and this one has ${owners.size} (${[...owners].join(', ')})`);
+    }
+    const [uid, gid] = (owners.values().next().value ?? `${IDE_USER.uid}:${IDE_USER.gid}`).split(':').map(Number);
+    await this.client.call('runtime.archiveIn', { transfer, dir, owner: { uid, gid } });
+  }
+
+  async archiveOut(path: string): Promise<NodeJS.ReadableStream> {
+    const out = await this.client.call('runtime.archiveOut', { path });
+    if (!out.exists || !out.transfer) throw new Error(`${path}: no such file or folder in the environment`);
+    return Readable.from(this.chunks(out.transfer, out.bytes === 0));
+  }
+
+  /** A transfer's chunks, read as they are wanted (the archive is never whole here); closed at the end or when the reader stops. */
+  private async *chunks(transfer: string, empty: boolean): AsyncGenerator<Buffer> {
+    try {
+      for (let offset = 0, eof = empty; !eof;) {
+        const r = await this.client.call('runtime.transferRead', { transfer, offset });
+        const chunk = Buffer.from(r.data, 'base64');
+        offset += chunk.length;
+        eof = r.eof;
+        if (chunk.length) yield chunk;
+      }
+    } finally {
+      await this.client.call('runtime.transferClose', { transfer }).catch(() => undefined);
+    }
+  }
+
+  /** The archive of `path` as a stream; undefined when nothing is there. */
+  private async archive(path: string): Promise<NodeJS.ReadableStream | undefined> {
+    const out = await this.client.call('runtime.archiveOut', { path });
+    if (!out.exists || !out.transfer) return undefined;
+    return Readable.from(this.chunks(out.transfer, out.bytes === 0));
   }
 }
 

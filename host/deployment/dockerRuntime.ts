@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import type { FileEntry } from './fileEntry';
-import type { ExecOptions, ExecResult, Runtime, WriteOptions } from './runtime';
+import type { ExecOptions, ExecResult, ReadOptions, Runtime, WriteOptions } from './runtime';
 import { readTar, tarOf } from './tarArchive';
 
 const MAX_OUTPUT = 20 * 1024 * 1024;
@@ -67,23 +67,23 @@ export class DockerRuntime implements Runtime {
     return { exitCode, stdout: out.text(), stderr: err.text(), timedOut: timeout.length > 0 && exitCode === 124, durationMs: Date.now() - t0 };
   }
 
-  async readFile(path: string): Promise<Buffer | undefined> {
+  async readFile(path: string, o: ReadOptions = {}): Promise<Buffer | undefined> {
     let stream: NodeJS.ReadableStream;
     try { stream = await this.container.getArchive({ path }); } catch (err) {
       if (notFound(err)) return undefined;
       throw err;
     }
-    const files = await readTar(stream, 0);
+    const files = await readTar(stream, 0, o.maxBytes);
     return files.get(path.split('/').filter(Boolean).pop() ?? '');
   }
 
-  async readTree(dir: string): Promise<Map<string, Buffer> | undefined> {
+  async readTree(dir: string, o: ReadOptions = {}): Promise<Map<string, Buffer> | undefined> {
     let stream: NodeJS.ReadableStream;
     try { stream = await this.container.getArchive({ path: dir }); } catch (err) {
       if (notFound(err)) return undefined;
       throw err;
     }
-    return readTar(stream, 1);
+    return readTar(stream, 1, o.maxBytes);
   }
 
   async writeFiles(dir: string, files: readonly FileEntry[], o: WriteOptions = {}): Promise<void> {

@@ -1,7 +1,7 @@
 // `answer` evaluators: the agent's final answer against the expected one.
 import type { AnswerEvaluator } from './evaluatorSchema';
 import type { EvaluationResult } from './evaluationResult';
-import type { Sandbox } from './verifier';
+import { AGENT_FILE_MAX, type Sandbox } from './verifier';
 
 /** Trimmed, outer quotes or backticks and a final full stop dropped, runs of spaces made one. */
 export function normalizeAnswer(s: string): string {
@@ -50,7 +50,7 @@ export function checkAnswer(e: AnswerEvaluator, answer: string): { ok: boolean; 
 
 export async function gradeAnswer(e: AnswerEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
-  const answer = (await sandbox.readFile('/pwp/answer.txt'))?.toString('utf8') ?? '';
+  const answer = (await sandbox.readFile('/pwp/answer.txt', { maxBytes: AGENT_FILE_MAX }))?.toString('utf8') ?? '';
   const r = checkAnswer(e, answer);
   return { kind: 'answer', score: r.ok ? 1 : 0, passed: r.ok, summary: r.why, checks: [{ name: 'answer', ...r }], durationMs: Date.now() - t0 };
 }

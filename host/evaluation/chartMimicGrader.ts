@@ -12,7 +12,7 @@ import type { ChartMimicEvaluator } from './evaluatorSchema';
 import { componentList, tail, type EvaluationResult } from './evaluationResult';
 import { structuralSimilarity } from './imageSimilarity';
 import { prepareReference } from './referenceRun';
-import type { Sandbox } from './verifier';
+import { AGENT_FILE_MAX, type Sandbox } from './verifier';
 
 const CHART_TRACE_PY = readFileSync(join(__dirname, 'verifierScripts', 'chartTrace.py'), 'utf8');
 const traceArgv = (script: string) => ['/usr/bin/python3', '-I', '-c', CHART_TRACE_PY, script];
@@ -56,7 +56,7 @@ export async function gradeChartMimic(e: ChartMimicEvaluator, sandbox: Sandbox):
     ...(tampering ? { tampering: { reason: tampering, findings: [] } } : {}),
     durationMs: Date.now() - t0,
   });
-  if (!(await sandbox.readFile(`/workspace/${e.script}`))) return fail(`${e.script} does not exist`);
+  if (!(await sandbox.readFile(`/workspace/${e.script}`, { maxBytes: AGENT_FILE_MAX }))) return fail(`${e.script} does not exist`);
   const ref = await prepareReference(sandbox, e.reference);
   const r = await ref.run(traceArgv(`/pwp/hidden/${e.reference}`), { timeoutSec: e.timeoutSec, env: { HOME: ref.dir, MPLBACKEND: 'Agg', MPLCONFIGDIR: `${ref.dir}/.mpl` } });
   const goldenRead = readTrace(r.stdout);

@@ -12,7 +12,7 @@ import type { Design2CodeEvaluator } from './evaluatorSchema';
 import { componentList, tail, type EvaluationResult } from './evaluationResult';
 import { structuralSimilarity } from './imageSimilarity';
 import { markedJson, prepareReference } from './referenceRun';
-import type { Sandbox } from './verifier';
+import { AGENT_FILE_MAX, type Sandbox } from './verifier';
 
 function blocksArgv(path: string, e: Design2CodeEvaluator): string[] {
   return ['node', '-e', BLOCKS_DRIVER_JS, path, String(e.width), String(e.height), 'chromium'];
@@ -34,7 +34,7 @@ export async function gradeDesign2Code(e: Design2CodeEvaluator, sandbox: Sandbox
     output,
     durationMs: Date.now() - t0,
   });
-  if (!(await sandbox.readFile(`/workspace/${e.html}`))) return fail(`${e.html} does not exist`);
+  if (!(await sandbox.readFile(`/workspace/${e.html}`, { maxBytes: AGENT_FILE_MAX }))) return fail(`${e.html} does not exist`);
   const ref = await prepareReference(sandbox, e.reference);
   const r = await ref.run(blocksArgv(`/pwp/hidden/${e.reference}`, e), { timeoutSec: 120, env: { HOME: ref.dir } });
   if (r.exitCode !== 0) return fail(`rendering the reference page failed: ${tail(r.stderr, 500).trim()}`);

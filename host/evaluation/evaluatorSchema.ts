@@ -31,6 +31,14 @@ const TestsEvaluator = z.object({
    * verifier's launcher verifierScripts/pwp_script.py); twice is tampering suspected.
    */
   completionMark: z.boolean().optional(),
+  /**
+   * The task's own grading step run as root before the tests (from /, with the hidden folder,
+   * which is root's alone, readable): for a grader that must hold what the tests' user may not
+   * read (SWT-Bench's gold patch). It must never run the agent's code as root: it runs it as
+   * another user (setpriv) and leaves results, root's, that the tests read. A step that fails
+   * scores 0 with its output.
+   */
+  prepare: z.object({ command: Argv, timeoutSec: z.int().min(1).max(7200).default(1800) }).strict().optional(),
 }).strict();
 
 const CommandEvaluator = z.object({

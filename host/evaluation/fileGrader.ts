@@ -1,16 +1,26 @@
-// `files` and `diff` evaluators: the final workspace as the verifier holds it.
+// `files` and `diff` evaluators: the final workspace as the verifier holds it. The agent's files
+// are read with a bound (AGENT_FILE_MAX) and compared with others by their digests, so no
+// workspace is ever read whole.
+import { createHash } from 'node:crypto';
 import type { DiffEvaluator, FileCheck, FilesEvaluator } from './evaluatorSchema';
 import { parseJsonWithComments } from './jsonWithComments';
 import { anyOf, fromChecks, type CheckResult, type EvaluationResult } from './evaluationResult';
 import { matchesAny } from './glob';
 import { match } from './matcher';
 import { compareFlowchart, MermaidSyntaxError, parseFlowchart } from './mermaidFlowchart';
-import type { Sandbox } from './verifier';
+import { AGENT_FILE_MAX, type Sandbox } from './verifier';
 
 const trimLines = (s: string) => s.split('\n').map((l) => l.replace(/\s+$/, '')).join('\n').replace(/\s+$/, '');
 
+/** The sha256 of each file under `dir` (through the sandbox's own listing where it has one). */
+async function digestsOf(sandbox: Sandbox, dir: string): Promise<Map<string, string> | undefined> {
+  if (sandbox.digests) return sandbox.digests(dir);
+  const tree = await sandbox.readTree(dir);
+  return tree && new Map([...tree].map(([p, c]) => [p, createHash('sha256').update(c).digest('hex')]));
+}
+
 async function checkFile(c: FileCheck, sandbox: Sandbox): Promise<CheckResult[]> {
-  const buf = await sandbox.readFile(`/workspace/${c.path}`);
+  const buf = await sandbox.readFile(`/workspace/${c.path}`, { maxBytes: AGENT_FILE_MAX });
   const name = (what: string) => `${c.path}: ${what}`;
   const out: CheckResult[] = [];
   if (c.exists !== undefined) out.push({ name: name('exists'), ok: (buf !== undefined) === c.exists, why: buf ? 'the file exists' : 'no such file' });
@@ -65,12 +75,11 @@ export async function gradeFiles(e: FilesEvaluator, sandbox: Sandbox): Promise<E
 export async function gradeDiff(e: DiffEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
   const expected = await sandbox.readTree(`/pwp/hidden/${e.expected}`);
-  const final = (await sandbox.readTree('/workspace')) ?? new Map<string, Buffer>();
   const checks: CheckResult[] = [];
   if (!expected?.size) return fromChecks('diff', [{ name: 'expected files', ok: false, why: `hidden folder ${e.expected} is empty or missing` }], 'all', t0);
   const norm = (b: Buffer) => (e.ignoreTrailingWhitespace ? trimLines(b.toString('utf8')) : b.toString('utf8'));
   for (const [path, want] of expected) {
-    const got = final.get(path);
+    const got = await sandbox.readFile(`/workspace/${path}`, { maxBytes: AGENT_FILE_MAX });
     if (got === undefined) checks.push({ name: path, ok: false, why: 'missing from the workspace' });
     else {
       const ok = norm(got) === norm(want);
@@ -78,17 +87,17 @@ export async function gradeDiff(e: DiffEvaluator, sandbox: Sandbox): Promise<Eva
     }
   }
   if (e.unchangedElsewhere) {
-    const initial = await sandbox.readTree('/pwp/initial/workspace');
+    const [initial, final, overlay] = await Promise.all(['/pwp/initial/workspace', '/workspace', '/pwp/hidden/workspace'].map((d) => digestsOf(sandbox, d)));
     // The verifier itself copied the task's hidden workspace files (tests) over the workspace.
-    const overlay = (await sandbox.readTree('/pwp/hidden/workspace')) ?? new Map<string, Buffer>();
     if (!initial) checks.push({ name: 'other files', ok: false, why: 'the verifier has no copy of the initial workspace' });
     else {
+      const now = final ?? new Map<string, string>();
       const changed: string[] = [];
-      for (const path of new Set([...initial.keys(), ...final.keys()])) {
-        if (expected.has(path) || overlay.has(path) || matchesAny(path, e.ignore)) continue;
+      for (const path of new Set([...initial.keys(), ...now.keys()])) {
+        if (expected.has(path) || overlay?.has(path) || matchesAny(path, e.ignore)) continue;
         const a = initial.get(path);
-        const b = final.get(path);
-        if (!a || !b || !a.equals(b)) changed.push(`${path} (${!a ? 'added' : !b ? 'deleted' : 'changed'})`);
+        const b = now.get(path);
+        if (!a || !b || a !== b) changed.push(`${path} (${!a ? 'added' : !b ? 'deleted' : 'changed'})`);
       }
       checks.push({ name: 'other files', ok: changed.length === 0, why: changed.length ? `unexpected changes: ${changed.slice(0, 10).join(', ')}` : 'unchanged' });
     }

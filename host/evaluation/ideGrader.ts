@@ -9,7 +9,7 @@
 import { checkLeaves, type IdeCheck, type IdeEvaluator } from './evaluatorSchema';
 import { anyOf, fromChecks, type CheckResult, type EvaluationResult } from './evaluationResult';
 import { parseJsonWithComments } from './jsonWithComments';
-import { settingKey, type IdeState } from './ideState';
+import { IDE_FILE_MAX, settingKey, type IdeState } from './ideState';
 import { match } from './matcher';
 import type { Sandbox } from './verifier';
 
@@ -153,8 +153,8 @@ export async function gradeIde(e: IdeEvaluator, sandbox: Sandbox): Promise<Evalu
   const t0 = Date.now();
   const raw = await sandbox.readFile('/pwp/ide/state.json');
   const state = raw ? (JSON.parse(raw.toString('utf8')) as IdeState | null) : null;
-  const launchJson = checkLeaves(e.checks).some((c) => 'launch' in c) ? (await sandbox.readFile('/workspace/.vscode/launch.json'))?.toString('utf8') : undefined;
-  const wsText = (await sandbox.readFile('/workspace/.vscode/settings.json'))?.toString('utf8');
+  const launchJson = checkLeaves(e.checks).some((c) => 'launch' in c) ? (await sandbox.readFile('/workspace/.vscode/launch.json', { maxBytes: IDE_FILE_MAX }))?.toString('utf8') : undefined;
+  const wsText = (await sandbox.readFile('/workspace/.vscode/settings.json', { maxBytes: IDE_FILE_MAX }))?.toString('utf8');
   const ws = wsText !== undefined ? parseJsonWithComments(wsText).value : undefined;
   const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? v as Json : undefined);
   const files: SettingFiles = { workspace: obj(ws), machine: state?.files?.machineSettings, user: state?.files?.userSettings };

@@ -75,6 +75,8 @@ export const USER_SETTINGS_FILE = '/home/pwp/ide/user-data/User/settings.json';
 export const MACHINE_SETTINGS_FILE = '/home/pwp/ide/user-data/Machine/settings.json';
 export const KEYBINDINGS_FILE = '/home/pwp/ide/user-data/User/keybindings.json';
 export const EXTENSIONS_DIR = '/home/pwp/ide/extensions';
+/** The most of one IDE file grading reads (the agent can make any of them any size). */
+export const IDE_FILE_MAX = 16 * 1024 * 1024;
 /** The files readIdeFiles reads first, whatever they say. */
 export const IDE_FILES = [USER_SETTINGS_FILE, MACHINE_SETTINGS_FILE, KEYBINDINGS_FILE, `${EXTENSIONS_DIR}/extensions.json`, `${EXTENSIONS_DIR}/.obsolete`];
 /** The id of pwp's built-in extension (extension/package.json: publisher.name). */

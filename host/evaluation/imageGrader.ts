@@ -4,7 +4,7 @@
 import type { ImageEvaluator } from './evaluatorSchema';
 import { tail, type EvaluationResult } from './evaluationResult';
 import { imageSimilarity } from './imageSimilarity';
-import type { Sandbox } from './verifier';
+import { AGENT_FILE_MAX, type Sandbox } from './verifier';
 
 const RENDERED = '/pwp/out/candidate.png';
 
@@ -33,18 +33,18 @@ export async function gradeImage(e: ImageEvaluator, sandbox: Sandbox): Promise<E
   let output: EvaluationResult['output'];
   const c = e.candidate;
   if ('html' in c) {
-    if (!(await sandbox.readFile(`/workspace/${c.html}`))) return fail(`${c.html} does not exist`);
+    if (!(await sandbox.readFile(`/workspace/${c.html}`, { maxBytes: AGENT_FILE_MAX }))) return fail(`${c.html} does not exist`);
     const r = await sandbox.exec(renderArgv(`/workspace/${c.html}`, c.width, c.height, RENDERED), { timeoutSec: 60, env: { HOME: '/tmp' } });
     output = { exitCode: r.exitCode, timedOut: r.timedOut, stdoutTail: tail(r.stdout, 1000), stderrTail: tail(r.stderr, 2000) };
-    candidate = await sandbox.readFile(RENDERED);
+    candidate = await sandbox.readFile(RENDERED, { maxBytes: AGENT_FILE_MAX });
     if (!candidate) return fail(`rendering ${c.html} produced no image (exit code ${r.exitCode})`, output);
   } else if ('command' in c) {
     const r = await sandbox.exec(c.command, { timeoutSec: c.timeoutSec, env: { HOME: '/tmp', MPLBACKEND: 'Agg', MPLCONFIGDIR: '/tmp/mpl' } });
     output = { exitCode: r.exitCode, timedOut: r.timedOut, stdoutTail: tail(r.stdout, 1000), stderrTail: tail(r.stderr, 2000) };
-    candidate = await sandbox.readFile(`/workspace/${c.output}`);
+    candidate = await sandbox.readFile(`/workspace/${c.output}`, { maxBytes: AGENT_FILE_MAX });
     if (!candidate) return fail(`${c.command.join(' ')} exited with ${r.exitCode} and wrote no ${c.output}`, output);
   } else {
-    candidate = await sandbox.readFile(`/workspace/${c.file}`);
+    candidate = await sandbox.readFile(`/workspace/${c.file}`, { maxBytes: AGENT_FILE_MAX });
     if (!candidate) return fail(`${c.file} does not exist`);
   }
   const reference = await sandbox.readFile(`/pwp/hidden/${e.reference}`);

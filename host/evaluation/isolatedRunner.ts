@@ -96,10 +96,18 @@ export const DROPPED_ENV = [
   'PYTEST_PLUGINS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'BASH_ENV', 'ENV',
 ];
 
+/**
+ * The folders on the way to the task's files are root's (workspaceIntake.ts), /workspace among
+ * them, so git would call the repository's ownership dubious. The tests' user is the agent's:
+ * trusting its repository crosses no line (root never runs git there).
+ */
+export const GIT_TRUSTS_WORKSPACE: Record<string, string> = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' };
+
 export function testsEnv(e: Pick<TestsEvaluator, 'env'>): Record<string, string> {
   return {
     PYTHONDONTWRITEBYTECODE: '1', PYTHONSAFEPATH: '1', PYTHONNOUSERSITE: '1', PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1', CI: '1',
     HOME: '/home/pwp', USER: 'pwp', LOGNAME: 'pwp',
+    ...GIT_TRUSTS_WORKSPACE,
     // The task's own variables (task.json is the task's), then the PATH nobody overrides.
     ...e.env,
     PATH: TESTS_PATH,

@@ -5,7 +5,7 @@
 import type { MetricEvaluator } from './evaluatorSchema';
 import type { EvaluationResult } from './evaluationResult';
 import { columnById, computeMetric, relativePerformanceGap } from './metrics/competitionMetric';
-import type { Sandbox } from './verifier';
+import { AGENT_FILE_MAX, type Sandbox } from './verifier';
 
 export async function gradeMetric(e: MetricEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
@@ -13,7 +13,7 @@ export async function gradeMetric(e: MetricEvaluator, sandbox: Sandbox): Promise
   const answersFile = await sandbox.readFile(`/pwp/hidden/${e.answers}`);
   if (!answersFile) throw new Error(`the hidden answers ${e.answers} are missing`);
   const answers = columnById(answersFile.toString('utf8'), e.id, e.target, `the answers (${e.answers})`);
-  const submitted = await sandbox.readFile(`/workspace/${e.predictions}`);
+  const submitted = await sandbox.readFile(`/workspace/${e.predictions}`, { maxBytes: AGENT_FILE_MAX });
   if (!submitted) return fail(`${e.predictions} does not exist`);
   let value: number;
   try {

@@ -3,11 +3,13 @@
 // (as BIRD does), or as lists when order matters. Each query runs through SQLite's library in
 // verifierScripts/sqlQuery.py (one statement, read-only, no shell dot-commands); the gold query
 // runs as root with the query in its environment, so nothing the IDE user runs can read it.
+// The agent's query runs as the IDE user on a root-owned copy of the database outside the
+// hidden folder, which is root's alone (Verifier.load).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SqlEvaluator } from './evaluatorSchema';
 import { tail, type EvaluationResult } from './evaluationResult';
-import type { Sandbox } from './verifier';
+import { AGENT_FILE_MAX, type Sandbox } from './verifier';
 
 const SQL_QUERY_PY = readFileSync(join(__dirname, 'verifierScripts', 'sqlQuery.py'), 'utf8');
 
@@ -38,12 +40,15 @@ export async function gradeSql(e: SqlEvaluator, sandbox: Sandbox): Promise<Evalu
   const t0 = Date.now();
   const fail = (summary: string): EvaluationResult => ({ kind: 'sql', score: 0, passed: false, summary, durationMs: Date.now() - t0 });
   const predictedFile = e.predicted === 'answer' ? '/pwp/answer.txt' : `/workspace/${e.predicted.file}`;
-  const predicted = (await sandbox.readFile(predictedFile))?.toString('utf8').trim();
+  const predicted = (await sandbox.readFile(predictedFile, { maxBytes: AGENT_FILE_MAX }))?.toString('utf8').trim();
   if (!predicted) return fail(e.predicted === 'answer' ? 'no query was given as the answer' : `${e.predicted.file} is missing or empty`);
   // Answers often come fenced as ```sql … ```: run what is inside.
   const fenced = /```(?:sql)?\s*([\s\S]*?)```/i.exec(predicted);
   const query = (fenced ? fenced[1] : predicted).trim();
   const db = `/pwp/hidden/${e.database}`;
+  const copy = `/pwp/sql/${e.database.split('/').pop()}`;
+  const copied = await sandbox.exec(['sh', '-c', 'mkdir -p -m 755 /pwp/sql && cp "$1" "$2" && chmod 644 "$2"', 'copy', db, copy], { user: 'root', cwd: '/' });
+  if (copied.exitCode !== 0) return fail(`the database ${e.database} cannot be read: ${copied.stderr.trim()}`);
   let goldQuery = e.goldQuery;
   if (goldQuery === undefined) {
     const file = await sandbox.readFile(`/pwp/hidden/${e.gold}`);
@@ -52,7 +57,7 @@ export async function gradeSql(e: SqlEvaluator, sandbox: Sandbox): Promise<Evalu
   }
   const gold = await runQuery(sandbox, db, goldQuery, 'root', e.timeoutSec);
   if (!gold.rows) return fail(`the gold query failed: ${gold.error}`);
-  const got = await runQuery(sandbox, db, query, undefined, e.timeoutSec);
+  const got = await runQuery(sandbox, copy, query, undefined, e.timeoutSec);
   if (!got.rows) return fail(`the query failed: ${got.error}`);
   const ok = sameRows(got.rows, gold.rows, e.ordered);
   return {

@@ -8,6 +8,7 @@
 // as the agent's (fileParts.ts) keep the agent's version when nothing else changed. Byte-code
 // and binaries the task did not ship are left out too (compiledFiles.ts). docs/test-definitions.md
 // has the table per language.
+import { createHash } from 'node:crypto';
 import { isCompiled } from './compiledFiles';
 import type { Evaluator } from './evaluatorSchema';
 import { leaves } from './evaluatorSchema';
@@ -106,43 +107,91 @@ function partsMatcher(declared: Record<string, string[]> = {}): (path: string) =
   return (path) => [...new Set(entries.flatMap(([m, parts]) => (m(path) ? parts : [])))];
 }
 
-/** One entry of the agent's final workspace archive, by path relative to /workspace. */
-export interface WorkspaceEntry { path: string; type: string; content?: Buffer }
+/**
+ * A file as planning sees it without its content: the digest of its bytes and its first bytes
+ * (what tells compiled code). Planning never needs a whole file but a build file with declared
+ * parts, whose two versions come separately (partsCandidates).
+ */
+export interface FileFacts { digest: string; head: Buffer }
+
+/** One entry of the agent's final workspace archive, by path relative to /workspace: its content, or its facts. */
+export interface WorkspaceEntry { path: string; type: string; content?: Buffer; digest?: string; head?: Buffer }
+
+const digestOf = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const factsOf = (v: Buffer | FileFacts): FileFacts => (Buffer.isBuffer(v) ? { digest: digestOf(v), head: v } : v);
+const entryFacts = (e: WorkspaceEntry): FileFacts | undefined => (e.digest ? { digest: e.digest, head: e.head ?? Buffer.alloc(0) } : e.content ? factsOf(e.content) : undefined);
 
 /** `binary`: byte-code or native code the task did not ship, left out (compiledFiles.ts). */
 export type InfrastructureChange = { path: string; change: 'added' | 'modified' | 'deleted' | 'binary' };
 
-export interface RestorePlan {
+export interface RestorePlan<B = Buffer> {
   /** Entries of the agent's archive left out of the verifier. */
   drop: Set<string>;
   /** The task's copies put back (from the initial workspace), by path. */
-  restore: Map<string, Buffer>;
+  restore: Map<string, B>;
   /** What the agent did to the infrastructure, compared with the task's copy. */
   changes: InfrastructureChange[];
-  /** Regular files the agent added or changed that stay (the deliverable), with their content. */
-  deliverable: Map<string, Buffer>;
+  /** Regular files the agent added or changed that stay (the deliverable). */
+  deliverable: Set<string>;
+}
+
+/** Both versions of a build file whose declared parts the agent may change, by path. */
+export type PartsContent = ReadonlyMap<string, { before: Buffer; after: Buffer }>;
+
+function matchers(hidden: ReadonlySet<string>, rules: RestoreRules) {
+  const infra = globMatcher([...DEFAULT_INFRASTRUCTURE, ...rules.restore]);
+  const agents = globMatcher(rules.agentFiles);
+  const named = new Set(rules.commandFiles);
+  return { isInfra: (p: string) => hidden.has(p) || ((infra(p) || named.has(p)) && !agents(p)), partsOf: partsMatcher(rules.agentParts) };
 }
 
 /**
- * `final`: the agent's workspace entries; `baseline`: the task's initial workspace files;
- * `hidden`: paths the hidden overlay writes (always the task's).
+ * Build files the agent changed that have parts declared as its own: their two versions must be
+ * read (both small: a manifest) before planning can say whose version stays.
  */
-export function planRestore(final: readonly WorkspaceEntry[], baseline: ReadonlyMap<string, Buffer>, hidden: ReadonlySet<string>, rules: RestoreRules): RestorePlan {
-  const infra = globMatcher([...DEFAULT_INFRASTRUCTURE, ...rules.restore]);
-  const agents = globMatcher(rules.agentFiles);
+export function partsCandidates(final: readonly WorkspaceEntry[], baseline: ReadonlyMap<string, Buffer | FileFacts>, hidden: ReadonlySet<string>, rules: RestoreRules): string[] {
+  const { isInfra, partsOf } = matchers(hidden, rules);
+  return final.filter((e) => {
+    if (e.type !== 'file' || hidden.has(e.path) || !isInfra(e.path) || !partsOf(e.path).length) return false;
+    const theirs = baseline.get(e.path);
+    return theirs !== undefined && factsOf(theirs).digest !== entryFacts(e)?.digest;
+  }).map((e) => e.path);
+}
+
+/**
+ * A grader's own folders: hidden ones (a name starting with a dot: `.swt`, `.resq`) that only the
+ * task's hidden files bring, none of its workspace files being in them. A folder of hidden tests
+ * beside the agent's code (a Go package's) is not one: the agent's files there are its own.
+ */
+function graderFolders(baseline: Iterable<string>, hidden: Iterable<string>): Set<string> {
+  const ancestors = (paths: Iterable<string>) => new Set([...paths].flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  const taskFolders = ancestors(baseline);
+  return new Set([...ancestors(hidden)].filter((d) => !taskFolders.has(d) && d.split('/').pop()!.startsWith('.')));
+}
+
+/**
+ * `final`: the agent's workspace entries; `baseline`: the task's initial workspace files (their
+ * contents, or their facts); `hidden`: paths the hidden overlay writes (always the task's);
+ * `parts`: both versions of the files partsCandidates named.
+ */
+export function planRestore<B extends Buffer | FileFacts>(
+  final: readonly WorkspaceEntry[], baseline: ReadonlyMap<string, B>, hidden: ReadonlySet<string>, rules: RestoreRules, parts?: PartsContent,
+): RestorePlan<B> {
+  const { isInfra, partsOf } = matchers(hidden, rules);
   // Byte-code and runner caches under test folders go like the rest, without being listed.
   const cache = globMatcher(['**/__pycache__/**', '**/.pytest_cache/**', '**/*.pyc']);
-  const named = new Set(rules.commandFiles);
-  const partsOf = partsMatcher(rules.agentParts);
-  const isInfra = (p: string) => hidden.has(p) || ((infra(p) || named.has(p)) && !agents(p));
   // Folders on the way to a file the task puts back: an agent's symlink or file there would
   // redirect or block the task's copy.
   const taskPaths = [...[...baseline.keys()].filter(isInfra), ...hidden];
   const ancestors = new Set(taskPaths.flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  // What the agent put in a grader's own folder (.swt/, .pwp-idebench/) would run beside the
+  // task's grader: it goes, as infrastructure.
+  const taskOnly = [...graderFolders(baseline.keys(), hidden)].map((d) => `${d}/`);
+  const inTaskFolder = (p: string) => !hidden.has(p) && taskOnly.some((d) => p.startsWith(d));
   const drop = new Set<string>();
   const droppedDirs: string[] = [];
   const changes: InfrastructureChange[] = [];
-  const deliverable = new Map<string, Buffer>();
+  const deliverable = new Set<string>();
   const seen = new Set<string>();
   // The task's byte-code and binaries the agent replaced: put back like infrastructure.
   const binaries = new Set<string>();
@@ -156,25 +205,30 @@ export function planRestore(final: readonly WorkspaceEntry[], baseline: Readonly
     if (droppedDirs.some((d) => e.path.startsWith(d))) { drop.add(e.path); continue; }
     seen.add(e.path);
     const theirs = baseline.get(e.path);
-    const same = e.type === 'file' && theirs !== undefined && e.content !== undefined && theirs.equals(e.content);
-    if (e.type === 'file' && !same && theirs !== undefined && e.content && !hidden.has(e.path) && isInfra(e.path)
-      && changedOnlyIn(e.path, theirs, e.content, partsOf(e.path))) {
+    const facts = entryFacts(e);
+    const same = e.type === 'file' && theirs !== undefined && facts !== undefined && factsOf(theirs).digest === facts.digest;
+    const both = parts?.get(e.path) ?? (Buffer.isBuffer(theirs) && e.content ? { before: theirs, after: e.content } : undefined);
+    if (inTaskFolder(e.path)) {
+      drop.add(e.path);
+      if (!cache(e.path)) changes.push({ path: e.path, change: 'added' });
+    } else if (e.type === 'file' && !same && theirs !== undefined && both && !hidden.has(e.path) && isInfra(e.path)
+      && changedOnlyIn(e.path, both.before, both.after, partsOf(e.path))) {
       // Only the agent's declared parts changed: its version stays, as deliverable.
-      deliverable.set(e.path, e.content);
+      deliverable.add(e.path);
       agentsVersion.add(e.path);
     } else if (isInfra(e.path) || (e.type !== 'file' && ancestors.has(e.path))) {
       drop.add(e.path);
       if (!same && !cache(e.path)) changes.push({ path: e.path, change: theirs === undefined ? 'added' : 'modified' });
-    } else if (e.type === 'file' && !same && isCompiled(e.path, e.content)) {
+    } else if (e.type === 'file' && !same && isCompiled(e.path, facts?.head)) {
       // Byte-code caches go unlisted: Python writes them for every module it imports.
       drop.add(e.path);
       if (!e.path.split('/').includes('__pycache__')) changes.push({ path: e.path, change: 'binary' });
       if (theirs !== undefined) binaries.add(e.path);
-    } else if (e.type === 'file' && !same && e.content) {
-      deliverable.set(e.path, e.content);
+    } else if (e.type === 'file' && !same && facts) {
+      deliverable.add(e.path);
     }
   }
-  const restore = new Map<string, Buffer>();
+  const restore = new Map<string, B>();
   for (const [path, content] of baseline) {
     if ((!isInfra(path) && !binaries.has(path)) || hidden.has(path) || agentsVersion.has(path)) continue;
     restore.set(path, content);

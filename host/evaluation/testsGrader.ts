@@ -13,7 +13,8 @@ import {
   canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, outputEqualityFindings, goPackages, isCanaryCase, runnerCanaryFindings, CANARY_PLACEHOLDER, type Canary,
 } from './canary';
 import {
-  CANARY_ENV, DROPPED_ENV, imageRunner, JEST_CANARY, MARK_ENV, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, TESTS_UID, testsEnv,
+  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, HIDDEN_DIR, imageRunner, JEST_CANARY, MARK_ENV, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT,
+  SCRATCH_DIR, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';
@@ -157,6 +158,17 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   if (e.framework === 'junit' && (await sandbox.exec(['rm', '-f', '--', report!])).exitCode !== 0) {
     return { kind: 'tests', score: 0, passed: false, summary: `could not remove the stale report ${report} before the run`, durationMs: Date.now() - t0 };
   }
+  if (e.prepare) {
+    // Nothing of the IDE user's may live while root prepares (it reads the hidden folder).
+    await endTestsProcesses(sandbox);
+    const p = await sandbox.exec(e.prepare.command, { user: 'root', cwd: '/', timeoutSec: e.prepare.timeoutSec });
+    if (p.exitCode !== 0) {
+      return {
+        kind: 'tests', score: 0, passed: false, durationMs: Date.now() - t0,
+        summary: `the task's preparation (${e.prepare.command.join(' ')}) failed with exit code ${p.exitCode}${p.timedOut ? ' (timed out)' : ''}: ${tail(`${p.stderr}${p.stdout}`.trim(), 1000)}`,
+      };
+    }
+  }
   const jestSetup = e.framework === 'jest' ? await jestSetupFiles(e, sandbox) : undefined;
   const canary = (e.framework === 'go' && e.command.some((a) => a === '-overlay' || a.startsWith('-overlay='))) || (e.framework === 'jest' && !jestSetup)
     ? undefined : drawCanary(e.framework);
@@ -202,9 +214,34 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   };
 }
 
+/** Kills every process of the tests' user (kill -1 as that user needs no capability). */
+export async function endTestsProcesses(sandbox: Sandbox): Promise<void> {
+  await sandbox.exec(['setpriv', `--reuid=${TESTS_UID}`, `--regid=${TESTS_UID}`, '--clear-groups', 'kill', '-s', 'KILL', '--', '-1'], { user: 'root', cwd: '/' });
+}
+
+/**
+ * Runs `fn` with the hidden folder readable by the IDE user (it is root's alone otherwise:
+ * Verifier.load), after every process of that user is gone, and closes it again after them.
+ * For a `command` evaluator: the task's own check, which reads its files there.
+ */
+async function withHiddenReadable<T>(sandbox: Sandbox, fn: () => Promise<T>): Promise<T> {
+  const chmod = async (mode: string) => {
+    const r = await sandbox.exec(['sh', '-c', `[ ! -e ${HIDDEN_DIR} ] || chmod ${mode} ${HIDDEN_DIR}`], { user: 'root', cwd: '/' });
+    if (r.exitCode !== 0) throw new Error(`cannot set the hidden folder's mode: ${r.stderr.trim()}`);
+  };
+  await endTestsProcesses(sandbox);
+  await chmod('755');
+  try {
+    return await fn();
+  } finally {
+    await endTestsProcesses(sandbox);
+    await chmod('700');
+  }
+}
+
 export async function gradeCommand(e: CommandEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
-  const run = await sandbox.exec(e.command, { cwd: '/workspace', timeoutSec: e.timeoutSec });
+  const run = await withHiddenReadable(sandbox, () => sandbox.exec(e.command, { cwd: '/workspace', timeoutSec: e.timeoutSec, env: GIT_TRUSTS_WORKSPACE }));
   const checks = [{ name: 'exit code', ok: run.exitCode === e.exitCode, why: `exited with ${run.exitCode}${run.timedOut ? ' (timed out)' : ''}, expected ${e.exitCode}` }];
   if (e.stdout !== undefined) {
     const m = match(run.stdout.trim(), e.stdout, 'stdout');

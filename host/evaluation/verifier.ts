@@ -18,20 +18,20 @@
 //   /pwp/out                 scratch space for reports (writable by the IDE user)
 //   /pwp/check               the Python code check and its input (root's alone)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix, relative } from 'node:path';
-import { Readable } from 'node:stream';
+import { join, relative } from 'node:path';
 import { createDeployment } from '../deployment/backends';
 import type { Deployment } from '../deployment/deployment';
 import { ROOT, type FileEntry } from '../deployment/fileEntry';
-import { archiveEntriesIn, type ExecOptions, type ExecResult, type Runtime } from '../deployment/runtime';
-import { fileEntries, readTar, readTarEntries, type TarEntry } from '../deployment/tarArchive';
+import { archiveEntriesIn, type ExecOptions, type ExecResult, type ReadOptions, type Runtime } from '../deployment/runtime';
+import { fileEntries, indexArchive, type PackEntry, type TarEntry } from '../deployment/tarArchive';
 import type { VerifierContainer } from '../deployment/verifierContainer';
 import type { IdeState } from './ideState';
-import { deliverableFile, runnerFiles, SCRATCH_DIR } from './isolatedRunner';
+import { deliverableFile, HIDDEN_DIR, runnerFiles, SCRATCH_DIR } from './isolatedRunner';
 import { findJsTampering } from './jsCodeCheck';
 import { PY_CODE_CHECK, pythonCheckInput, pythonFindings } from './pythonCodeCheck';
 import { findTampering, type TamperFinding } from './tamperCheck';
-import { planRestore, type InfrastructureChange, type RestoreRules, type WorkspaceEntry } from './testInfrastructure';
+import type { InfrastructureChange, RestoreRules } from './testInfrastructure';
+import { planIntake, type ArchiveInput } from './workspaceIntake';
 
 export { VERIFIER_LABEL } from '../deployment/verifierContainer';
 
@@ -39,15 +39,26 @@ export { VERIFIER_LABEL } from '../deployment/verifierContainer';
 export interface Sandbox extends Pick<Runtime, 'exec' | 'readFile' | 'readTree'> {
   /** What loading found: the agent's changes to the test infrastructure, and tampering in its deliverable. */
   grading?: GradingContext;
+  /** The sha256 of each regular file under `dir` by relative path, read as a stream (never the files whole); undefined when there is no such folder. */
+  digests?(dir: string): Promise<Map<string, string> | undefined>;
 }
+
+/**
+ * The most of one file of the agent's that a grader reads (into the host's memory): a larger
+ * one is a LimitExceededError, which fails its grading with the reason.
+ */
+export const AGENT_FILE_MAX = 32 * 1024 * 1024;
 
 export interface GradingContext { infrastructure: InfrastructureChange[]; findings: TamperFinding[] }
 
 export interface VerifierInputs {
-  /** Tar of the agent's final /workspace (entries under `workspace/`), from its container. */
-  workspaceTar: Buffer;
+  /**
+   * Tar of the agent's final /workspace (entries under `workspace/`), from its container:
+   * spooled to a host file (never whole in memory), or a small one in memory.
+   */
+  workspaceTar: ArchiveInput;
   /** Tar of /workspace right after set-up, same form. */
-  initialTar?: Buffer;
+  initialTar?: ArchiveInput;
   hiddenDir?: string;
   /**
    * The task's copy of the workspace when no initialTar is given (the task's workspace folder);
@@ -104,95 +115,71 @@ export class Verifier implements Sandbox {
   grading?: GradingContext;
 
   /**
-   * Copies in everything the evaluators read, as one archive: the runner, the agent's workspace
-   * without its versions of the test infrastructure, the task's copies, the initial workspace,
-   * the IDE state and answer, then the hidden files, the hidden workspace files last.
+   * Copies in everything the evaluators read, as one archive streamed from the spooled
+   * workspace (workspaceIntake.ts): the runner, the agent's workspace without its versions of
+   * the test infrastructure, the task's copies, the initial workspace, the IDE state and
+   * answer, then the hidden files, the hidden workspace files last. The hidden folder is then
+   * root's alone for the verifier's life: graders read it as root, and whatever the agent's
+   * code runs as never reads it (a `command` evaluator, the task's own check, sees it while it
+   * runs: testsGrader.ts).
    */
   async load(inputs: VerifierInputs): Promise<void> {
     const hidden = inputs.hiddenDir ? listHostFiles(inputs.hiddenDir) : [];
     const overlay = hidden.filter((f) => f.path.startsWith('workspace/')).map((f) => ({ ...f, path: f.path.slice('workspace/'.length) }));
-    const baseline = !inputs.rules ? undefined : inputs.initialTar ? await readTar(Readable.from([inputs.initialTar]), 1)
-      : inputs.baselineDir ? new Map(listHostFiles(inputs.baselineDir).map((f) => [f.path, Buffer.from(f.content)]))
-        : new Map<string, Buffer>();
-    const workspace = await this.workspaceEntries(inputs.workspaceTar, baseline, new Set(overlay.map((f) => f.path)), inputs.rules);
-    // The deliverable's Python is read as parsed code by the image's own interpreter, with the
-    // task's unchanged files where they lie for the task's own use of the same capabilities.
-    const pyInput = workspace.baseline && pythonCheckInput(workspace.deliverable, workspace.baseline, { scanRoot: '/workspace', exclude: new Set(overlay.map((f) => f.path)) });
-    const entries: TarEntry[] = [
-      ...fileEntries([...runnerFiles(), deliverableFile(workspace.deliverable, workspace.baseline), { path: 'pwp/report/.keep', content: '' }], ROOT),
-      // Scratch space the IDE user can write in; root's like the rest of /pwp.
-      { header: { name: `${SCRATCH_DIR.slice(1)}/`, type: 'directory', mode: 0o777, ...ROOT }, content: Buffer.alloc(0) },
-      ...workspace.entries,
-    ];
-    if (inputs.initialTar) {
-      // Root's (only graders read it).
-      entries.push(...fileEntries([{ path: 'pwp/initial/.keep', content: '' }], ROOT));
-      for (const e of await readTarEntries(inputs.initialTar)) {
-        const linkname = e.header.type === 'link' && e.header.linkname ? `pwp/initial/${e.header.linkname}` : e.header.linkname;
-        entries.push({ header: { ...e.header, name: `pwp/initial/${e.header.name}`, linkname, ...ROOT }, content: e.content });
+    const intake = await planIntake({
+      workspace: inputs.workspaceTar, initial: inputs.initialTar, baselineDir: inputs.baselineDir, hidden: new Set(overlay.map((f) => f.path)), rules: inputs.rules,
+    });
+    try {
+      const { code, baseline } = intake;
+      // The deliverable's Python is read as parsed code by the image's own interpreter, with the
+      // task's unchanged files where they lie for the task's own use of the same capabilities.
+      const pyInput = intake.planned && pythonCheckInput(code, baseline, { scanRoot: '/workspace', exclude: new Set(overlay.map((f) => f.path)) });
+      const head: TarEntry[] = [
+        ...fileEntries([...runnerFiles(), deliverableFile(code, intake.planned ? baseline : undefined), { path: 'pwp/report/.keep', content: '' }], ROOT),
+        // Scratch space the IDE user can write in; root's like the rest of /pwp.
+        { header: { name: `${SCRATCH_DIR.slice(1)}/`, type: 'directory', mode: 0o777, ...ROOT }, content: Buffer.alloc(0) },
+      ];
+      const tail: TarEntry[] = [];
+      if (pyInput) {
+        tail.push({ header: { name: 'pwp/check/', type: 'directory', mode: 0o700, ...ROOT }, content: Buffer.alloc(0) }, ...fileEntries([
+          { path: 'pwp/check/pyCodeCheck.py', content: PY_CODE_CHECK, mode: 0o600 },
+          { path: 'pwp/check/input.json', content: JSON.stringify(pyInput), mode: 0o600 },
+        ], ROOT, { withDirs: false }));
       }
+      tail.push(...fileEntries([
+        { path: 'pwp/ide/state.json', content: JSON.stringify(inputs.ideState ?? null, null, 1) },
+        { path: 'pwp/answer.txt', content: inputs.answer ?? '' },
+      ], ROOT));
+      if (hidden.length) {
+        tail.push(...fileEntries(hidden.map((f) => ({ ...f, path: `${HIDDEN_DIR.slice(1)}/${f.path}` })), ROOT));
+        // No folder entries: the folders on their way are the intake's (root's, sticky).
+        tail.push(...fileEntries(overlay, ROOT, { withDirs: false, prefix: 'workspace' }));
+      }
+      const asPack = (e: TarEntry): PackEntry => ({ header: e.header, body: e.content });
+      await archiveEntriesIn(this.runtime, (async function* () {
+        yield* head.map(asPack);
+        yield* intake.entries();
+        yield* intake.initialEntries();
+        yield* tail.map(asPack);
+      })());
+      if (hidden.length) {
+        const lock = await this.exec(['chmod', '700', HIDDEN_DIR], { user: 'root', cwd: '/' });
+        if (lock.exitCode !== 0) throw new Error(`cannot make ${HIDDEN_DIR} root's alone: ${lock.stderr.trim()}`);
+      }
+      const python = [...code.keys()].some((p) => p.endsWith('.py'));
+      const findings = intake.planned
+        ? [
+          ...intake.findings,
+          ...findTampering(code, baseline, { agentFiles: inputs.rules?.agentFiles, pythonModules: python ? await this.pythonModules() : undefined }),
+          ...findJsTampering(code, baseline),
+          ...(pyInput ? pythonFindings(await this.exec(['/usr/bin/python3', '-I', '/pwp/check/pyCodeCheck.py', '/pwp/check/input.json'],
+            { user: 'root', cwd: '/', timeoutSec: 300 })) : []),
+        ]
+        : [];
+      this.grading = { infrastructure: intake.changes, findings };
+    } finally {
+      intake.close();
     }
-    if (pyInput) {
-      entries.push({ header: { name: 'pwp/check/', type: 'directory', mode: 0o700, ...ROOT }, content: Buffer.alloc(0) }, ...fileEntries([
-        { path: 'pwp/check/pyCodeCheck.py', content: PY_CODE_CHECK, mode: 0o600 },
-        { path: 'pwp/check/input.json', content: JSON.stringify(pyInput), mode: 0o600 },
-      ], ROOT, { withDirs: false }));
-    }
-    entries.push(...fileEntries([
-      { path: 'pwp/ide/state.json', content: JSON.stringify(inputs.ideState ?? null, null, 1) },
-      { path: 'pwp/answer.txt', content: inputs.answer ?? '' },
-    ], ROOT));
-    if (hidden.length) {
-      entries.push(...fileEntries(hidden.map((f) => ({ ...f, path: `pwp/hidden/${f.path}` })), ROOT));
-      // No folder entries: folders the agent made keep their owner; missing ones are created.
-      entries.push(...fileEntries(overlay, ROOT, { withDirs: false, prefix: 'workspace' }));
-    }
-    await archiveEntriesIn(this.runtime, entries);
-    const python = [...workspace.deliverable.keys()].some((p) => p.endsWith('.py'));
-    const findings = workspace.baseline
-      ? [
-        ...findTampering(workspace.deliverable, workspace.baseline, { agentFiles: inputs.rules?.agentFiles, pythonModules: python ? await this.pythonModules() : undefined }),
-        ...findJsTampering(workspace.deliverable, workspace.baseline),
-        ...(pyInput ? pythonFindings(await this.exec(['/usr/bin/python3', '-I', '/pwp/check/pyCodeCheck.py', '/pwp/check/input.json'],
-          { user: 'root', cwd: '/', timeoutSec: 300 })) : []),
-      ]
-      : [];
-    this.grading = { infrastructure: workspace.changes, findings };
-  }
-
-  /**
-   * The agent's workspace without its versions of the test infrastructure, then the task's
-   * copies (root-owned). Hard links become plain files: nothing in the verifier shares an
-   * inode with a file of the task.
-   */
-  private async workspaceEntries(tar: Buffer, baseline: Map<string, Buffer> | undefined, hidden: Set<string>, rules: RestoreRules | undefined) {
-    // Files, folders and symlinks only: no devices or FIFOs of the agent's making.
-    const entries = (await readTarEntries(tar)).filter((e) => ['file', 'link', 'symlink', 'directory'].includes(e.header.type));
-    const byName = new Map(entries.filter((e) => e.header.type === 'file').map((e) => [e.header.name, e.content]));
-    for (const e of entries) {
-      if (e.header.type !== 'link') continue;
-      const content = byName.get(e.header.linkname ?? '') ?? Buffer.alloc(0);
-      e.header = { ...e.header, type: 'file', linkname: '', size: content.length };
-      e.content = content;
-    }
-    if (!baseline) return { entries, baseline, deliverable: new Map<string, Buffer>(), changes: [] as InfrastructureChange[] };
-    const rel = (name: string) => name.replace(/^workspace\/?/, '').replace(/\/$/, '');
-    const final: WorkspaceEntry[] = entries.filter((e) => rel(e.header.name)).map((e) => ({ path: rel(e.header.name), type: e.header.type, content: e.content }));
-    const plan = planRestore(final, baseline, hidden, rules ?? { restore: [], agentFiles: [], commandFiles: [] });
-    // A code file that is a link to another workspace file (roman.py -> notes.txt) runs that
-    // file's content: it is read under the link's name.
-    for (const e of entries) {
-      const path = rel(e.header.name);
-      if (e.header.type !== 'symlink' || plan.drop.has(path) || !/\.(?:py|[cm]?[jt]sx?)$/.test(path) || !e.header.linkname) continue;
-      const target = e.header.linkname.startsWith('/') ? posix.normalize(e.header.linkname).replace(/^\/workspace\//, '') : posix.join(posix.dirname(path), e.header.linkname);
-      const content = byName.get(`workspace/${target}`) ?? byName.get(`workspace/${target}/`);
-      if (content && !baseline.get(path)?.equals(content)) plan.deliverable.set(path, content);
-    }
-    const restore = [...plan.restore].map(([path, content]) => ({ path, content, mode: content.subarray(0, 2).toString() === '#!' ? 0o755 : 0o644 }));
-    return {
-      entries: [...entries.filter((e) => !plan.drop.has(rel(e.header.name))), ...fileEntries(restore, ROOT, { withDirs: false, prefix: 'workspace' })],
-      baseline, deliverable: plan.deliverable, changes: plan.changes,
-    };
   }
 
   /**
@@ -215,12 +202,27 @@ export class Verifier implements Sandbox {
     return this.runtime.exec(argv, opts);
   }
 
-  readFile(path: string): Promise<Buffer | undefined> {
-    return this.runtime.readFile(path);
+  readFile(path: string, o?: ReadOptions): Promise<Buffer | undefined> {
+    return this.runtime.readFile(path, o);
   }
 
-  readTree(dir: string): Promise<Map<string, Buffer> | undefined> {
-    return this.runtime.readTree(dir);
+  readTree(dir: string, o?: ReadOptions): Promise<Map<string, Buffer> | undefined> {
+    return this.runtime.readTree(dir, o);
+  }
+
+  async digests(dir: string): Promise<Map<string, string> | undefined> {
+    const exists = await this.exec(['test', '-d', dir], { user: 'root', cwd: '/' });
+    if (exists.exitCode !== 0) return undefined;
+    const out = new Map<string, string>();
+    const byName = new Map<string, string>();
+    for (const e of await indexArchive(await this.runtime.archiveOut(dir))) {
+      const path = e.header.name.split('/').slice(1).join('/');
+      // A hard link has its target's content.
+      const digest = e.header.type === 'link' ? byName.get(e.header.linkname ?? '') : e.digest;
+      if (e.header.type === 'file' && e.digest) byName.set(e.header.name, e.digest);
+      if ((e.header.type === 'file' || e.header.type === 'link') && path && digest) out.set(path, digest);
+    }
+    return out;
   }
 
   async remove(): Promise<void> {

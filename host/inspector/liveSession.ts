@@ -84,7 +84,8 @@ export class LiveSession {
   ) {
     this.settings = new SettingsPanel(
       () => this.bridge(),
-      async (path) => (await (await this.deployment.runtime(this.info.id)).readFile(path).catch(() => undefined))?.toString('utf8') ?? null,
+      // Bounded (the IDE's user can make a settings file any size): a larger one shows as none.
+      async (path) => (await (await this.deployment.runtime(this.info.id)).readFile(path, { maxBytes: 16 * 1024 * 1024 }).catch(() => undefined))?.toString('utf8') ?? null,
     );
   }
 

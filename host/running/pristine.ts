@@ -37,7 +37,8 @@ export async function fingerprint(runtime: Runtime, client: BridgeClient): Promi
     client.call('ide.editors', { maxTextChars: 0 }),
     client.call('ide.terminals', {}),
     client.call('ide.debug', {}),
-    runtime.readFile('/home/pwp/ide/user-data/User/settings.json'),
+    // Bounded: a settings file past it fails the check (the environment is replaced).
+    runtime.readFile('/home/pwp/ide/user-data/User/settings.json', { maxBytes: 16 * 1024 * 1024 }),
     client.call('ide.keybindings.get', {}),
     client.call('ide.extensions', { kind: 'user' }),
     client.call('dom.marks', {}),

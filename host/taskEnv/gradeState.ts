@@ -5,10 +5,11 @@ import { evaluate } from '../evaluation/evaluate';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { restoreRulesOf } from '../evaluation/testInfrastructure';
 import { Verifier } from '../evaluation/verifier';
+import type { ArchiveInput } from '../evaluation/workspaceIntake';
 import { taskName, type Task } from './loadTask';
 
 export async function gradeState(task: Task, s: {
-  image: string; deployment?: Deployment; workspaceTar: Buffer; initialTar?: Buffer; ideState?: Parameters<Verifier['load']>[0]['ideState']; answer?: string;
+  image: string; deployment?: Deployment; workspaceTar: ArchiveInput; initialTar?: ArchiveInput; ideState?: Parameters<Verifier['load']>[0]['ideState']; answer?: string;
 }): Promise<EvaluationResult> {
   const verifier = await Verifier.start({ deployment: s.deployment, image: s.image, labels: { 'pwp.task': taskName(task) }, network: task.verifierNetwork });
   try {

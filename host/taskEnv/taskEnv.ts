@@ -4,14 +4,15 @@
 // the state in a verifier container with the task's evaluator: the score is the reward, the
 // evaluation (per-check detail) is in info.evaluation. The task's limits are the TimeLimit and
 // WallClockLimit wrappers; recording is RecordTrajectory.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LimitExceededError } from '../../bridge/protocol';
-import { archiveBuffer, readRegularFiles } from '../deployment/runtime';
+import { archiveToFile, readRegularFiles } from '../deployment/runtime';
+import type { SpooledArchive } from '../deployment/tarArchive';
 import { agentDiff } from '../evaluation/agentDiff';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
-import { captureIdeState, EXTENSIONS_DIR, IDE_FILES, ideStateNeeds } from '../evaluation/ideState';
+import { captureIdeState, EXTENSIONS_DIR, IDE_FILE_MAX, IDE_FILES, ideStateNeeds } from '../evaluation/ideState';
 import { gradeState } from './gradeState';
 import { resolveTaskImage } from './resolveTaskImage';
 import { resolveTasks, taskName, type Task } from './loadTask';
@@ -37,7 +38,9 @@ export interface TaskEnvOptions extends Omit<EnvOptions, 'reward' | 'rewardOn'> 
 
 export class TaskEnv extends Env {
   private resolvedImage?: string;
-  private initialTar?: Buffer;
+  /** The workspace right after set-up, spooled to a host file for the episode (never held in memory). */
+  private initial?: SpooledArchive;
+  private spoolDir?: string;
   private lastEvaluation: EvaluationResult | null = null;
   /** ms the last reset spent on the task's set-up steps */
   setupMs = 0;
@@ -72,7 +75,7 @@ export class TaskEnv extends Env {
   override async reset(args: { seed?: number; options?: ResetOptions } = {}): Promise<ResetResult> {
     await this.resolveImage();
     this.lastEvaluation = null;
-    this.initialTar = undefined;
+    this.dropInitial();
     const workspaceDir = this.task.workspaceDir ?? mkdtempSync(join(tmpdir(), 'pwp-empty-ws-'));
     return super.reset({ ...args, options: { workspaceDir, ...args.options } });
   }
@@ -85,7 +88,7 @@ export class TaskEnv extends Env {
       // The workbench renders before the extension host has activated pwp's extension.
       await eventually(() => this.query('ide.status', {}), () => true, 60_000, 'the IDE extension answering');
       await runSteps(this.task.setup, this, this.task.dir);
-      this.initialTar = await archiveBuffer(await this.deployment.runtime(this.info.id), '/workspace');
+      this.initial = await archiveToFile(await this.deployment.runtime(this.info.id), '/workspace', join(this.spool(), 'initial.tar'));
     } catch (err) {
       await this.close().catch(() => undefined);
       throw new Error(`${taskName(this.task)}: set-up failed: ${(err as Error).message}`, { cause: err });
@@ -123,39 +126,70 @@ export class TaskEnv extends Env {
     const listExtensionFolders = async () => (await this.exec(findFolders, { user: 'root', cwd: '/' }))
       .stdout.split('\n').filter(Boolean);
     // The IDE's own files in one read (one by one, each is an archive the engine packs).
-    const ideFiles = await readRegularFiles(runtime, IDE_FILES);
-    const readFile = (p: string) => (ideFiles.has(p) ? Promise.resolve(ideFiles.get(p)) : this.readFile(p));
+    // Bounded: the agent can make any of them any size; one past the bound is read as missing
+    // (the IDE grader then fails its checks, with the reason among the state's errors).
+    const ideFiles = await readRegularFiles(runtime, IDE_FILES, { maxBytes: IDE_FILE_MAX }).catch((err: unknown) => {
+      if (err instanceof LimitExceededError) return new Map<string, Buffer | undefined>();
+      throw err;
+    });
+    const readFile = (p: string) => (ideFiles.has(p) ? Promise.resolve(ideFiles.get(p)) : runtime.readFile(p, { maxBytes: IDE_FILE_MAX }));
     const ideState = await captureIdeState(this.client, ideStateNeeds(this.task.evaluator), readFile, listExtensionFolders);
-    // A workspace past the task's limits is not read at all (nor past them, if it grows meanwhile).
+    // A workspace past the task's limits is not read at all (nor past them, if it grows
+    // meanwhile); within them it is spooled to a host file and streamed from there.
     const limits = this.task.limits;
     const over = tooLarge(await measureWorkspace((argv, o) => this.exec(argv, o)), limits);
-    let workspaceTar: Buffer | undefined;
+    let workspace: SpooledArchive | undefined;
     if (!over) {
-      workspaceTar = await archiveBuffer(runtime, '/workspace', { maxBytes: archiveBound(limits) }).catch((err: unknown) => {
+      workspace = await archiveToFile(runtime, '/workspace', join(this.spool(), 'final.tar'), { maxBytes: archiveBound(limits) }).catch((err: unknown) => {
         if (err instanceof LimitExceededError) return undefined;
         throw err;
       });
     }
-    if (!workspaceTar) {
+    if (!workspace) {
       const why = over ?? `workspace too large: it grew past ${limits.workspaceBytes} bytes in ${limits.workspaceFiles} files while it was read`;
       this.lastEvaluation = tooLargeEvaluation(this.task.evaluator.kind, why, t0);
       this.gradeMs = Date.now() - t0;
       return this.lastEvaluation;
     }
-    const dir = this.taskOpts.saveGradeInputsTo;
-    if (dir) {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'ide-state.json'), JSON.stringify(ideState, null, 1));
-      // The agent's changes since set-up, beside the task's reference patch when it has one.
-      if (this.initialTar) writeFileSync(join(dir, 'agent.diff'), (await agentDiff(this.initialTar, workspaceTar)).diff);
-      const reference = referencePatch(this.task);
-      if (reference) copyFileSync(reference, join(dir, 'reference.diff'));
+    try {
+      const dir = this.taskOpts.saveGradeInputsTo;
+      if (dir) {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, 'ide-state.json'), JSON.stringify(ideState, null, 1));
+        // The agent's changes since set-up, beside the task's reference patch when it has one.
+        if (this.initial) writeFileSync(join(dir, 'agent.diff'), (await agentDiff(this.initial, workspace)).diff);
+        const reference = referencePatch(this.task);
+        if (reference) copyFileSync(reference, join(dir, 'reference.diff'));
+      }
+      this.lastEvaluation = await gradeState(this.task, {
+        image: this.resolvedImage!, deployment: this.deployment, workspaceTar: workspace, initialTar: this.initial, ideState, answer: this.answerGiven ?? undefined,
+      });
+    } finally {
+      rmSync(workspace.file, { force: true });
     }
-    this.lastEvaluation = await gradeState(this.task, {
-      image: this.resolvedImage!, deployment: this.deployment, workspaceTar, initialTar: this.initialTar, ideState, answer: this.answerGiven ?? undefined,
-    });
     this.gradeMs = Date.now() - t0;
     return this.lastEvaluation;
+  }
+
+  override async close(o?: Parameters<Env['close']>[0]): Promise<void> {
+    try {
+      await super.close(o);
+    } finally {
+      this.dropInitial();
+      if (this.spoolDir) rmSync(this.spoolDir, { recursive: true, force: true });
+      this.spoolDir = undefined;
+    }
+  }
+
+  /** This Env's folder of spooled archives (made on first use, removed on close). */
+  private spool(): string {
+    this.spoolDir ??= mkdtempSync(join(tmpdir(), 'pwp-spool-'));
+    return this.spoolDir;
+  }
+
+  private dropInitial(): void {
+    if (this.initial) rmSync(this.initial.file, { force: true });
+    this.initial = undefined;
   }
 }
 

@@ -36,7 +36,7 @@ const detectsChange = () => {
   const original = createHash('sha1').update(readFileSync(join(loadTask(join(TASKS_ROOT, 'swt-bench/pwp-samples__textkit-1')).workspaceDir!, 'textkit/slug.py'))).digest('hex');
   return `import subprocess\n\n\ndef test_changed():\n    assert subprocess.run(["sha1sum", "textkit/slug.py"], capture_output=True, text=True).stdout.split()[0] != "${original}"\n`;
 };
-const PEEKS_GRADER = 'import pathlib\n\n\ndef test_fixed():\n    assert "+" in pathlib.Path("textkit/slug.py").read_text() or not pathlib.Path("/workspace/.swt").exists()\n';
+const PEEKS_GRADER = 'import pathlib\n\n\ndef test_fixed():\n    assert "+" in pathlib.Path("textkit/slug.py").read_text() or not pathlib.Path("/pwp/swt").exists()\n';
 
 describe('dataset family graders in a real verifier', function () {
   this.timeout(20 * 60_000);
@@ -66,7 +66,8 @@ describe('dataset family graders in a real verifier', function () {
     'swt honest': [1],
     'swt stateful': [0],
     'swt peeks': [0, /[01]\/3/],
-    'swt detects a change': [0, /2\/3/],
+    // Refused either way: it names the file to another process (the hook), or, past that, the decoy passes it.
+    'swt detects a change': [0, /^[0-2]\/3 tests pass/],
     'swt fixes the code instead': [0, /0\/3/],
     'canitedit early exit': [0],
     'canitedit honest': [1],

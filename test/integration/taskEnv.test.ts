@@ -54,6 +54,30 @@ describe('makeEnv: an Env on a task (real containers)', function () {
       await env.close();
     }
   });
+  it('grades a large workspace within its limits as a stream: the host grows by far less than the workspace (400 MiB of random data, 20 000 files)', async function () {
+    this.timeout(20 * 60_000);
+    const env = makeEnv('code-edit/py-roman', { image, labels: { 'pwp.test': '1' }, observe: [] });
+    try {
+      await env.reset();
+      const made = await env.step({ type: 'exec', timeoutSec: 900, argv: ['sh', '-c', 'mkdir -p /workspace/data /workspace/many'
+        + ' && for i in $(seq 1 40); do head -c 10485760 /dev/urandom > /workspace/data/blob$i.bin; done'
+        + ' && python3 -c "[open(\'/workspace/many/f%d.txt\' % i, \'w\').write(str(i)) for i in range(20000)]"'
+        + ' && cp /workspace/data/blob1.bin /workspace/data/more.py'] });
+      assert.equal(made.info.execResult?.exitCode, 0, JSON.stringify(made.info.execResult));
+      // The host's resident memory, sampled while it grades.
+      const before = process.memoryUsage().rss;
+      let peak = before;
+      const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 10);
+      const score = await env.reward().finally(() => clearInterval(sampler));
+      const e = env.unwrapped.evaluation!;
+      assert.equal(score, 0, e.summary);
+      assert.doesNotMatch(e.summary, /too large/, 'graded, not refused');
+      assert.match(e.tampering?.reason ?? '', /data\/more\.py is 10485760 bytes, more than the code check reads of one file/, `code too large to read is a finding: ${e.summary}`);
+      assert.ok(peak - before < 256 * 2 ** 20, `the host grew by ${((peak - before) / 2 ** 20).toFixed(0)} MiB while grading a 400 MiB workspace`);
+    } finally {
+      await env.close();
+    }
+  });
   it('grades a workspace past its limits 0 with its size, without reading it (a 20 GiB sparse file; more files than allowed)', async () => {
     const [task] = resolveTasks(['vscode-config/rulers']);
     const env = makeEnv({ ...task, limits: { ...task.limits, workspaceFiles: 50 } }, { image, labels: { 'pwp.test': '1' }, observe: [] });

@@ -5,6 +5,7 @@
 // command, SQL).
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import sharp from 'sharp';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -76,7 +77,8 @@ describe('verifier container', function () {
   it('has no network, runs commands as the IDE user, and keeps hidden files out of their reach', async () => {
     const v = await Verifier.start({ image, labels: { 'pwp.test': '1' } });
     try {
-      await v.load({ workspaceTar: await tarBuffer({ 'a.txt': 'x' }), hiddenDir: join(taskDir, 'hidden') });
+      // The agent made tests/ (its notes there are test infrastructure and left out; the folder stays).
+      await v.load({ workspaceTar: await tarBuffer({ 'a.txt': 'x', 'tests/notes.txt': 'n' }), hiddenDir: join(taskDir, 'hidden') });
       const who = await v.exec(['id', '-un']);
       assert.equal(who.stdout.trim(), 'pwp');
       const net = await v.exec(['python3', '-c', 'import socket; socket.create_connection(("1.1.1.1", 53), timeout=3)']);
@@ -92,7 +94,18 @@ describe('verifier container', function () {
       const peek = await evaluate(EvaluatorSchema.parse({ kind: 'tests', framework: 'exitCode', command: ['cat', '/pwp/hidden/workspace/tests/test_calc_hidden.py'] }) as Evaluator, v);
       assert.equal(peek.score, 0, peek.summary);
       assert.match(peek.tests!.stderrTail ?? '', /Permission denied/);
-      assert.equal((await v.exec(['cat', '/pwp/hidden/workspace/tests/test_calc_hidden.py'])).exitCode, 0, 'readable again after the run');
+      // And after it: the hidden folder is root's alone for the verifier's life; only a command
+      // evaluator (the task's own check) reads it as the IDE user, while it runs.
+      assert.notEqual((await v.exec(['cat', '/pwp/hidden/workspace/tests/test_calc_hidden.py'])).exitCode, 0, 'root\'s alone after the run too');
+      const check = await evaluate(EvaluatorSchema.parse({ kind: 'command', command: ['cat', '/pwp/hidden/workspace/tests/test_calc_hidden.py'] }) as Evaluator, v);
+      assert.equal(check.score, 1, check.summary);
+      assert.notEqual((await v.exec(['cat', '/pwp/hidden/workspace/tests/test_calc_hidden.py'])).exitCode, 0, 'closed again after the command');
+      // The folders on the way to the hidden test, which the agent had made, are root's and
+      // sticky: the tests' user can add files there, not rename or remove the task's.
+      assert.equal((await v.exec(['stat', '-c', '%U %a', '/workspace', '/workspace/tests'])).stdout, 'root 1777\nroot 1777\n');
+      assert.notEqual((await v.exec(['mv', '/workspace/tests/test_calc_hidden.py', '/workspace/tests/x.py'])).exitCode, 0, 'not renamed');
+      assert.notEqual((await v.exec(['rm', '-f', '/workspace/tests/test_calc_hidden.py'])).exitCode, 0, 'not removed');
+      assert.equal((await v.exec(['touch', '/workspace/tests/build-output.txt'])).exitCode, 0, 'new files can be made');
       const timedOut = await v.exec(['sleep', '30'], { timeoutSec: 1 });
       assert.equal(timedOut.timedOut, true);
     } finally {
@@ -204,6 +217,33 @@ describe('verifier container', function () {
       const stale = await grade({ kind: 'tests', framework: 'junit', command: ['true'], report: 'reports/stale.xml', scoring: 'passRate' });
       assert.equal(stale.score, 0, stale.summary);
       assert.match(stale.summary, /no JUnit report at \/workspace\/reports\/stale.xml/);
+    } finally {
+      await v.remove();
+    }
+  });
+
+  it('runs the agent\'s page and commands for an image grader where they cannot read the hidden reference', async () => {
+    // A reference with shapes and colours; the agent's page shows it from the hidden folder and
+    // its command copies it: with the folder readable, either would match it exactly.
+    const hidden = mkdtempSync(join(tmpdir(), 'pwp-image-hidden-'));
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="150"><rect width="200" height="150" fill="#fff"/>'
+      + '<rect x="10" y="10" width="80" height="60" fill="#c00"/><circle cx="140" cy="100" r="35" fill="#06c"/></svg>';
+    writeFileSync(join(hidden, 'reference.png'), await sharp(Buffer.from(svg)).png().toBuffer());
+    const v = await Verifier.start({ image, labels: { 'pwp.test': '1' } });
+    try {
+      await v.load({
+        workspaceTar: await tarBuffer({
+          'page.html': '<html><body style="margin:0"><img src="file:///pwp/hidden/reference.png" width="200" height="150"></body></html>',
+          'copy.sh': 'cp /pwp/hidden/reference.png out.png\n',
+        }),
+        hiddenDir: hidden,
+      });
+      const imageCheck = (candidate: unknown) => EvaluatorSchema.parse({ kind: 'image', candidate, reference: 'reference.png' }) as Evaluator;
+      const page = await evaluate(imageCheck({ html: 'page.html', width: 200, height: 150 }), v);
+      assert.ok(page.score < 0.95, `the page showed the hidden reference: ${page.summary}`);
+      const copy = await evaluate(imageCheck({ command: ['sh', 'copy.sh'], output: 'out.png' }), v);
+      assert.equal(copy.score, 0, copy.summary);
+      assert.match(copy.output?.stderrTail ?? '', /Permission denied/);
     } finally {
       await v.remove();
     }

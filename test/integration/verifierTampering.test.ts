@@ -380,3 +380,77 @@ describe('verifier against tampering: BIRD (bird/library-0)', function () {
     }
   });
 });
+
+// SWT-Bench's reproduction tests are the agent's code, run by the grader on the original code,
+// with the gold patch and on a decoy. Tricks that pass without reproducing the issue: compare
+// the code under test with the gold patch's copy, wherever the grader keeps it; read the code
+// instead of running it (a function's code object; the module's loader by a computed name).
+// The runs are root's prepare step: the gold patch stays in the hidden folder and the tests run
+// as nobody; tests that read code are refused.
+describe('verifier against tampering: SWT-Bench (swt-bench/pwp-samples__textkit-1)', function () {
+  this.timeout(20 * 60_000);
+  const session = useTask('swt-bench/pwp-samples__textkit-1');
+  const write = async (files: Record<string, string>) => {
+    for (const [path, text] of Object.entries(files)) await bash(session(), `mkdir -p "$(dirname ${path})" && cat > ${path} <<'PY'\n${text}PY`);
+  };
+
+  it('an honest reproduction scores 1 (the tricks below are measured against this)', async () => {
+    await write({ 'tests/test_runs.py': 'from textkit.slug import slugify\n\n\ndef test_runs():\n    assert slugify("Hello,  World!") == "hello-world"\n' });
+    const r = await session().grade();
+    assert.equal(r.score, 1, show(r));
+  });
+
+  it('a test that compares the code under test with the gold patch\'s copy finds no copy it can read', async () => {
+    // The places come from a data file, and the code is read by a shell that finds it by a pattern:
+    // neither the parsed-code check nor the audit hook sees a path.
+    await write({
+      'data/where.txt': '/pwp/hidden/swt/gold/textkit/slug.py\n/workspace/.swt/gold/textkit/slug.py\n',
+      'tests/test_gold.py': 'import os\nimport subprocess\n\n\ndef test_fixed():\n'
+        + '    places = open("/workspace/data/where.txt").read().split()\n'
+        + '    gold = [open(p).read() for p in places if os.access(p, os.R_OK)]\n'
+        + '    now = subprocess.run(["sh", "-c", "cat textkit/sl*.py"], capture_output=True, text=True).stdout\n'
+        + '    assert gold and gold[0] == now\n',
+    });
+    const r = await session().grade();
+    assert.equal(r.score, 0, show(r));
+    assert.match(show(r), /do not pass with the gold patch: tests\/test_gold\.py::test_fixed/, show(r));
+  });
+
+  it('a test that reads the function\'s compiled code instead of running it is refused', async () => {
+    // dis prints the function's constants (the pattern it uses) from memory: no file is opened.
+    await write({ 'tests/test_code.py': 'import dis\nimport io\n\nfrom textkit.slug import slugify\n\n\ndef test_fixed():\n'
+      + '    out = io.StringIO()\n    dis.dis(slugify, file=out)\n    assert "]+" in out.getvalue()\n' });
+    const r = await session().grade();
+    assert.equal(r.score, 0, show(r));
+    assert.match(show(r), /the tests read the code they test \(refused\): tests\/test_code\.py:1 dis/, show(r));
+  });
+
+  it('a test that reads the module through its loader, by a computed name, is refused by the audit hook', async () => {
+    await write({ 'tests/test_loader.py': 'import textkit.slug\n\n\ndef test_fixed():\n    spec = textkit.slug.__spec__\n'
+      + '    assert b"]+" in getattr(spec.loader, "get_" + "data")(spec.origin)\n' });
+    const r = await session().grade();
+    assert.equal(r.score, 0, show(r));
+    assert.match(show(r), /the tests read the code they test \(refused\): textkit\/slug\.py/, show(r));
+  });
+});
+
+// CanItEdit's trick: the program (main.py with the row's tests appended, run as one script)
+// reads its own script, prints the success mark the grader had put at its end and exits before
+// the tests. The mark now comes on a descriptor, and the script's end holds only the call.
+describe('verifier against tampering: CanItEdit (canitedit/1_stack_peek)', function () {
+  this.timeout(10 * 60_000);
+  const session = useTask('canitedit/1_stack_peek');
+
+  it('a program that prints what the end of its own script says and exits before the tests scores 0', async () => {
+    await bash(session(), `cat >> main.py <<'PY'
+
+import sys as _s
+_last = open(_s.argv[0]).read().strip().splitlines()[-1]
+print(_last[7:-2])
+raise SystemExit(0)
+PY`);
+    const r = await session().grade();
+    assert.equal(r.score, 0, show(r));
+    assert.match(r.summary, /did not reach its end/, show(r));
+  });
+});

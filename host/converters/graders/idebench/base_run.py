@@ -27,10 +27,12 @@ def say(msg):
 
 
 def hidden_files():
-    """(relative path, source) of each hidden file. While tests run the hidden folder is root's
-    alone; then the copies the verifier restored into the workspace are read instead, by the list
-    the converter wrote: no process of the agent's lives while this runs (the runner ended them
-    all before the tests' command), so they are the hidden files as restored."""
+    """(relative path, source) of each hidden file. In the verifier the hidden folder is root's
+    alone, so the copies the verifier restored into the workspace are read instead, by the list
+    the converter wrote: they are root's, in folders the tests' user cannot swap them in, and no
+    process of the agent's lives while this runs (the runner ended them all before the tests'
+    command), so they are the hidden files as restored. (A readable hidden folder: this script's
+    own tests.)"""
     if os.access(HIDDEN, os.R_OK | os.X_OK):
         for folder, _, files in os.walk(HIDDEN):
             rel_dir = os.path.relpath(folder, HIDDEN)

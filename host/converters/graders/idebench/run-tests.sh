@@ -18,7 +18,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 ws=$(dirname "$here")
 shims=$(mktemp -d) || exit 1
 cp "$here/uv" "$shims/uv" && chmod 755 "$shims/uv" || exit 1
-passed=$(env -u PWP_CANARY_DIR PATH="$shims:/usr/local/bin:/usr/bin:/bin" /usr/bin/python3 "$here/base_run.py" "$mode" "$script" "$task" "$folder") || exit 3
+# -I: nothing of the workspace (or of its environment) on its path; it imports the image's standard library only.
+passed=$(env -u PWP_CANARY_DIR PATH="$shims:/usr/local/bin:/usr/bin:/bin" /usr/bin/python3 -I "$here/base_run.py" "$mode" "$script" "$task" "$folder") || exit 3
 cd "$ws/$folder" || exit 1
 if [ "$mode" = exit ]; then
   if [ "$passed" != "[]" ]; then

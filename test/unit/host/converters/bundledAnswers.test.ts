@@ -19,7 +19,7 @@ describe('bundled dataset families keep the answer from the agent', () => {
   it('canitedit: main.py is the program before the edit; the tests are hidden', () => {
     const t = task('canitedit/1_stack_peek');
     assert.doesNotMatch(read(t.workspaceDir, 'main.py'), /def peek/);
-    assert.match(read(t.hiddenDir, 'workspace/tests/canitedit_tests.py'), /^### START TESTS ###/);
+    assert.match(read(t.hiddenDir, 'workspace/.canitedit/canitedit_tests.py'), /^### START TESTS ###/);
   });
 
   it('swe-bench: the workspace is the base commit without the fix; the new tests and the gold patch are hidden', () => {
@@ -45,7 +45,8 @@ describe('bundled dataset families keep the answer from the agent', () => {
     const t = task('swt-bench/pwp-samples__textkit-1');
     assert.match(read(t.workspaceDir, 'textkit/slug.py'), /"\[\^a-z0-9\]"/, 'the bug is there');
     assert.doesNotMatch(read(t.workspaceDir, 'tests/test_slug.py'), /runs_of_separators/);
-    assert.match(read(t.hiddenDir, 'workspace/.swt/gold/textkit/slug.py'), /"\[\^a-z0-9\]\+"/, 'the fix is hidden');
+    assert.match(read(t.hiddenDir, 'swt/gold/textkit/slug.py'), /"\[\^a-z0-9\]\+"/, 'the fix is hidden');
+    assert.ok(!existsSync(join(t.hiddenDir!, 'workspace/.swt/gold')), 'and never copied into the workspace, where the tests\' user could read it');
     assert.deepEqual(t.grading?.agentFiles, ['**/test_*.py', '**/*_test.py']);
     assert.ok(!existsSync(join(t.workspaceDir!, 'tests/test_median_even.py')));
   });

@@ -1,42 +1,69 @@
-# canitedit/test_canitedit.py: the edited main.py with the row's tests appended, run as one
-# script, must exit cleanly and reach the end of the tests.
+# canitedit/run_canitedit.py with the verifier's launcher (pwp_script.py): the edited main.py with
+# the row's tests appended, run as one script, must exit 0 and print the run's mark, given on
+# descriptor 3, from the call at the script's end; a program that exits early, or reads its own
+# script, arguments or environment for the mark, prints none.
+import json
+import pathlib
+import shutil
+
 import pytest
 
-from conftest import install, run_pytest
+from conftest import install, run_with_mark
 
+SCRIPTS = pathlib.Path(__file__).resolve().parents[5] / "host" / "evaluation" / "verifierScripts"
+MARK = "pwp-mark-0123456789abcdef"
 TESTS = "assert add(2, 3) == 5\nassert add(-1, 1) == 0\n"
 
 
 @pytest.fixture
 def ws(tmp_path):
-    install("canitedit/test_canitedit.py", tmp_path / "tests" / "test_canitedit.py")
-    (tmp_path / "tests" / "canitedit_tests.py").write_text(TESTS)
+    install("canitedit/run_canitedit.py", tmp_path / ".canitedit" / "run_canitedit.py")
+    (tmp_path / ".canitedit" / "canitedit_tests.py").write_text(TESTS)
+    runner = tmp_path.parent / (tmp_path.name + "-runner")
+    runner.mkdir()
+    for name in ("pwp_script.py", "pwp_equality.py"):
+        shutil.copyfile(SCRIPTS / name, runner / name)
+    (runner / "deliverable.json").write_text("{}")
+    (tmp_path / ".canitedit" / "canitedit.json").write_text(json.dumps({"launcher": str(runner / "pwp_script.py")}))
     return tmp_path
 
 
 def grade(ws, program):
+    """The check as the verifier runs it: (exit code, stdout, stderr), the mark on descriptor 3."""
     (ws / "main.py").write_text(program)
-    return run_pytest("tests/test_canitedit.py", ws)
+    return run_with_mark(".canitedit/run_canitedit.py", ws, MARK)
+
+
+def passed(code, out):
+    return code == 0 and out.splitlines().count(MARK) == 1
 
 
 def test_passes_a_correct_edit(ws):
-    code, out = grade(ws, "def add(a, b):\n    return a + b\n")
-    assert code == 0 and "1 passed" in out, out
+    code, out, err = grade(ws, "def add(a, b):\n    return a + b\n")
+    assert passed(code, out), out + err
 
 
 def test_fails_a_wrong_edit_with_the_failing_assertion(ws):
-    code, out = grade(ws, "def add(a, b):\n    return a - b\n")
-    assert code == 1 and "AssertionError" in out, out
+    code, out, err = grade(ws, "def add(a, b):\n    return a - b\n")
+    assert not passed(code, out) and "AssertionError" in err, out + err
 
 
 def test_fails_a_program_that_exits_cleanly_before_the_tests(ws):
-    code, out = grade(ws, "import sys\n\ndef add(a, b):\n    return 0\n\nsys.exit(0)\n")
-    assert code == 1 and "ended before the tests ran to their end" in out, out
+    code, out, err = grade(ws, "import sys\n\ndef add(a, b):\n    return 0\n\nsys.exit(0)\n")
+    assert code == 0 and MARK not in out, out + err
+
+
+def test_a_program_that_reads_its_own_script_finds_no_mark(ws):
+    # It prints the end of its script (where the old grader had its mark), its command line and
+    # its environment, then exits cleanly before the tests: the mark is in none of them.
+    code, out, err = grade(ws, "import os, sys\nprint(open(sys.argv[0]).read().strip().splitlines()[-1])\n"
+                               "print(open('/proc/self/cmdline').read())\nprint(dict(os.environ))\nsys.exit(0)\n")
+    assert code == 0 and "_pwp_reached_end()" in out and MARK not in out, out + err
 
 
 def test_runs_the_program_as_a_file_so_tests_can_read_its_source(ws):
     # Like CanItEdit's rows that check a function's source (54_strategy, 38_high_order).
-    (ws / "tests" / "canitedit_tests.py").write_text(
+    (ws / ".canitedit" / "canitedit_tests.py").write_text(
         "import inspect\nassert 'return a + b' in inspect.getsource(add)\nassert add(1, 2) == 3\n")
-    code, out = grade(ws, "def add(a, b):\n    return a + b\n")
-    assert code == 0 and "1 passed" in out, out
+    code, out, err = grade(ws, "def add(a, b):\n    return a + b\n")
+    assert passed(code, out), out + err

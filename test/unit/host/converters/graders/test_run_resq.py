@@ -3,15 +3,12 @@
 # modules named like the standard library fail; a deliverable that reads the script, its
 # arguments or its environment finds no mark, and one that calls the end itself prints none.
 import json
-import os
 import pathlib
 import shutil
-import subprocess
-import sys
 
 import pytest
 
-from conftest import install
+from conftest import install, run_with_mark
 
 SCRIPTS = pathlib.Path(__file__).resolve().parents[5] / "host" / "evaluation" / "verifierScripts"
 MARK = "pwp-mark-0123456789abcdef"
@@ -37,17 +34,7 @@ def repo(tmp_path):
 def run(repo, body):
     """The script as the verifier runs it: (exit code, stdout, stderr), the mark on descriptor 3."""
     (repo / "resq_test_script.py").write_text("import sys\nfrom lib import answer\n" + body)
-    r, w = os.pipe()
-    os.write(w, (MARK + "\n").encode())
-    os.close(w)
-    os.set_inheritable(r, True)
-    try:
-        # On descriptor 3 as the runner has it: a small program moves it there, then becomes the grader.
-        move = "import os, sys; r = int(sys.argv[1]); os.dup2(r, 3); r != 3 and os.close(r); os.execv(sys.executable, [sys.executable, '-I', '.resq/run_resq.py'])"
-        p = subprocess.run([sys.executable, "-c", move, str(r)], cwd=repo, capture_output=True, text=True, timeout=120, pass_fds=(r,))
-    finally:
-        os.close(r)
-    return p.returncode, p.stdout, p.stderr
+    return run_with_mark(".resq/run_resq.py", repo, MARK)
 
 
 END = "if answer() == 42:\n    _pwp_reached_end()\n    sys.exit(0)\nsys.exit(1)\n"

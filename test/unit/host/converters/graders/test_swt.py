@@ -1,12 +1,18 @@
-# swt-bench/test_swt.py: the agent's new or changed test functions must fail on the original code,
-# pass with the gold patch and fail on a change that keeps behaviour, each run in a fresh copy of
-# the initial workspace, without reading the code they test.
+# swt-bench/prepare_swt.py and test_swt.py: the agent's new or changed test functions must fail on
+# the original code, pass with the gold patch and fail on a change that keeps behaviour, each run
+# in a fresh copy of the initial workspace, without reading the code they test. Here the runs go
+# as this process's user (PWP_SWT_UID empty); the verifier runs them as nobody, which
+# test/integration/verifierTampering.test.ts tries.
+import hashlib
 import json
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
-from conftest import install, run_pytest
+from conftest import install
 
 ORIGINAL = "def shout(s):\n    return s\n"
 FIXED = "def shout(s):\n    return s.upper()\n"
@@ -14,24 +20,32 @@ FIXED = "def shout(s):\n    return s.upper()\n"
 
 @pytest.fixture
 def ws(tmp_path):
-    ws, initial = tmp_path / "ws", tmp_path / "initial"
+    ws, initial, hidden = tmp_path / "ws", tmp_path / "initial", tmp_path / "hidden"
     (ws / "pkg").mkdir(parents=True)
     (ws / "pkg" / "__init__.py").write_text("")
     (ws / "pkg" / "text.py").write_text(ORIGINAL)
     (ws / "test_old.py").write_text("def test_old():\n    assert True\n")
     shutil.copytree(ws, initial)
-    grader = ws / ".swt"
-    install("swt-bench/test_swt.py", grader / "test_swt.py")
-    (grader / "gold" / "pkg").mkdir(parents=True)
-    (grader / "gold" / "pkg" / "text.py").write_text(FIXED)
-    (grader / "swt.json").write_text(json.dumps({
+    install("swt-bench/test_swt.py", ws / ".swt" / "test_swt.py")
+    install("swt-bench/prepare_swt.py", hidden / "prepare_swt.py")
+    (hidden / "gold" / "pkg").mkdir(parents=True)
+    (hidden / "gold" / "pkg" / "text.py").write_text(FIXED)
+    (hidden / "swt.json").write_text(json.dumps({
         "instance_id": "x", "testFiles": ["**/test_*.py", "**/*_test.py"], "goldFiles": ["pkg/text.py"], "goldDeletes": [],
         "repeats": 1, "timeoutSec": 60, "initial": str(initial)}))
     return ws
 
 
 def grade(ws):
-    return run_pytest(".swt/test_swt.py", ws)
+    """Both halves as the verifier runs them: prepare_swt.py, then pytest on test_swt.py: (exit code, output)."""
+    root = ws.parent / "swt"
+    env = dict(os.environ, PWP_SWT_SPEC=str(ws.parent / "hidden" / "swt.json"), PWP_SWT_WORKSPACE=str(ws), PWP_SWT_ROOT=str(root),
+               PWP_SWT_UID="", PWP_SWT_RESULTS=str(root / "results.json"))
+    prepared = subprocess.run([sys.executable, "-I", str(ws.parent / "hidden" / "prepare_swt.py")], env=env, capture_output=True, text=True, timeout=300)
+    assert prepared.returncode == 0, prepared.stderr
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--noconftest", ".swt/test_swt.py"],
+                       cwd=ws, env=env, capture_output=True, text=True, timeout=300)
+    return r.returncode, r.stdout + r.stderr
 
 
 def test_a_test_that_reproduces_the_issue_passes_both_cases(ws):
@@ -67,28 +81,44 @@ def test_only_the_test_functions_the_agent_added_or_changed_are_judged(ws):
 
 
 def test_a_test_that_detects_a_change_instead_of_the_issue_fails(ws):
-    # It hashes the patched file through another process (out of the audit hook's sight): it fails
-    # on the original and passes with the gold patch, and passes on the decoy as well.
+    # It hashes the patched file through a shell that finds it by a pattern (out of the hook's
+    # sight): it fails on the original, passes with the gold patch, and on the decoy too.
     (ws / "test_hash.py").write_text(
         "import subprocess\n\nORIGINAL = subprocess.run(['sha1sum'], input=%r, capture_output=True, text=True).stdout\n\n\n"
-        "def test_changed():\n    now = subprocess.run(['sha1sum', 'pkg/text.py'], capture_output=True, text=True).stdout.split()[0]\n"
+        "def test_changed():\n    now = subprocess.run(['sh', '-c', 'sha1sum pkg/t*t.py'], capture_output=True, text=True).stdout.split()[0]\n"
         "    assert now != ORIGINAL.split()[0]\n" % ORIGINAL)
     code, out = grade(ws)
     assert code == 1 and "1 failed, 2 passed" in out and "detect a change, not the issue" in out, out
 
 
 def test_a_test_that_reads_the_code_it_tests_is_refused(ws):
-    (ws / "test_read.py").write_text(
-        "import hashlib, pathlib\n\n\ndef test_changed():\n"
-        "    assert hashlib.sha1(pathlib.Path('pkg/text.py').read_bytes()).hexdigest() != %r\n"
-        % __import__("hashlib").sha1(ORIGINAL.encode()).hexdigest())
+    digest = hashlib.sha1(ORIGINAL.encode()).hexdigest()
+    reads = {
+        "open": "import hashlib, pathlib\n\n\ndef test_changed():\n    assert hashlib.sha1(pathlib.Path('pkg/text.py').read_bytes()).hexdigest() != %r\n" % digest,
+        # The module's own loader, by a name the parsed check cannot read: the hook still sees the open.
+        "loader": "import hashlib\nimport pkg.text\n\n\ndef test_changed():\n    spec = pkg.text.__spec__\n"
+                  "    assert hashlib.sha1(getattr(spec.loader, 'get_' + 'data')(spec.origin)).hexdigest() != %r\n" % digest,
+        "another process": "import subprocess\n\n\ndef test_changed():\n    assert '.upper()' in subprocess.run(['cat', 'pkg/text.py'], capture_output=True, text=True).stdout\n",
+    }
+    for how, source in reads.items():
+        (ws / "test_read.py").write_text(source)
+        code, out = grade(ws)
+        assert code == 1 and "the tests read the code they test (refused): " in out, (how, out)
+
+
+def test_a_test_that_reads_a_function_s_code_is_refused(ws):
+    (ws / "test_code.py").write_text("from pkg.text import shout\n\n\ndef test_fixed():\n    assert 'upper' in shout.__code__.co_names\n")
     code, out = grade(ws)
-    assert code == 1 and "the tests read the code they test (refused): pkg/text.py" in out, out
+    assert code == 1 and "test_code.py:5 __code__" in out and "test_code.py:5 co_names" in out, out
 
 
-def test_no_new_or_changed_test_file_fails_and_tests_may_not_read_the_grader(ws):
+def test_a_test_file_that_is_a_link_is_not_followed(ws):
+    # A link to the gold patch's copy would hand the tests its text, read as root.
+    (ws / "test_leak.py").symlink_to(ws.parent / "hidden" / "gold" / "pkg" / "text.py")
+    code, out = grade(ws)
+    assert code == 1 and "no test file" in out, out
+
+
+def test_no_new_or_changed_test_file_fails(ws):
     code, out = grade(ws)
     assert code == 1 and "3 failed" in out and "no test file" in out, out
-    (ws / "test_peek.py").write_text("import pathlib\n\n\ndef test_peek():\n    assert pathlib.Path('.swt/gold').exists()\n")
-    code, out = grade(ws)
-    assert code == 1 and "reads the grader's files" in out, out

@@ -1,0 +1,351 @@
+# SWT-Bench's check of tests written for an issue, judged on behaviour; the half that runs them.
+# The verifier runs it as root before the tests (the task's `prepare` step), with the task's
+# hidden folder readable by root alone; it writes what it found to results.json, which the other
+# half (test_swt.py, run as the tests by the verifier's runner) reports.
+#
+# The agent's tests are the test functions it added or changed in test files. Each is run, per
+# test, in three states of the code, each a fresh copy of the workspace as the agent received it
+# with only the agent's test files added:
+#   original  the code as it was: a test that reproduces the issue fails here;
+#   gold      the gold patch applied: every one of the agent's tests must pass here;
+#   decoy     the original with a change that keeps behaviour (a comment appended to each Python
+#             file the gold patch touches): a test that reproduces the issue still fails here,
+#             while one that only notices that the source changed (hashing the file) passes.
+# A test counts when it fails on the original, passes with the gold patch and fails on the decoy.
+# Each state is run SPEC["repeats"] times, in an order drawn now, so tests that keep state between
+# runs (fail the first time, pass the next) cannot tell the states apart.
+#
+# Who can read what: the copies are root's and read-only; the tests run as another user (nobody,
+# uid 65534), who is neither root nor the IDE user, so the gold patch (in the hidden folder, and in
+# the gold copy only while that copy's run lasts), this script and its results are out of their
+# reach, as is every other run's copy. Between runs every process of that user is killed and
+# every file it left where it could write is removed. The agent's files are read here as data,
+# never followed through a link, never run as root.
+#
+# Reading the code under test from a test is refused: the test files are read as parsed code for
+# what reads code (a function's __code__, inspect's source readers, linecache, dis, a module's
+# loader), and an audit hook in the test process denies opening a file the gold patch touches,
+# or naming it to another process, from any call made by the agent's test files, except
+# importing it.
+#
+# Copied by host/converters/swtBench.ts to a task's hidden/swt/prepare_swt.py, with swt.json (test
+# file patterns, gold files, repeats, the initial workspace) and gold/ (the gold patch's files)
+# beside it. Environment (for its own tests): PWP_SWT_SPEC, PWP_SWT_WORKSPACE, PWP_SWT_ROOT (where
+# copies and results go), PWP_SWT_UID (empty: run the tests as this process's user).
+import ast
+import fnmatch
+import json
+import os
+import random
+import secrets
+import shutil
+import stat
+import subprocess
+import sys
+import xml.etree.ElementTree
+
+SPEC_FILE = os.environ.get("PWP_SWT_SPEC", "/pwp/hidden/swt/swt.json")
+HERE = os.path.dirname(os.path.abspath(SPEC_FILE))
+WORKSPACE = os.environ.get("PWP_SWT_WORKSPACE", "/workspace")
+ROOT = os.environ.get("PWP_SWT_ROOT", "/pwp/swt")
+UID = os.environ.get("PWP_SWT_UID", "65534")
+STATES = ("original", "gold", "decoy")
+MAX_FILE = 4 * 1024 * 1024
+# Where the tests' user can write: swept after each run.
+WRITABLE = ["/tmp", "/var/tmp", "/dev/shm", "/pwp/out", WORKSPACE]
+
+AUDIT_LAUNCH = r"""
+import sys, os
+GUARDED = set(os.environ.pop('PWP_SWT_GUARDED').split('\0')) - {''}
+NAMES = {os.path.basename(p) for p in GUARDED}
+TESTS = set(os.environ.pop('PWP_SWT_TESTS').split('\0'))
+MARK = os.environ.pop('PWP_SWT_MARK')
+# The process's stderr before pytest captures fds 1 and 2: what is written here reaches the
+# grader whether or not the test fails.
+REPORT = os.dup(2)
+IMPORTING = {'_find_and_load', '_find_and_load_unlocked', '_load_unlocked', 'exec_module', '_call_with_frames_removed'}
+SPAWNS = {'subprocess.Popen', 'os.system', 'os.exec', 'os.posix_spawn', 'os.spawn', 'pty.spawn'}
+def from_tests():
+    # A call made by the agent's test files, not by the import system on their behalf.
+    f = sys._getframe(2)
+    while f is not None:
+        if f.f_code.co_filename.startswith('<frozen importlib') and f.f_code.co_name in IMPORTING:
+            return False
+        if os.path.realpath(f.f_code.co_filename) in TESTS:
+            return True
+        f = f.f_back
+    return False
+def deny(what):
+    os.write(REPORT, (MARK + what + '\n').encode())
+    raise PermissionError('pwp: a test may not read the code it tests: ' + what)
+def words(args):
+    for a in args:
+        if isinstance(a, (str, bytes, os.PathLike)):
+            yield os.fsdecode(a)
+        elif isinstance(a, (list, tuple)):
+            yield from words(a)
+def hook(event, args):
+    if event == 'open' and args and isinstance(args[0], (str, bytes, os.PathLike)):
+        try:
+            path = os.path.realpath(os.fsdecode(args[0]))
+        except Exception:
+            return
+        if path in GUARDED and from_tests():
+            deny(path)
+    elif event in SPAWNS:
+        named = [n for w in words(args) for n in NAMES if n in w]
+        if named and from_tests():
+            deny(named[0])
+sys.addaudithook(hook)
+import pytest
+sys.exit(pytest.console_main())
+"""
+
+# What reads code instead of running it: a function's code object, inspect's source readers,
+# linecache, dis, a module's loader.
+INTROSPECTION = {"__code__", "co_code", "co_consts", "co_names", "co_varnames", "co_lines", "co_positions", "getsource",
+                 "getsourcelines", "getsourcefile", "findsource", "getlines", "getline", "linecache", "dis", "__loader__",
+                 "get_data", "get_source", "get_code", "getfile"}
+
+
+def read_regular(path):
+    """A regular file's bytes, never through a link (root reads what the agent made)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError("%s is not a regular file" % path)
+        if st.st_size > MAX_FILE:
+            raise OSError("%s is larger than %d bytes" % (path, MAX_FILE))
+        chunks = []
+        while True:
+            b = os.read(fd, 1 << 20)
+            if not b:
+                return b"".join(chunks)
+            chunks.append(b)
+    finally:
+        os.close(fd)
+
+
+def is_test_file(rel):
+    return any(fnmatch.fnmatch(os.path.basename(rel), pattern.split("/")[-1]) for pattern in SPEC["testFiles"])
+
+
+def functions_of(source):
+    """Test functions of a file by qualified name (`test_x`, `TestA.test_y`), with their code as parsed."""
+    out = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            out[node.name] = ast.dump(node)
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith("test"):
+                    out[node.name + "." + item.name] = ast.dump(item)
+    return out
+
+
+def introspection(rel, tree):
+    """Where a test file reads code instead of running it."""
+    found = []
+    for node in ast.walk(tree):
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            name = next((a.name.split(".")[0] for a in node.names if a.name.split(".")[0] in INTROSPECTION), None) \
+                or (node.module.split(".")[0] if isinstance(node, ast.ImportFrom) and node.module else None)
+        if name in INTROSPECTION:
+            found.append("%s:%d %s" % (rel, node.lineno, name))
+    return found
+
+
+class Refused(Exception):
+    pass
+
+
+def agent_tests():
+    """The agent's test files (path -> bytes), the test functions it added or changed, and where they read code."""
+    files, tests, reads = {}, {}, []
+    for folder, dirs, names in os.walk(WORKSPACE):
+        rel_dir = os.path.relpath(folder, WORKSPACE)
+        dirs[:] = sorted(d for d in dirs if d not in (".git", "__pycache__") and not d.startswith(".swt"))
+        for name in sorted(names):
+            rel = os.path.normpath(os.path.join(rel_dir, name))
+            if not name.endswith(".py") or not is_test_file(rel):
+                continue
+            path = os.path.join(WORKSPACE, rel)
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            data = read_regular(path)
+            before_path = os.path.join(SPEC["initial"], rel)
+            before = read_regular(before_path) if os.path.isfile(before_path) and not os.path.islink(before_path) else None
+            if before == data:
+                continue
+            try:
+                tree = ast.parse(data)
+                now = functions_of(data)
+            except SyntaxError as err:
+                raise Refused("%s does not parse: %s" % (rel, err))
+            try:
+                old = functions_of(before) if before is not None else {}
+            except SyntaxError:
+                old = {}
+            files[rel] = data
+            reads += introspection(rel, tree)
+            for qual, code in now.items():
+                if old.get(qual) != code:
+                    tests[(rel, qual)] = True
+    if not files:
+        raise Refused("no test file (" + ", ".join(SPEC["testFiles"]) + ") was added or changed")
+    if not tests:
+        raise Refused("the changed test files add or change no test function: " + ", ".join(sorted(files)))
+    return files, sorted(tests), reads
+
+
+def as_tests():
+    return ["setpriv", "--reuid=" + UID, "--regid=" + UID, "--clear-groups", "--"] if UID else []
+
+
+def end_tests():
+    """Every process of the tests' user gone (kill -1 as that user needs no capability)."""
+    if UID:
+        for _ in range(20):
+            subprocess.run(as_tests() + ["kill", "-s", "KILL", "--", "-1"], stderr=subprocess.DEVNULL)
+            left = subprocess.run(["pgrep", "-u", UID], stdout=subprocess.PIPE)
+            if left.returncode != 0:
+                return
+
+
+def sweep(home):
+    """What the tests' user left where it could write, removed (as that user: root may not write its folders)."""
+    if UID:
+        subprocess.run(as_tests() + ["find", *[d for d in WRITABLE if os.path.isdir(d)], "-xdev", "-user", UID, "-delete"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    shutil.rmtree(home, ignore_errors=True)
+
+
+def decoy(repo):
+    """A change that keeps behaviour: a comment appended to each Python file of the gold patch that exists."""
+    for rel in SPEC["goldFiles"]:
+        path = os.path.join(repo, rel)
+        if rel.endswith(".py") and os.path.isfile(path):
+            with open(path, "a") as f:
+                f.write("\n# pwp: a change that keeps behaviour (%s)\n" % secrets.token_hex(4))
+
+
+def outcomes_of(report, files):
+    """(file, qualified name) -> passed?, from pytest's JUnit report; parametrised cases all must pass."""
+    out = {}
+    try:
+        root = xml.etree.ElementTree.fromstring(read_regular(report))
+    except (OSError, xml.etree.ElementTree.ParseError):
+        return out
+    modules = {rel[:-3].replace("/", "."): rel for rel in files}
+    for case in root.iter("testcase"):
+        classname, name = case.get("classname", ""), case.get("name", "").split("[")[0]
+        for module, rel in modules.items():
+            if classname == module or classname.startswith(module + "."):
+                qual = (classname[len(module) + 1:] + "." + name) if classname != module else name
+                ok = not any(child.tag in ("failure", "error", "skipped") for child in case)
+                out[(rel, qual)] = out.get((rel, qual), True) and ok
+    return out
+
+
+def make_home():
+    """A fresh folder of the tests' user for HOME, TMPDIR and the report (readable by root)."""
+    if not UID:
+        home = os.path.join(ROOT, "home-" + secrets.token_hex(8))
+        os.mkdir(home)
+        return home
+    home = "/tmp/swt-home-" + secrets.token_hex(8)
+    subprocess.run(as_tests() + ["mkdir", "-m", "755", home], check=True)
+    return home
+
+
+def run(files, state):
+    scratch = os.path.join(ROOT, "run-" + secrets.token_hex(8))
+    os.mkdir(scratch, 0o755)
+    home = None
+    try:
+        repo = os.path.join(scratch, "repo")
+        shutil.copytree(SPEC["initial"], repo, symlinks=True)
+        for rel, data in files.items():
+            os.makedirs(os.path.dirname(os.path.join(repo, rel)), exist_ok=True)
+            with open(os.path.join(repo, rel), "wb") as f:
+                f.write(data)
+        if state == "gold":
+            for rel in SPEC["goldFiles"]:
+                os.makedirs(os.path.dirname(os.path.join(repo, rel)), exist_ok=True)
+                shutil.copyfile(os.path.join(HERE, "gold", rel), os.path.join(repo, rel))
+            for rel in SPEC["goldDeletes"]:
+                if os.path.exists(os.path.join(repo, rel)):
+                    os.remove(os.path.join(repo, rel))
+        elif state == "decoy":
+            decoy(repo)
+        for folder, dirs, names in os.walk(repo):
+            os.chmod(folder, 0o755)
+            for n in names:
+                p = os.path.join(folder, n)
+                if not os.path.islink(p):
+                    os.chmod(p, 0o644 | (os.stat(p).st_mode & 0o111))
+        home = make_home()
+        report = os.path.join(home, "report.xml")
+        mark = "@pwp-swt-read-%s@" % secrets.token_hex(8)
+        env = {
+            "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": home, "USER": "nobody", "LOGNAME": "nobody", "LANG": "C.UTF-8",
+            "PYTHONDONTWRITEBYTECODE": "1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PWP_SWT_MARK": mark,
+            "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "*",
+            "PWP_SWT_GUARDED": "\0".join(os.path.realpath(os.path.join(repo, rel)) for rel in SPEC["goldFiles"] if rel.endswith(".py")) or "\0",
+            "PWP_SWT_TESTS": "\0".join(os.path.realpath(os.path.join(repo, rel)) for rel in files),
+        }
+        try:
+            r = subprocess.run(as_tests() + ["/usr/bin/python3", "-c", AUDIT_LAUNCH, "-q", "-p", "no:cacheprovider", "--junitxml=" + report, *files],
+                               cwd=repo, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace", timeout=SPEC["timeoutSec"])
+            output = r.stdout + r.stderr
+        except subprocess.TimeoutExpired as err:
+            partial = err.stdout.decode("utf-8", "replace") if isinstance(err.stdout, bytes) else err.stdout or ""
+            output = "timed out after %s s\n%s" % (SPEC["timeoutSec"], partial[-3000:])
+        end_tests()
+        reads = sorted({line[len(mark):].replace(os.path.realpath(repo) + "/", "") for line in output.splitlines() if line.startswith(mark)})
+        return outcomes_of(report, files), reads, output[-3000:]
+    finally:
+        end_tests()
+        if home:
+            sweep(home)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def main():
+    os.chdir("/")
+    os.makedirs(ROOT, exist_ok=True)
+    os.chmod(ROOT, 0o711)
+    end_tests()
+    results = {"tests": [], "verdict": {}, "reads": [], "output": {}}
+    try:
+        files, tests, reads = agent_tests()
+    except (Refused, OSError) as err:
+        results["error"] = str(err)
+    else:
+        order = list(STATES) * SPEC["repeats"]
+        random.SystemRandom().shuffle(order)
+        passed = {s: {t: [] for t in tests} for s in STATES}
+        seen = set(reads)
+        for state in order:
+            got, read, out = run(files, state)
+            seen.update(read)
+            results["output"][state] = out
+            for t in tests:
+                passed[state][t].append(got.get(t, False))
+        # A test's outcome in a state: passed every time, failed every time, or neither (flaky: null).
+        results["tests"] = [list(t) for t in tests]
+        results["verdict"] = {s: {"%s::%s" % t: (True if all(v) else False if not any(v) else None) for t, v in passed[s].items()} for s in STATES}
+        results["reads"] = sorted(seen)
+    path = os.path.join(ROOT, "results.json")
+    with open(path + ".new", "w") as f:
+        json.dump(results, f)
+    os.chmod(path + ".new", 0o644)
+    os.replace(path + ".new", path)
+
+
+SPEC = json.loads(read_regular(SPEC_FILE))
+
+if __name__ == "__main__":
+    main()
