@@ -570,7 +570,7 @@ export class Env implements EnvLike {
   async pause(): Promise<void> {
     const { info } = this.running();
     if (this.isPaused) return;
-    await this.deployment.pause(info.id);
+    await this.deployment.pause(info.id, { held: true });
     this.isPaused = true;
   }
 

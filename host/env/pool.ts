@@ -22,10 +22,7 @@ import { createDeployment } from '../deployment/backends';
 import type { Deployment } from '../deployment/deployment';
 import type { EnvironmentSpec } from '../deployment/deployment';
 import { startEnvironment, type RunningEnvironment } from '../running/runningEnvironment';
-import { CheckpointStore } from '../checkpoint/checkpointStore';
-import { dropBaseline, recycle, takeBaseline, type Baseline, type RecyclePart, type RecycleResult } from '../checkpoint/recycle';
-import { paths } from '../common/paths';
-import { join } from 'node:path';
+import { recycle, takeBaseline, type Baseline, type RecyclePart, type RecycleResult } from '../checkpoint/recycle';
 
 /** Episodes a container serves, recycled in between, before a fresh one replaces it. */
 export const DEFAULT_MAX_EPISODES = 50;
@@ -39,7 +36,7 @@ export interface RecycleSettings {
 
 /** How a baseline is taken and an environment recycled (the tests' seam). */
 export interface Recycler {
-  baseline(env: RunningEnvironment, roots?: readonly string[]): Promise<Baseline>;
+  baseline(env: RunningEnvironment): Promise<Baseline>;
   recycle(env: RunningEnvironment, base: Baseline, skip?: readonly RecyclePart[]): Promise<RecycleResult>;
 }
 
@@ -114,9 +111,6 @@ export class EnvPool {
   /** Environments handed out that may come back (release), and those being recycled now. */
   private onLoan = 0;
   private recycling = 0;
-  /** The roots of what the IDE user can write, found by the first baseline (the image's). */
-  private roots?: string[];
-  private readonly store = new CheckpointStore(join(paths.state, 'recycle'));
   readonly stats: PoolStats = { started: 0, recycled: 0, replaced: { cap: 0, notPristine: 0, failed: 0 }, recycleMs: [] };
   /** Starts failed in a row since the last one that succeeded (or the last error reported). */
   private failedInARow = 0;
@@ -268,9 +262,7 @@ export class EnvPool {
   /** Takes a new environment's recycling baseline; without one it is handed out once. */
   private async baseline(env: RunningEnvironment): Promise<void> {
     try {
-      const baseline = await (this.opts.recycler?.baseline(env, this.roots)
-        ?? takeBaseline(this.deployment, env.info, env.client, { store: this.store, roots: this.roots }));
-      this.roots ??= baseline.roots;
+      const baseline = await (this.opts.recycler?.baseline(env) ?? takeBaseline(this.deployment, env.info, env.client));
       this.served.set(env.info.id, { baseline, episodes: 0 });
     } catch (err) {
       this.opts.log?.(`pool: taking the recycling baseline of ${env.info.id} failed (it serves one episode): ${(err as Error).message}`);
@@ -312,10 +304,8 @@ export class EnvPool {
 
   private async discard(env: RunningEnvironment): Promise<void> {
     env.client.close();
-    const s = this.served.get(env.info.id);
     this.served.delete(env.info.id);
     await this.deployment.remove(env.info.id).catch(() => undefined);
-    if (s?.baseline) dropBaseline(s.baseline);
   }
 
   /**
