@@ -90,7 +90,8 @@ async function takeUp(runtime: Runtime, client: BridgeClient, u: UserStateRecycl
   const { texts } = u;
   const files = Object.entries(texts).filter(([p]) => p.startsWith(USER_FOLDER)).map(([p, t]) => ({ path: p.slice(USER_FOLDER.length), text: t.after }));
   if (files.length) await client.call('ide.userData.write', { files });
-  if (u.keptFolders.length) await runtime.exec(['rmdir', '--', ...u.keptFolders], { cwd: '/' });
+  // One that is not empty stays, for the pristine check to find.
+  if (u.keptFolders.length) await runtime.exec(['rmdir', '--ignore-fail-on-non-empty', '--', ...u.keptFolders], { cwd: '/' });
   const scope = (path: string, which: 'userValue' | 'workspaceValue') => {
     const t = texts[path];
     return t ? settingsTakenUp(client, which, t.before ?? undefined, t.after ?? undefined, timeoutMs) : undefined;
@@ -147,19 +148,19 @@ async function putBack(
 ): Promise<{ killed: string[]; removed: string[]; restored: string[]; extensionsChanged: boolean }> {
   const workbench = !o.skip.has('workbench');
   if (o.reload) await client.call('proc.closeWorkbench', { clearState: true });
-  else if (workbench) await client.call('ide.workbench.clear', { revert: true, layout: true });
+  else if (workbench) await client.call('ide.workbench.clear', { revert: true });
   o.lap('workbench');
-  const parts = (['processes', 'input', 'files'] as const).filter((p) => o.skip.has(p));
-  const u = await recycleUserState(runtime, parts as UserStatePart[]);
+  const parts: UserStatePart[] = (['processes', 'input', 'files'] as const).filter((p) => o.skip.has(p));
+  const u = await recycleUserState(runtime, { skip: parts, workbenchClosed: o.reload });
   o.lap('userState');
   if (o.reload) {
+    // A reopened workbench has the files the recycle put back; its zoom comes from the browser (put back below).
     await client.call('proc.openWorkbench', { timeoutMs: o.timeoutMs }, { timeoutMs: o.timeoutMs + 5000 });
-    // A reopened workbench has the files the recycle put back; its layout comes from the page's
-    // state the close cleared, its zoom from the browser, both put back below.
-    await client.call('ide.workbench.clear', { revert: true, layout: true });
   } else if (workbench) {
     await takeUp(runtime, client, u, o.timeoutMs);
   }
+  // The layout last: the Explorer shows the workspace as the files part left it.
+  if (o.reload || workbench) await client.call('ide.workbench.clear', { revert: true, layout: true });
   o.lap('workbench');
   if (!o.skip.has('breakpoints')) await client.call('ide.debug.removeBreakpoints', { all: true });
   if (!o.skip.has('zoom')) await client.call('dom.zoom', { reset: true });

@@ -672,6 +672,8 @@ export class Env implements EnvLike {
       lentBy.release(env);
       return;
     }
+    // Detached: it stays running, no longer the pool's.
+    lentBy?.forget(env);
     env.client.close();
     if (this.attached) {
       // Not ours: leave it as we found it (running), only disconnected.

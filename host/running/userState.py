@@ -17,6 +17,9 @@ import ctypes, fnmatch, hashlib, json, os, shutil, signal, stat, sys, tarfile, t
 USER = int(os.environ['PWP_UID'])
 B = os.environ['PWP_BASELINE']
 MASK = json.loads(os.environ.get('PWP_MASK') or '[]')
+# Entries put back like any other but left out of the listing the pristine check compares: what
+# the IDE itself writes some time after it started, or again later.
+UNCOMPARED = json.loads(os.environ.get('PWP_UNCOMPARED') or '[]')
 # Files whose text the caller needs before and after a recycle (the IDE takes them up), and
 # those of them the caller puts back itself, through the IDE (which does not notice them
 # changing on disk): left as they are here.
@@ -55,10 +58,21 @@ def ide_program(a):
     return a[:4] == ['python3', '-X', 'utf8', '-c']
 
 
-def on_demand(a):
-    # Helpers the IDE starts and ends by itself: not part of a fresh start's process list.
-    j = ' '.join(a)
-    return '--type=ptyHost' in j or 'pyright/langserver' in j or a[:4] == ['python3', '-X', 'utf8', '-c']
+def on_demand(p, ps):
+    """Helpers the IDE starts and ends by itself, not part of a fresh start's process list: the
+    terminals' host, our extension's workers, and whatever the extension host started (language
+    servers: a JSON, TypeScript or Markdown file opened starts one). Only IDE processes are asked
+    (a chain of IDE programs from the bridge, classify()), so each is a program of the image's."""
+    a = ps[p]['argv']
+    if '--type=ptyHost' in ' '.join(a) or a[:4] == ['python3', '-X', 'utf8', '-c']:
+        return True
+    seen = set()
+    while p in ps and p not in seen:
+        seen.add(p)
+        p = ps[p]['ppid']
+        if p in ps and '--type=extensionHost' in ps[p]['argv']:
+            return True
+    return False
 
 
 def classify(ps):
@@ -409,7 +423,7 @@ def main():
     else:
         ps = procs()
         stray, ide = classify(ps)
-        out['processes'] = sorted(' '.join(ps[p]['argv']) for p in ide + stray if not (p in ide and on_demand(ps[p]['argv'])))
+        out['processes'] = sorted(' '.join(ps[p]['argv']) for p in ide + stray if not (p in ide and on_demand(p, ps)))
         out['stray'] = sorted(' '.join(ps[p]['argv']) for p in stray)
         out['input'] = input_state(X)
         out['screen'] = screen(os.environ.get('PWP_SAVE_SCREEN') == '1')
@@ -442,7 +456,7 @@ def main():
         print(json.dumps(out))
         return
     drop()
-    out['files'] = listing(roots, known)
+    out['files'] = {p: e for p, e in listing(roots, known).items() if not matches(p, UNCOMPARED)}
     save_known(kf, known)
     print(json.dumps(out))
 

@@ -29,6 +29,16 @@ export const FILE_MASK = [
 ] as const;
 
 /**
+ * Put back like any file, but not compared by the pristine check: what the IDE writes by itself
+ * some seconds after it started or when its extensions change (its caches of the extension lists,
+ * the snippets folder it makes), so a baseline may or may not have them yet. Their content the
+ * agent can still not leave behind: a recycle puts back what the baseline had.
+ */
+export const UNCOMPARED = [
+  '/home/pwp/ide/user-data/User/snippets', '/home/pwp/ide/user-data/User/*Cache.json', '/home/pwp/ide/user-data/User/chatLanguageModels.json',
+] as const;
+
+/**
  * The user files the workbench reads live and does not notice changing on disk: a recycle leaves
  * them as they are and returns their text now and in the baseline, for the recycler to write them
  * back through the IDE (ide.userData.write), which then takes them up.
@@ -74,7 +84,7 @@ async function run<T>(runtime: Runtime, mode: 'baseline' | 'recycle' | 'state', 
   const r = await runtime.exec(['python3', '-c', PROGRAM, mode], {
     user: 'root', cwd: '/', timeoutSec: 300,
     env: {
-      PWP_UID: IDE_UID, PWP_BASELINE: BASELINE_DIR, PWP_MASK: JSON.stringify(FILE_MASK),
+      PWP_UID: IDE_UID, PWP_BASELINE: BASELINE_DIR, PWP_MASK: JSON.stringify(FILE_MASK), PWP_UNCOMPARED: JSON.stringify(UNCOMPARED),
       PWP_WATCH: JSON.stringify([...WORKBENCH_FILES, WORKSPACE_SETTINGS]), PWP_LEAVE: JSON.stringify(WORKBENCH_FILES),
       DISPLAY: ':1', XAUTHORITY, PWP_FB: FRAMEBUFFER, ...env,
     },
@@ -120,11 +130,15 @@ export type UserStatePart = 'processes' | 'input' | 'files';
 
 /**
  * Ends the user's stray processes, releases held keys and buttons, drops the selections, and puts
- * every path under the baseline's roots back as the baseline has it (`skip`: test-only, parts
- * left as they are).
+ * every path under the baseline's roots back as the baseline has it, but for the workbench's files
+ * while it is open (`skip`: test-only, parts left as they are).
  */
-export const recycleUserState = (runtime: Runtime, skip: readonly UserStatePart[] = []) =>
-  run<UserStateRecycled>(runtime, 'recycle', { PWP_SKIP: JSON.stringify(skip) });
+export const recycleUserState = (runtime: Runtime, o: { skip?: readonly UserStatePart[]; workbenchClosed?: boolean } = {}) =>
+  run<UserStateRecycled>(runtime, 'recycle', {
+    PWP_SKIP: JSON.stringify(o.skip ?? []),
+    // With the workbench closed, its files are put back like any other: it reads them when it opens.
+    ...(o.workbenchClosed ? { PWP_LEAVE: '[]' } : {}),
+  });
 
 /**
  * The user state now (once the baseline is saved). The screen is compared with the baseline's

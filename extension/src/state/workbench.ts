@@ -63,6 +63,7 @@ const FRESH_LAYOUT = [
   'workbench.action.editorLayoutSingle',
   'search.action.clearSearchResults',
   'workbench.view.explorer',
+  'workbench.files.action.refreshFilesExplorer',
   'workbench.files.action.collapseExplorerFolders',
   'workbench.action.focusActiveEditorGroup',
 ];
