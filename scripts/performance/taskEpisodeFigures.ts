@@ -104,7 +104,9 @@ function busyCpuSeconds(): number {
 }
 
 /** `tasks` with `concurrency` episodes at a time, timed from the first episode's start to the last one's end. */
-async function level(tasks: Task[], concurrency: number, way: Way, o: { image: string; deployment: DockerDeployment }): Promise<{ wallMs: number; cpu: number; episodes: Episode[] }> {
+interface LevelRun { wallMs: number; cpu: number; episodes: Episode[] }
+
+async function level(tasks: Task[], concurrency: number, way: Way, o: { image: string; deployment: DockerDeployment }): Promise<LevelRun> {
   const spec = { image: o.image, labels: LABELS };
   const pool = way === 'recycled' ? new EnvPool({ size: concurrency, total: concurrency, episodes: tasks.length, spec, deployment: o.deployment, recycle: {} })
     : way === 'fresh' ? new EnvPool({ size: concurrency, total: tasks.length, spec, deployment: o.deployment, recycle: false })
@@ -124,7 +126,7 @@ async function level(tasks: Task[], concurrency: number, way: Way, o: { image: s
   }
 }
 
-function levelFigures(suffix: string, r: { wallMs: number; cpu: number; episodes: Episode[] }): Figures {
+function levelFigures(suffix: string, r: LevelRun): Figures {
   const ok = r.episodes.filter((e) => !e.error);
   const p50 = (f: (e: Episode) => number) => (ok.length ? Math.round(pct(ok.map(f), 50)) : null);
   const recycles = ok.filter((e) => e.recycle);
