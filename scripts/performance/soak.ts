@@ -62,18 +62,19 @@ async function main(): Promise<void> {
     const ended = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const after = (KILL_MIN + Math.random() * (KILL_MAX - KILL_MIN)) * 1000;
     const signal: 'SIGINT' | 'SIGKILL' = Math.random() < 0.5 ? 'SIGINT' : 'SIGKILL';
-    const timer = setTimeout(() => { kills[signal]++; child.kill(signal); }, after);
+    let killed = false;
+    const timer = setTimeout(() => { killed = true; kills[signal]++; child.kill(signal); }, after);
     const code = await ended;
     clearTimeout(timer);
     const done = episodesDone(out);
-    say(`run ${runs}: ${code === null ? `killed (${signal})` : `exited ${code}`} after ${((Date.now() - t0) / 1000).toFixed(0)} s; ${done} of ${EPISODES} episodes`);
-    if (code === null && signal === 'SIGKILL') {
+    say(`run ${runs}: ${killed ? `killed by ${signal}${code === null ? '' : ` (exited ${code})`}` : `exited ${code}`} after ${((Date.now() - t0) / 1000).toFixed(0)} s; ${done} of ${EPISODES} episodes`);
+    if (killed && signal === 'SIGKILL') {
       const { stdout } = await promisify(execFile)(PWP, ['gc', '--json']);
       const removed = JSON.parse(stdout) as { kind: string; name: string }[];
       collected.push(...removed.map((r) => `${r.kind} ${r.name}`));
       say(`  pwp gc removed ${removed.length}: ${removed.map((r) => r.kind).join(', ') || 'nothing'}`);
     }
-    if (code !== null && code !== 0 && done < EPISODES) throw new Error(`pwp bench exited ${code} on its own (see ${out})`);
+    if (!killed && code !== 0 && done < EPISODES) throw new Error(`pwp bench exited ${code} on its own (see ${out})`);
   }
   // The last run may have been killed as it finished.
   await promisify(execFile)(PWP, ['gc']);
