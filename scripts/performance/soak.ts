@@ -4,7 +4,8 @@
 // the pwp process at random moments with SIGINT or SIGKILL and starting it again (a bench resumes
 // from its results). After a SIGKILL, `pwp gc` removes what the killed run left (its containers
 // and networks: the killed process's own, never another's). At the end nothing of this user's may
-// be left: no container, network or volume. Prints the figures, and `--json` one JSON object.
+// be left: no container or network of the soak's pwp processes, no new volume. Prints the figures,
+// and `--json` one JSON object.
 //   node --import tsx scripts/performance/soak.ts [--episodes 1000] [--parallel 2] [--kill-after 20-120] [--json]
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { REPO_ROOT } from '../../host/common/paths';
-import { HOST_USER, USER_LABEL } from '../../host/deployment/ownedContainers';
+import { HOST_USER, OWNER_LABEL, USER_LABEL } from '../../host/deployment/ownedContainers';
 
 const PWP = join(REPO_ROOT, 'bin', 'pwp');
 const docker = new Docker();
@@ -24,17 +25,18 @@ const [KILL_MIN, KILL_MAX] = arg('--kill-after', '20-120').split('-').map(Number
 const json = process.argv.includes('--json');
 const say = (l: string) => process.stderr.write(`soak: ${l}\n`);
 
-/** This user's pwp containers, networks and volumes on the engine. */
-async function leftovers(): Promise<{ containers: string[]; networks: string[]; volumes: string[] }> {
+/** The pwp containers and networks the soak's pwp processes (`pids`) made, and every volume on the engine. */
+async function leftovers(pids: ReadonlySet<number>): Promise<{ containers: string[]; networks: string[]; volumes: string[] }> {
   const mine = { label: [`${USER_LABEL}=${HOST_USER}`] };
+  const ours = (labels: Record<string, string> | undefined) => pids.has(Number((labels?.[OWNER_LABEL] ?? '').split(':')[1]));
   const [containers, networks, volumes] = await Promise.all([
     docker.listContainers({ all: true, filters: mine }),
     docker.listNetworks({ filters: mine }),
     docker.listVolumes(),
   ]);
   return {
-    containers: containers.filter((c) => c.Labels['pwp.kept'] !== '1').map((c) => c.Names[0] ?? c.Id),
-    networks: networks.map((n) => n.Name),
+    containers: containers.filter((c) => ours(c.Labels)).map((c) => c.Names[0] ?? c.Id),
+    networks: networks.filter((n) => ours(n.Labels)).map((n) => n.Name),
     volumes: (volumes.Volumes ?? []).map((v) => v.Name),
   };
 }
@@ -46,9 +48,8 @@ function episodesDone(out: string): number {
 
 async function main(): Promise<void> {
   const out = mkdtempSync(join(tmpdir(), 'pwp-soak-'));
-  const before = await leftovers();
-  if (before.containers.length || before.networks.length) throw new Error(`this user has pwp containers or networks already (${[...before.containers, ...before.networks].join(', ')}): run the soak on an engine without them`);
-  const volumesBefore = new Set(before.volumes);
+  const pids = new Set<number>();
+  const volumesBefore = new Set((await leftovers(pids)).volumes);
   const attempts = Math.ceil(EPISODES / 26);
   const t0 = Date.now();
   const kills = { SIGINT: 0, SIGKILL: 0 };
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
     const child = spawn(PWP, ['bench', 'vscode-config', '--agent', 'null', '--attempts', String(attempts), '--parallel', PARALLEL, '--out', out, '--no-video', '--json'],
       { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr.on('data', () => undefined);
+    if (child.pid) pids.add(child.pid);
     const ended = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const after = (KILL_MIN + Math.random() * (KILL_MAX - KILL_MIN)) * 1000;
     const signal: 'SIGINT' | 'SIGKILL' = Math.random() < 0.5 ? 'SIGINT' : 'SIGKILL';
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
   }
   // The last run may have been killed as it finished.
   await promisify(execFile)(PWP, ['gc']);
-  const after = await leftovers();
+  const after = await leftovers(pids);
   const newVolumes = after.volumes.filter((v) => !volumesBefore.has(v));
   const figures = {
     episodes: episodesDone(out), runs, kills, wallSeconds: Math.round((Date.now() - t0) / 1000),
