@@ -2,7 +2,7 @@
 // Runtime.evaluate of the in-page probe per call, the rest in the bridge.
 import type { WorkbenchPage } from '../browser/workbenchPage';
 import type { Framebuffer } from '../capture/framebuffer';
-import { InvalidParamsError, NotAvailableError, PwpError } from '../protocol';
+import { ActionFailedError, InvalidParamsError, NotAvailableError, PwpError } from '../protocol';
 import type { Mark } from '../protocol/dom';
 import type { Dispatcher, Session } from '../rpc/dispatcher';
 import { limitTree, treeToScreen } from './domTree';
@@ -17,7 +17,13 @@ export interface DomDeps {
   page: WorkbenchPage;
   framebuffer: Framebuffer;
   screen: () => { width: number; height: number };
+  /** Presses keys on the display (xdotool key syntax), for the browser's own zoom keys. */
+  key: (keys: string) => Promise<void>;
 }
+
+/** Zoom steps a reset takes at most (the browser has about 15 levels each way). */
+const MAX_ZOOM_STEPS = 30;
+const ZOOM_STEP_WAIT_MS = 5000;
 
 /** Per connection: the marks it was last shown, which `input.click {mark}` refers to. */
 const LAST_MARKS = 'dom.lastMarks';
@@ -50,6 +56,27 @@ export class DomService {
     const marks = toMarks(selectMarks(r.candidates ?? [], { includeCovered }), this.ids, screenTransform(r.view), screen);
     session?.state.set(LAST_MARKS, marks);
     return { marks, text: formatListing(marks), screen };
+  }
+
+  /**
+   * The page's zoom: its device pixel ratio, the browser's zoom times the screen's scale, which
+   * is 1 on this display. A reset presses ctrl+minus or ctrl+equal, the browser's own zoom keys
+   * (the workbench does not take them in a browser), until it is 1, waiting after each press
+   * for the page to have changed.
+   */
+  async zoom(reset: boolean): Promise<{ zoom: number; steps: number }> {
+    const read = () => this.deps.page.evaluate<number>('window.devicePixelRatio', PROBE_TIMEOUT_MS);
+    let zoom = await read();
+    let steps = 0;
+    while (reset && Math.abs(zoom - 1) > 1e-3) {
+      if (steps++ >= MAX_ZOOM_STEPS) throw new ActionFailedError(`the page's zoom is still ${zoom} after ${MAX_ZOOM_STEPS} steps`);
+      const was = zoom;
+      await this.deps.key(zoom > 1 ? 'ctrl+minus' : 'ctrl+equal');
+      const deadline = Date.now() + ZOOM_STEP_WAIT_MS;
+      while ((zoom = await read()) === was && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      if (zoom === was) throw new ActionFailedError(`the page's zoom stayed ${zoom} after the browser's zoom key (does something in the page take ctrl+${was > 1 ? 'minus' : 'equal'}?)`);
+    }
+    return { zoom, steps };
   }
 
   /** The click point of mark `id` as this connection last saw it (a fresh dom.marks if it saw none). */
@@ -98,6 +125,8 @@ export class DomService {
         durationMs: performance.now() - t0,
       };
     });
+
+    d.register('dom.zoom', async (p) => this.zoom(p.reset));
 
     d.register('dom.focused', async () => {
       const t0 = performance.now();

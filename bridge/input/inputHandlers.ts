@@ -59,13 +59,13 @@ export function registerInput(d: Dispatcher, xdo: Xdotool, keymap: Keymap, resol
     for (const m of p.modifiers) argv.push('keydown', m === 'meta' ? 'super' : m);
     argv.push('click', '--repeat', String(p.count), '--delay', '60', BUTTON[p.button]);
     for (const m of [...p.modifiers].reverse()) argv.push('keyup', m === 'meta' ? 'super' : m);
-    await xdo.run(argv);
+    await xdo.runMoving(argv);
     return timed(t0, { x, y });
   });
 
   d.register('input.move', async (p) => {
     const t0 = performance.now();
-    await xdo.run(['mousemove', '--sync', String(p.x), String(p.y)]);
+    await xdo.runMoving(['mousemove', '--sync', String(p.x), String(p.y)]);
     return timed(t0, {});
   });
 
@@ -79,7 +79,7 @@ export function registerInput(d: Dispatcher, xdo: Xdotool, keymap: Keymap, resol
       argv.push('mousemove', '--sync', String(x), String(y), 'sleep', '0.01');
     }
     argv.push('mouseup', BUTTON[p.button]);
-    await xdo.run(argv);
+    await xdo.runMoving(argv);
     return timed(t0, {});
   });
 
@@ -88,7 +88,7 @@ export function registerInput(d: Dispatcher, xdo: Xdotool, keymap: Keymap, resol
     const argv: string[] = [];
     if (p.x !== undefined && p.y !== undefined) argv.push('mousemove', '--sync', String(p.x), String(p.y));
     argv.push('click', '--repeat', String(p.amount), '--delay', '20', WHEEL[p.direction]);
-    await xdo.run(argv);
+    await xdo.runMoving(argv);
     return timed(t0, {});
   });
 

@@ -116,6 +116,13 @@ export const domMethods = {
       image: z.object({ format: ImageFormat, width: z.int(), height: z.int(), data: z.string() }),
     }),
   ),
+  'dom.zoom': method(
+    'The browser\'s zoom of the workbench page (1 = 100%; ctrl+= and ctrl+- change it, and the browser keeps it ' +
+      'across reloads). With reset: true it is brought back to 100% with the browser\'s own zoom keys, a step at a ' +
+      'time, each waited for; `steps` says how many it took.',
+    z.object({ reset: z.boolean().default(false) }).strict(),
+    z.object({ zoom: z.number(), steps: z.int() }),
+  ),
   'dom.focused': method(
     'The element that has keyboard focus (inside shadow roots and frames), or null when nothing does.',
     Empty,

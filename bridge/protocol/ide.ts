@@ -282,8 +282,11 @@ export const ideMethods = {
   'ide.workbench.clear': method(
     'Clear the workbench so a checkpoint can be restored into it without a reload: unsaved changes are reverted ' +
       '(with revert: true; without it the call fails naming them and changes nothing), every editor and tab group ' +
-      'is closed, terminals are disposed and debug sessions stopped.',
-    z.object({ revert: z.boolean().default(false) }).strict(),
+      'is closed, terminals are disposed and debug sessions stopped. With layout: true the layout is also put back as ' +
+      'a fresh workbench has it: panel, secondary side bar, quick input, notifications and zen mode closed, the ' +
+      'Explorer shown in the side bar with its folders collapsed, search results and query cleared, and the focus on ' +
+      'the (empty) editor group.',
+    z.object({ revert: z.boolean().default(false), layout: z.boolean().default(false) }).strict(),
     z.object({ reverted: z.array(z.string()), closedTabs: z.int(), terminals: z.int(), debugSessions: z.int() }),
   ),
 

@@ -50,10 +50,13 @@ async function main(): Promise<void> {
   const stack = new IdeStack(cfg, link, log);
   const dispatcher = new Dispatcher();
   const framebuffer = new Framebuffer(framebufferPath(cfg));
-  const dom = registerDom(dispatcher, { page: stack.page, framebuffer, screen: () => framebuffer.size ?? { width: cfg.width, height: cfg.height } });
+  const xdo = new Xdotool(cfg.display);
+  const dom = registerDom(dispatcher, {
+    page: stack.page, framebuffer, screen: () => framebuffer.size ?? { width: cfg.width, height: cfg.height },
+    key: async (keys) => { await xdo.run(['key', '--clearmodifiers', keys]); },
+  });
   const keymap = new Keymap(cfg.display);
   stack.display.on('restarted', () => keymap.displayRestarted());
-  const xdo = new Xdotool(cfg.display);
   registerInput(dispatcher, xdo, keymap, (mark, session) => dom.resolveMark(mark, session), new InputSync(xdo, stack.page));
   const recorder = registerCapture(dispatcher, { framebuffer, display: cfg.display, recordingsDir: cfg.recordingsDir });
   let started = false;

@@ -1,41 +1,42 @@
 // Recycling: a used environment brought back, in place, to the state it had right after it
 // started, so the next episode costs a restore and not a cold start. The baseline is taken once
-// per container, right after its start: a checkpoint of the workspace and the IDE's user data
-// and extensions (checkpoint.ts), the user's files outside /workspace (userState.ts), the
+// per container, right after its start: the user state (host/running/userState.ts: every path
+// the IDE user can write, the workspace, the IDE's user data and extensions included), the
 // pointer's position and the pristine fingerprint (host/running/pristine.ts).
 // A recycle, in order:
+//   workbench    unsaved changes reverted; editors, terminals and debug sessions closed; the
+//                layout as a fresh workbench has it (ide.workbench.clear with layout)
 //   processes    every process of the IDE user that is not the IDE's ends (shells, jobs, daemons)
 //   input        held keys and buttons released, clipboard and primary selection dropped
-//   workbench    the baseline checkpoint restored in place (editors, terminals and debug sessions
-//                closed; workspace, settings, keybindings, snippets, tasks and local history
-//                swapped), with a workbench reload where the extensions differ (restore.ts)
+//   files        every path the user can write put back, what the baseline lacks removed
+//                (one program run in the container does these three)
+//   workbench    the IDE told of the user files put back (settings, keybindings, tasks,
+//                snippets), and waits until it has taken the settings up
 //   breakpoints  every breakpoint removed
-//   files        the user's home, /tmp and every other path the user can write put back
+//   zoom         the browser's zoom back to 100%
 //   pointer      the mouse back where it was
-// then the processes once more (what a closing terminal or the IDE started meanwhile), and the
-// pristine check. Where in place is not enough, the next step up: a workbench reload (which puts
-// back the layout, zoom and the IDE's storage too), and where even that fails the check, the
-// caller (the pool) starts a new container. The result says what was done and why.
+// then the pristine check. Where in place is not enough (the installed extensions changed, or
+// the check found a difference), the next step up: the same with the workbench closed and opened
+// again around the files (which puts back the IDE's storage and the page's own state too); where
+// even that fails the check, the caller (the pool) starts a new container. The result says what
+// was done and why.
 import type { BridgeClient } from '../client/bridgeClient';
 import type { Deployment, EnvironmentInfo } from '../deployment/deployment';
+import type { Runtime } from '../deployment/runtime';
 import { differences, fingerprint, type Fingerprint } from '../running/pristine';
-import { clearInput, endStrayProcesses, restoreUserFiles, saveFilesBaseline } from '../running/userState';
+import { READY_TIMEOUT_MS } from '../running/runningEnvironment';
+import { recycleUserState, saveBaseline, writableRoots, type UserStatePart, type UserStateRecycled } from '../running/userState';
 import { waitForSettle } from '../running/settle';
-import { takeCheckpoint } from './checkpoint';
-import { CheckpointStore } from './checkpointStore';
-import { restoreCheckpoint } from './restore';
+import { EXTENSIONS, USER_DATA } from './checkpoint';
+import { settingsTakenUp } from './restore';
 
-export const RECYCLE_PARTS = ['processes', 'input', 'workbench', 'breakpoints', 'files', 'pointer'] as const;
+export const RECYCLE_PARTS = ['workbench', 'processes', 'input', 'files', 'breakpoints', 'zoom', 'pointer'] as const;
 export type RecyclePart = typeof RECYCLE_PARTS[number];
 
 /** A container's state right after its start, to recycle it back to. */
 export interface Baseline {
-  checkpoint: string;
-  store: CheckpointStore;
   fingerprint: Fingerprint;
   pointer: { x: number; y: number };
-  /** The roots of what the user can write (the image's; given to the next baseline of the image). */
-  roots: string[];
   /** ms the baseline took. */
   ms: number;
 }
@@ -43,7 +44,7 @@ export interface Baseline {
 export interface RecycleResult {
   /** The environment is as fresh (the pristine check passed). */
   pristine: boolean;
-  /** in-place: restored under the running IDE; reload: the workbench was reloaded too. */
+  /** in-place: put back under the running IDE; reload: the workbench was closed and opened again too. */
   how: 'in-place' | 'reload';
   /** Why a reload was needed (absent when none was). */
   reason?: string;
@@ -60,7 +61,7 @@ export interface RecycleResult {
 export interface RecycleOptions {
   /** Test-only: parts to leave out, to show the pristine check catching what they put back. */
   skip?: readonly RecyclePart[];
-  /** Try a workbench reload when in place is not pristine (default true). */
+  /** Reload the workbench when in place is not pristine (default true). */
   reload?: boolean;
   timeoutMs?: number;
 }
@@ -69,17 +70,33 @@ export interface RecycleOptions {
 const settle = (client: BridgeClient) => waitForSettle(client, { quietMs: 300, capMs: 5000 });
 
 /** Takes a container's baseline; call it right after the start, before anything else happens in it. */
-export async function takeBaseline(
-  deployment: Deployment, info: EnvironmentInfo, client: BridgeClient, o: { store?: CheckpointStore; roots?: readonly string[] } = {},
-): Promise<Baseline> {
-  const store = o.store ?? new CheckpointStore();
+export async function takeBaseline(deployment: Deployment, info: EnvironmentInfo, client: BridgeClient): Promise<Baseline> {
   const t0 = Date.now();
   const runtime = await deployment.runtime(info.id);
-  const name = `pwp-recycle-${info.id}`;
+  await saveBaseline(runtime, await writableRoots(runtime, info.image));
   await settle(client);
-  const [, files] = await Promise.all([takeCheckpoint(deployment, info, client, name, store), saveFilesBaseline(runtime, o.roots)]);
-  const [fp, pointer] = await Promise.all([fingerprint(runtime, client), client.call('capture.cursor', {})]);
-  return { checkpoint: name, store, fingerprint: fp, pointer, roots: files.roots, ms: Date.now() - t0 };
+  const [fp, pointer] = await Promise.all([fingerprint(runtime, client, { baseline: true }), client.call('capture.cursor', {})]);
+  return { fingerprint: fp, pointer, ms: Date.now() - t0 };
+}
+
+const USER_FOLDER = `${USER_DATA}/User/`;
+
+/**
+ * Puts the workbench's user files back through the IDE (it does not notice files changed behind
+ * it): each is written as the baseline has it (deleted where the baseline has none), then the
+ * folders the episode made for them are removed, and the settings of both scopes waited for.
+ */
+async function takeUp(runtime: Runtime, client: BridgeClient, u: UserStateRecycled, timeoutMs: number): Promise<void> {
+  const { texts } = u;
+  const files = Object.entries(texts).filter(([p]) => p.startsWith(USER_FOLDER)).map(([p, t]) => ({ path: p.slice(USER_FOLDER.length), text: t.after }));
+  if (files.length) await client.call('ide.userData.write', { files });
+  // One that is not empty stays, for the pristine check to find.
+  if (u.keptFolders.length) await runtime.exec(['rmdir', '--ignore-fail-on-non-empty', '--', ...u.keptFolders], { cwd: '/' });
+  const scope = (path: string, which: 'userValue' | 'workspaceValue') => {
+    const t = texts[path];
+    return t ? settingsTakenUp(client, which, t.before ?? undefined, t.after ?? undefined, timeoutMs) : undefined;
+  };
+  await Promise.all([scope(`${USER_FOLDER}settings.json`, 'userValue'), scope('/workspace/.vscode/settings.json', 'workspaceValue')]);
 }
 
 /** Puts a used environment back to its baseline in place, and checks that it is pristine. */
@@ -89,51 +106,66 @@ export async function recycle(
   const t0 = Date.now();
   const runtime = await deployment.runtime(info.id);
   const skip = new Set(o.skip ?? []);
+  const timeoutMs = o.timeoutMs ?? READY_TIMEOUT_MS;
   const phases: Record<string, number> = {};
   let t = Date.now();
   const lap = (name: string) => { phases[name] = (phases[name] ?? 0) + Date.now() - t; t = Date.now(); };
-  const killed: string[] = [];
-  const filesRemoved: string[] = [];
-  const filesRestored: string[] = [];
+  const done = { killed: [] as string[], removed: [] as string[], restored: [] as string[] };
   const pass = async (reload: boolean) => {
-    if (!skip.has('processes')) killed.push(...(await endStrayProcesses(runtime)).killed);
-    lap('processes');
-    if (!skip.has('input')) await clearInput(runtime);
-    lap('input');
-    if (!skip.has('workbench')) {
-      const r = await restoreCheckpoint(deployment, info, client, base.checkpoint, base.store, { reload, timeoutMs: o.timeoutMs });
-      if (r.how === 'reload' && !reload) reloadReason ??= r.reloadReason;
-    }
-    lap('workbench');
-    if (!skip.has('breakpoints')) await client.call('ide.debug.removeBreakpoints', { all: true });
-    lap('breakpoints');
-    if (!skip.has('files')) {
-      const f = await restoreUserFiles(runtime);
-      filesRemoved.push(...f.removed);
-      filesRestored.push(...f.restored);
-    }
-    lap('files');
-    if (!skip.has('processes')) killed.push(...(await endStrayProcesses(runtime)).killed);
-    if (!skip.has('pointer')) await client.call('input.move', { x: base.pointer.x, y: base.pointer.y });
-    await settle(client);
-    lap('settle');
-    const diff = differences(base.fingerprint, await fingerprint(runtime, client));
-    lap('check');
-    return diff;
+    const r = await putBack(runtime, client, base, { reload, skip, timeoutMs, lap });
+    done.killed.push(...r.killed);
+    done.removed.push(...r.removed);
+    done.restored.push(...r.restored);
+    return r;
   };
-  let reloadReason: string | undefined;
-  let diff = await pass(false);
-  if (diff.length && o.reload !== false && !skip.has('workbench')) {
-    reloadReason = `in place left differences: ${diff.slice(0, 3).join('; ')}`;
-    diff = await pass(true);
+  let reason: string | undefined;
+  const first = await pass(false);
+  if (first.extensionsChanged && o.reload !== false && !skip.has('workbench')) reason = 'the installed extensions changed (their host must start again)';
+  let diff = reason ? [] : await check(runtime, client, base, lap);
+  if (!reason && diff.length && o.reload !== false && !skip.has('workbench')) reason = `in place left differences: ${diff.slice(0, 3).join('; ')}`;
+  if (reason) {
+    await pass(true);
+    diff = await check(runtime, client, base, lap);
   }
   return {
-    pristine: diff.length === 0, how: reloadReason ? 'reload' : 'in-place', ...(reloadReason ? { reason: reloadReason } : {}),
-    differences: diff, killed, filesRemoved, filesRestored, ms: Date.now() - t0, phases,
+    pristine: diff.length === 0, how: reason ? 'reload' : 'in-place', ...(reason ? { reason } : {}),
+    differences: diff, killed: done.killed, filesRemoved: done.removed, filesRestored: done.restored, ms: Date.now() - t0, phases,
   };
 }
 
-/** Drops a container's baseline (its checkpoint on the host). */
-export function dropBaseline(base: Baseline): void {
-  base.store.delete(base.checkpoint);
+async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap: (name: string) => void): Promise<string[]> {
+  await settle(client);
+  lap('settle');
+  const diff = differences(base.fingerprint, await fingerprint(runtime, client));
+  lap('check');
+  return diff;
+}
+
+/** One pass of putting everything back, in place or around a closed workbench. */
+async function putBack(
+  runtime: Runtime, client: BridgeClient, base: Baseline,
+  o: { reload: boolean; skip: ReadonlySet<RecyclePart>; timeoutMs: number; lap: (name: string) => void },
+): Promise<{ killed: string[]; removed: string[]; restored: string[]; extensionsChanged: boolean }> {
+  const workbench = !o.skip.has('workbench');
+  if (o.reload) await client.call('proc.closeWorkbench', { clearState: true });
+  else if (workbench) await client.call('ide.workbench.clear', { revert: true });
+  o.lap('workbench');
+  const parts: UserStatePart[] = (['processes', 'input', 'files'] as const).filter((p) => o.skip.has(p));
+  const u = await recycleUserState(runtime, { skip: parts, workbenchClosed: o.reload });
+  o.lap('userState');
+  if (o.reload) {
+    // A reopened workbench has the files the recycle put back; its zoom comes from the browser (put back below).
+    await client.call('proc.openWorkbench', { timeoutMs: o.timeoutMs }, { timeoutMs: o.timeoutMs + 5000 });
+  } else if (workbench) {
+    await takeUp(runtime, client, u, o.timeoutMs);
+  }
+  // The layout last: the Explorer shows the workspace as the files part left it.
+  if (o.reload || workbench) await client.call('ide.workbench.clear', { revert: true, layout: true });
+  o.lap('workbench');
+  if (!o.skip.has('breakpoints')) await client.call('ide.debug.removeBreakpoints', { all: true });
+  if (!o.skip.has('zoom')) await client.call('dom.zoom', { reset: true });
+  if (!o.skip.has('pointer')) await client.call('input.move', { x: base.pointer.x, y: base.pointer.y });
+  o.lap('ide');
+  const extensionsChanged = [...u.removed, ...u.restored].some((p) => p === EXTENSIONS || p.startsWith(`${EXTENSIONS}/`));
+  return { killed: u.killed, removed: u.removed, restored: u.restored, extensionsChanged };
 }

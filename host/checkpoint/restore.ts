@@ -169,7 +169,7 @@ async function takeUpUserFiles(client: BridgeClient, userFiles: Map<string, Buff
  * Waits until the IDE's settings of one scope (user, or the workspace's .vscode/settings.json)
  * are the restored file's, for every key that differs between the file before and after.
  */
-async function settingsTakenUp(
+export async function settingsTakenUp(
   client: BridgeClient, scope: 'userValue' | 'workspaceValue', beforeText: string | undefined, afterText: string | undefined, timeoutMs: number,
 ): Promise<void> {
   const was = settingsObject(beforeText);

@@ -46,6 +46,14 @@ export interface EnvironmentInfo {
 /** The backends pwp has: containers on this host's engine, or services on a Swarm cluster. */
 export type Backend = 'docker' | 'swarm';
 
+export interface PauseOptions {
+  /**
+   * Frozen until someone unpauses it (a person looking at it), not for a checkpoint's moment:
+   * commands are refused meanwhile instead of waiting.
+   */
+  held?: boolean;
+}
+
 export interface Deployment {
   readonly backend: Backend;
   create(spec: EnvironmentSpec): Promise<EnvironmentInfo>;
@@ -59,7 +67,7 @@ export interface Deployment {
   /** One regular file of environment `id` (NotAvailableError when there is none). */
   readFile(id: string, path: string): Promise<Buffer>;
   /** Freezes every process of environment `id` until unpause (NotAvailableError where the backend cannot). */
-  pause(id: string): Promise<void>;
+  pause(id: string, o?: PauseOptions): Promise<void>;
   unpause(id: string): Promise<void>;
   /** A verifier's container of `spec.image` (no IDE, no network out), with its runtime. */
   startVerifier(spec: VerifierContainerSpec): Promise<VerifierContainer>;

@@ -15,6 +15,7 @@ import { ensureImage, type BuildProgress } from '../imageBuild/buildImage';
 import { ensureTaskImage, type TaskImageRecipe } from '../imageBuild/buildTaskImage';
 import { BridgeRuntimes } from './bridgeRuntime';
 import { DockerRuntime } from './dockerRuntime';
+import { forgetGate, freezeWhenIdle, thaw } from './freezeGate';
 import { BRIDGE_INTERFACE_PREFIX, guardHostServices } from './hostFirewall';
 import { collectLeftovers, ownerLabels, removeOwnedContainers, type Leftover } from './ownedContainers';
 import { createProcessCheckpoint, criuSupport, restartFromProcessCheckpoint } from './processCheckpoint';
@@ -45,6 +46,8 @@ const BRIDGE_CAPABILITIES = ['SETUID', 'SETGID', 'KILL'];
 const STALE_NETWORK_AGE = '30m';
 
 const networkName = (id: string) => `pwp-${id}`;
+/** How long a pause waits for the commands under way in the container to end (freezeGate.ts). */
+const PAUSE_WAIT_MS = 10_000;
 
 export interface DockerDeploymentOptions {
   docker?: Docker;
@@ -157,6 +160,7 @@ export class DockerDeployment implements Deployment {
     const info = await this.docker.listContainers({ all: true, filters: { label: [`${LABEL}=${id}`] } });
     if (info.length === 0) throw new NotAvailableError(`no environment '${id}' (see 'pwp ls')`);
     await this.docker.getContainer(info[0].Id).remove({ force: true, v: true });
+    forgetGate(info[0].Id);
     await this.removeNetworks(id);
   }
 
@@ -193,21 +197,26 @@ export class DockerDeployment implements Deployment {
    * freeze"); runc leaves the retry to its caller, so this retries, for up to ~8 s in all
    * (seen failing five tries in 1.5 s on a machine with a load average of 50).
    */
-  async pause(id: string, attempts = 8): Promise<void> {
+  async pause(id: string, o: { held?: boolean } = {}): Promise<void> {
+    const attempts = 8;
     const container = await this.container(id);
-    for (let i = 1; ; i++) {
-      try {
-        await container.pause();
-        return;
-      } catch (err) {
-        if (i >= attempts || !/unable to freeze/.test((err as Error).message)) throw err;
-        await new Promise((r) => setTimeout(r, 300 * i));
+    const frozen = await freezeWhenIdle(container.id, async () => {
+      for (let i = 1; ; i++) {
+        try {
+          await container.pause();
+          return;
+        } catch (err) {
+          if (i >= attempts || !/unable to freeze/.test((err as Error).message)) throw err;
+          await new Promise((r) => setTimeout(r, 300 * i));
+        }
       }
-    }
+    }, { waitMs: PAUSE_WAIT_MS, held: o.held });
+    if (!frozen) throw new NotAvailableError(`environment '${id}' was not paused: commands run in it did not end within ${PAUSE_WAIT_MS / 1000} s`);
   }
 
   async unpause(id: string): Promise<void> {
-    await (await this.container(id)).unpause();
+    const container = await this.container(id);
+    await thaw(container.id, () => container.unpause());
   }
 
   /** What runs inside environment `id`: exec, files, archives (through the engine or the bridge, see runtimeRoute). */

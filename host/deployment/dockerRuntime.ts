@@ -6,6 +6,7 @@ import type Docker from 'dockerode';
 import type { FileEntry } from './fileEntry';
 import type { ExecOptions, ExecResult, ReadOptions, Runtime, WriteOptions } from './runtime';
 import { readTar, tarOf } from './tarArchive';
+import { whileThawed } from './freezeGate';
 
 const MAX_OUTPUT = 20 * 1024 * 1024;
 
@@ -29,7 +30,12 @@ export class DockerRuntime implements Runtime {
   readonly ownerPerEntry = true;
   constructor(private readonly docker: Docker, readonly container: Docker.Container) {}
 
-  async exec(argv: string[], o: ExecOptions = {}): Promise<ExecResult> {
+  /** Never while the container is frozen by this process (freezeGate.ts says why). */
+  exec(argv: string[], o: ExecOptions = {}): Promise<ExecResult> {
+    return whileThawed(this.container.id, () => this.execNow(argv, o));
+  }
+
+  private async execNow(argv: string[], o: ExecOptions): Promise<ExecResult> {
     const t0 = Date.now();
     const timeout = o.timeoutSec ? ['timeout', '-k', '5', String(o.timeoutSec)] : [];
     // Detached: a shell starts argv in the background (argv passed as its arguments, never

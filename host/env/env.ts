@@ -572,7 +572,7 @@ export class Env implements EnvLike {
   async pause(): Promise<void> {
     const { info } = this.running();
     if (this.isPaused) return;
-    await this.deployment.pause(info.id);
+    await this.deployment.pause(info.id, { held: true });
     this.isPaused = true;
   }
 
@@ -674,6 +674,8 @@ export class Env implements EnvLike {
       lentBy.release(env);
       return;
     }
+    // Detached: it stays running, no longer the pool's.
+    lentBy?.forget(env);
     env.client.close();
     if (this.attached) {
       // Not ours: leave it as we found it (running), only disconnected.

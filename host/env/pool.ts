@@ -22,10 +22,7 @@ import { createDeployment } from '../deployment/backends';
 import type { Deployment } from '../deployment/deployment';
 import type { EnvironmentSpec } from '../deployment/deployment';
 import { startEnvironment, type RunningEnvironment } from '../running/runningEnvironment';
-import { CheckpointStore } from '../checkpoint/checkpointStore';
-import { dropBaseline, recycle, takeBaseline, type Baseline, type RecyclePart, type RecycleResult } from '../checkpoint/recycle';
-import { paths } from '../common/paths';
-import { join } from 'node:path';
+import { recycle, takeBaseline, type Baseline, type RecyclePart, type RecycleResult } from '../checkpoint/recycle';
 
 /** Episodes a container serves, recycled in between, before a fresh one replaces it. */
 export const DEFAULT_MAX_EPISODES = 50;
@@ -39,7 +36,7 @@ export interface RecycleSettings {
 
 /** How a baseline is taken and an environment recycled (the tests' seam). */
 export interface Recycler {
-  baseline(env: RunningEnvironment, roots?: readonly string[]): Promise<Baseline>;
+  baseline(env: RunningEnvironment): Promise<Baseline>;
   recycle(env: RunningEnvironment, base: Baseline, skip?: readonly RecyclePart[]): Promise<RecycleResult>;
 }
 
@@ -62,6 +59,10 @@ export interface PoolStats {
   replaced: { cap: number; notPristine: number; failed: number };
   /** ms of each recycle, in order. */
   recycleMs: number[];
+  /** Why each recycle that needed more than in place did (a workbench reload), in order. */
+  reloads: string[];
+  /** ms by phase, summed over the recycles (host/checkpoint/recycle.ts names them). */
+  phaseMs: Record<string, number>;
 }
 
 export interface EnvPoolOptions {
@@ -82,6 +83,11 @@ export interface EnvPoolOptions {
    * for a reason (a missing image) fails each time and is reported after these tries.
    */
   startAttempts?: number;
+  /**
+   * Episodes the pool serves in all, where the caller knows (a bench's runs): once that many
+   * environments have been handed out, one given back is removed rather than recycled for nobody.
+   */
+  episodes?: number;
   log?: (line: string) => void;
   /** Recycle environments between episodes (the default), or false to hand each out once. */
   recycle?: RecycleSettings | false;
@@ -114,10 +120,9 @@ export class EnvPool {
   /** Environments handed out that may come back (release), and those being recycled now. */
   private onLoan = 0;
   private recycling = 0;
-  /** The roots of what the IDE user can write, found by the first baseline (the image's). */
-  private roots?: string[];
-  private readonly store = new CheckpointStore(join(paths.state, 'recycle'));
-  readonly stats: PoolStats = { started: 0, recycled: 0, replaced: { cap: 0, notPristine: 0, failed: 0 }, recycleMs: [] };
+  /** Environments handed out so far: once `episodes` have been, none that comes back is needed again. */
+  private handedOut = 0;
+  readonly stats: PoolStats = { started: 0, recycled: 0, replaced: { cap: 0, notPristine: 0, failed: 0 }, recycleMs: [], reloads: [], phaseMs: {} };
   /** Starts failed in a row since the last one that succeeded (or the last error reported). */
   private failedInARow = 0;
 
@@ -134,9 +139,7 @@ export class EnvPool {
   }
 
   /** Whether environments come back to this pool (release) to be recycled. */
-  // Opt-in for now: the baseline's first walk over the container's files takes minutes on a
-  // loaded machine, and the environment waits for it before it is handed out.
-  get recycles(): boolean { return this.opts.recycle !== undefined && this.opts.recycle !== false; }
+  get recycles(): boolean { return this.opts.recycle !== false; }
 
   /** The recycling baseline of an environment of this pool (undefined where it has none). */
   baselineOf(id: string): Baseline | undefined { return this.served.get(id)?.baseline; }
@@ -173,7 +176,7 @@ export class EnvPool {
     if (!got && this.waiters.length >= toCome) throw new Error(`the pool has handed out all ${this.opts.total} environments it may start`);
     const p = got ? Promise.resolve({ env: got.env, staged: got.key !== undefined })
       : new Promise<{ env: RunningEnvironment; staged: boolean }>((resolve, reject) => this.waiters.push({ resolve, reject, key }));
-    void p.then(() => { this.onLoan++; }, () => undefined);
+    void p.then(() => { this.onLoan++; this.handedOut++; }, () => undefined);
     this.lastError = null;
     this.topUp();
     return p;
@@ -268,9 +271,7 @@ export class EnvPool {
   /** Takes a new environment's recycling baseline; without one it is handed out once. */
   private async baseline(env: RunningEnvironment): Promise<void> {
     try {
-      const baseline = await (this.opts.recycler?.baseline(env, this.roots)
-        ?? takeBaseline(this.deployment, env.info, env.client, { store: this.store, roots: this.roots }));
-      this.roots ??= baseline.roots;
+      const baseline = await (this.opts.recycler?.baseline(env) ?? takeBaseline(this.deployment, env.info, env.client));
       this.served.set(env.info.id, { baseline, episodes: 0 });
     } catch (err) {
       this.opts.log?.(`pool: taking the recycling baseline of ${env.info.id} failed (it serves one episode): ${(err as Error).message}`);
@@ -294,13 +295,16 @@ export class EnvPool {
       void this.discard(env);
       this.topUp();
     };
-    if (this.closed || !this.recycles) { void this.discard(env); return; }
+    // Closed, not recycling, or every episode the pool was started for has its environment: removed.
+    if (this.closed || !this.recycles || this.handedOut >= (this.opts.episodes ?? Infinity)) { void this.discard(env); return; }
     if (!s?.baseline) return replace('failed');
     if (s.episodes + 1 >= cap) return replace('cap');
     this.recycling++;
     const skip = (this.opts.recycle || undefined)?.skip;
     (this.opts.recycler?.recycle(env, s.baseline, skip) ?? recycle(this.deployment, env.info, env.client, s.baseline, { skip })).then((r) => {
       this.stats.recycleMs.push(r.ms);
+      if (r.reason) this.stats.reloads.push(r.reason);
+      for (const [k, v] of Object.entries(r.phases)) this.stats.phaseMs[k] = (this.stats.phaseMs[k] ?? 0) + v;
       if (!r.pristine) return replace('notPristine', r.differences.slice(0, 5).join('; '));
       this.stats.recycled++;
       s.episodes++;
@@ -310,12 +314,21 @@ export class EnvPool {
       .finally(() => { this.recycling--; this.topUp(); });
   }
 
+  /**
+   * Lets go of an environment this pool handed out that will not come back (Env.detach: left
+   * running for a person or a later command): it is the caller's now, and a replacement may start.
+   */
+  forget(env: RunningEnvironment): void {
+    if (!this.served.delete(env.info.id)) return;
+    this.onLoan = Math.max(0, this.onLoan - 1);
+    this.started--;
+    this.topUp();
+  }
+
   private async discard(env: RunningEnvironment): Promise<void> {
     env.client.close();
-    const s = this.served.get(env.info.id);
     this.served.delete(env.info.id);
     await this.deployment.remove(env.info.id).catch(() => undefined);
-    if (s?.baseline) dropBaseline(s.baseline);
   }
 
   /**

@@ -1,19 +1,20 @@
 // The pristine check: a fingerprint of everything an episode can leave behind, taken once of a
 // freshly started environment (its baseline) and again after it was recycled; any difference
 // fails the check, naming the part. Parts: the IDE user's processes (command lines, the IDE's
-// on-demand helpers left out), a hash listing of every path the user can write outside
-// /workspace (FILE_MASK left out), the IDE state (editors, terminals, debug sessions and
+// on-demand helpers left out), a hash listing of every path the user can write, the workspace
+// included (FILE_MASK left out), the IDE state (editors, terminals, debug sessions and
 // breakpoints, user settings and keybindings, extensions), the Set-of-Marks listing, the keys
 // and buttons held and the selections (clipboard), and the screen with SCREEN_MASK blanked.
 import { isDeepStrictEqual } from 'node:util';
 import type { BridgeClient } from '../client/bridgeClient';
 import type { Runtime } from '../deployment/runtime';
-import { listUserFiles, readUserState, type ScreenBox } from './userState';
+import { readUserState, type ScreenBox } from './userState';
 
 /**
- * What of the screen changes by itself and is left out of its hash: none at a fresh start (no
- * editor is open, so no cursor blinks; the workbench shows no clock; Xvfb's framebuffer has no
- * pointer). Kept as a list so a workbench that grows one has a place to say so.
+ * What of the screen changes by itself and is left out of the comparison: none at a fresh start
+ * (no editor is open, so no cursor blinks; the workbench shows no clock; the pointer is put back
+ * where it was). Kept as a list so a workbench that grows one has a place to say so. Besides the
+ * mask, a pixel counts as the same within the compositor's anti-aliasing noise (userState.py).
  */
 export const SCREEN_MASK: readonly ScreenBox[] = [];
 
@@ -28,12 +29,13 @@ export interface Fingerprint {
 
 export type FingerprintPart = keyof Fingerprint;
 
-/** Takes the fingerprint of an environment as it is now. */
-export async function fingerprint(runtime: Runtime, client: BridgeClient): Promise<Fingerprint> {
-  // One after the other: the file listing runs as the IDE user, and would be in the process list.
-  const user = await readUserState(runtime, SCREEN_MASK);
-  const files = await listUserFiles(runtime);
-  const [editors, terminals, debug, settings, keybindings, extensions, marks] = await Promise.all([
+/**
+ * Takes the fingerprint of an environment as it is now (once its user state's baseline is saved,
+ * userState.ts); `baseline`: this is the baseline's, whose screen the later ones are compared with.
+ */
+export async function fingerprint(runtime: Runtime, client: BridgeClient, o: { baseline?: boolean } = {}): Promise<Fingerprint> {
+  const [state, editors, terminals, debug, settings, keybindings, extensions, marks] = await Promise.all([
+    readUserState(runtime, { mask: SCREEN_MASK, saveScreen: o.baseline }),
     client.call('ide.editors', { maxTextChars: 0 }),
     client.call('ide.terminals', {}),
     client.call('ide.debug', {}),
@@ -44,9 +46,9 @@ export async function fingerprint(runtime: Runtime, client: BridgeClient): Promi
     client.call('dom.marks', {}),
   ]);
   return {
-    processes: user.processes,
-    files,
-    input: user.input,
+    processes: state.processes,
+    files: state.files,
+    input: state.input,
     ide: {
       tabs: editors.groups.map((g) => g.tabs.map((t) => `${t.kind}:${t.path ?? t.label}`)),
       terminals: terminals.terminals.map((t) => t.name),
@@ -57,7 +59,7 @@ export async function fingerprint(runtime: Runtime, client: BridgeClient): Promi
       extensions: extensions.extensions.map((e) => `${e.id}@${e.version}`).sort(),
     },
     marks: marks.marks.map((m) => [m.role, m.text, m.part, JSON.stringify(m.box), m.focused ? 'focused' : '', m.selected ? 'selected' : '', m.expanded === undefined ? '' : `expanded=${m.expanded}`, m.checked === undefined ? '' : `checked=${m.checked}`].join(' ').trim()),
-    screen: user.screen,
+    screen: state.screen,
   };
 }
 
@@ -80,7 +82,7 @@ export function differences(base: Fingerprint, now: Fingerprint): string[] {
     if (!isDeepStrictEqual(base.ide[k], now.ide[k])) out.push(`ide.${k}: ${JSON.stringify(base.ide[k]).slice(0, 300)} -> ${JSON.stringify(now.ide[k]).slice(0, 300)}`);
   }
   lists('marks', base.marks, now.marks);
-  if (base.screen !== now.screen) out.push('screen: differs outside the mask');
+  if (base.screen !== now.screen) out.push(`screen: ${now.screen ?? 'unreadable'}`);
   return out;
 }
 

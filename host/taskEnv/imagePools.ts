@@ -51,6 +51,7 @@ export function imagePools(runs: readonly Task[], o: ImagePoolOptions, deploymen
         pool = new EnvPool({
           size: Math.min(o.parallel, total),
           total,
+          episodes: total,
           deployment,
           log: o.log,
           ...(o.recycle !== undefined ? { recycle: o.recycle } : {}),

@@ -62,7 +62,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The docs/performance.md targets under the keys `--json` always has (each measured in this run). */
 const HEADLINE = ['cold_start_ms', 'pool_reset_ms', 'checkpoint_ms', 'restore_ms', 'action_settled_screenshot_p50_ms', 'screenshot_p50_ms',
-  'marks_p50_ms', 'ide_roundtrip_p50_ms', 'envs_at_once', 'memory_per_env_mib', 'episodes_per_hour'] as const;
+  'marks_p50_ms', 'ide_roundtrip_p50_ms', 'envs_at_once', 'memory_per_env_mib', 'episodes_per_hour', 'cpu_per_episode_s', 'used_reset_p50_ms'] as const;
 
 /** The naive screenshot: a `docker exec` of ImageMagick's import on the display (as the bridge's user, with its X cookie). */
 async function naiveScreenshot(containerName: string): Promise<Buffer> {
@@ -138,9 +138,12 @@ async function main(): Promise<void> {
     screenshot_naive_p50_ms: figures.screenshot_baseline_p50_ms,
     action_settled_screenshot_naive_p50_ms: figures.action_settled_baseline_ms,
     envs_at_once: figures.concurrent_envs, memory_per_env_mib: figures.env_memory_mean_mib,
-    // docs/performance.md: episodes per hour: the vscode-config oracle, 4 at a time, warm pool vs a new container each.
-    episodes_per_hour: figures.task_episodes_per_hour_4, episodes_per_hour_naive: figures.task_episodes_per_hour_4_naive,
-    episodes_per_hour_ratio: figures.task_episodes_per_hour_ratio_4,
+    // docs/performance.md: episodes per hour, the vscode-config oracle 4 at a time, recycled vs a fresh IDE each
+    // (and vs a new container each); CPU per episode besides the oracle's actions and the reset of a used environment, 1 at a time.
+    episodes_per_hour: figures.task_episodes_per_hour_4, episodes_per_hour_fresh: figures.task_episodes_per_hour_4_fresh,
+    episodes_per_hour_naive: figures.task_episodes_per_hour_4_naive, episodes_per_hour_ratio: figures.task_episodes_per_hour_ratio_4,
+    cpu_per_episode_s: figures.task_episode_cpu_besides_agent_s_1_recycled, cpu_per_episode_fresh_s: figures.task_episode_cpu_besides_agent_s_1_fresh,
+    used_reset_p50_ms: figures.task_episode_reset_used_p50_ms_1_recycled,
     episodes_per_hour_method: figures.task_episodes_per_hour_4 === undefined ? undefined : 'task_episodes_per_hour_4 (see task_episodes_method)',
     samples: SAMPLES,
   });

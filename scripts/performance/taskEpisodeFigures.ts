@@ -1,10 +1,18 @@
-// Bench part (scripts/performance/performance.ts runs it): episodes per hour on real tasks. The vscode-config
-// suite's oracle acts through the task Env (makeEnv: reset sets the task up, the done step
-// grades it in a verifier container), with environments from a warm EnvPool, 1, 2 and 4
-// episodes at a time; the naive way, measured beside it, runs 4 at a time with a new container
-// per episode. Every level runs the same tasks (the suite's first N), so the levels compare
-// like for like. An oracle episode that does not score 1 is a bench error: it is reported and
-// left out of the count.
+// Bench part (scripts/performance/performance.ts runs it): episodes per hour and CPU per episode on
+// real tasks. The vscode-config suite's oracle acts through the task Env (makeEnv: reset sets the
+// task up, the done step grades it in a verifier container), 1, 2 and 4 episodes at a time, three
+// ways side by side in one run:
+//   recycled   a pool of as many containers as episodes at a time, each recycled in place between
+//              its episodes (host/checkpoint/recycle.ts), no spare: a reset waits for the recycle
+//              of a used environment, so its time is what reusing one costs
+//   fresh      a warm pool that hands each IDE out once and starts a replacement (a fresh IDE per
+//              episode, the cold start off the episode's path but on the machine's CPU)
+//   new        a new container per episode, started on the episode's path (the naive way; at 4)
+// Every level runs the same tasks (the suite's first N). CPU per episode is the whole machine's busy
+// CPU over the level's wall clock divided by its episodes; at 1 at a time, also less the CPU spent
+// while the oracle acted (its own actions: the IDE drawing what it typed). An oracle episode that
+// does not score 1 is a bench error: it is reported and left out of the count.
+import { readFileSync } from 'node:fs';
 import { OracleAgent } from '../../host/agents/oracleAgent';
 import type { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import type { EnvLike, StepInfo, StepResult } from '../../host/env/env';
@@ -30,6 +38,10 @@ interface Episode {
   /** ms of the agent's own work: its run (steps, and its waits on the IDE between them) less the done step's grading */
   agentMs: number;
   resetMs: number;
+  /** ms of the recycle the reset waited for (a used environment), by phase */
+  recycle?: { ms: number; how: string; phases: Record<string, number> };
+  /** CPU-seconds of the whole machine while the oracle acted (meaningful one at a time) */
+  agentCpu: number;
   gradeMs: number;
   /** ms to remove the environment (a force-remove of the container and its network) */
   closeMs: number;
@@ -53,12 +65,17 @@ async function episode(task: Task, o: { image: string; deployment: DockerDeploym
     // What `pwp run` observes: a JPEG screenshot after every step.
     observe: ['screenshot'], observeOptions: { format: 'jpeg', quality: 70 },
   }));
-  const e: Episode = { task: taskName(task), ms: 0, agentMs: 0, resetMs: 0, gradeMs: 0, closeMs: 0 };
+  const e: Episode = { task: taskName(task), ms: 0, agentMs: 0, resetMs: 0, agentCpu: 0, gradeMs: 0, closeMs: 0 };
   try {
-    e.resetMs = (await env.reset()).info.durationMs;
+    const reset = await env.reset();
+    e.resetMs = reset.info.durationMs;
+    const r = reset.info.recycled;
+    if (r) e.recycle = { ms: r.ms, how: r.how, phases: r.phases };
     const ta = performance.now();
+    const ca = busyCpuSeconds();
     const { outcome, error } = await runAgent(new OracleAgent(), env as EnvLike, task);
     const runMs = performance.now() - ta;
+    e.agentCpu = busyCpuSeconds() - ca;
     // The done step grades (the task Env's stepReward); done neither settles nor, here, takes long to observe.
     const done = env.steps.find((s) => s.action.type === 'done' && s.evaluation);
     e.gradeMs = done ? done.durationMs - done.actionMs - done.observeMs : 0;
@@ -77,32 +94,55 @@ async function episode(task: Task, o: { image: string; deployment: DockerDeploym
   return e;
 }
 
+/** How the environments of a level are had: see the header. */
+type Way = 'recycled' | 'fresh' | 'new';
+
+/** The whole machine's busy CPU-seconds since boot (all cores: user, nice, system, irq, softirq, steal). */
+function busyCpuSeconds(): number {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return (f[0] + f[1] + f[2] + f[5] + f[6] + (f[7] ?? 0)) / 100;
+}
+
 /** `tasks` with `concurrency` episodes at a time, timed from the first episode's start to the last one's end. */
-async function level(tasks: Task[], concurrency: number, o: { image: string; deployment: DockerDeployment; pooled: boolean }): Promise<{ wallMs: number; episodes: Episode[] }> {
-  // A pool as big as the episodes at a time, that starts no more environments than the level has episodes.
-  const pool = o.pooled ? new EnvPool({ size: concurrency, total: tasks.length, spec: { image: o.image, labels: LABELS }, deployment: o.deployment }) : undefined;
+interface LevelRun { wallMs: number; cpu: number; episodes: Episode[] }
+
+async function level(tasks: Task[], concurrency: number, way: Way, o: { image: string; deployment: DockerDeployment }): Promise<LevelRun> {
+  const spec = { image: o.image, labels: LABELS };
+  const pool = way === 'recycled' ? new EnvPool({ size: concurrency, total: concurrency, episodes: tasks.length, spec, deployment: o.deployment, recycle: {} })
+    : way === 'fresh' ? new EnvPool({ size: concurrency, total: tasks.length, spec, deployment: o.deployment, recycle: false })
+      : undefined;
   try {
     await pool?.fill(); // a warm pool is kept ready between benches; filling it is not an episode's cost
     const t0 = performance.now();
+    const c0 = busyCpuSeconds();
     const episodes: Episode[] = [];
     let next = 0;
     await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, async () => {
       while (next < tasks.length) episodes.push(await episode(tasks[next++], { ...o, pool }));
     }));
-    return { wallMs: performance.now() - t0, episodes };
+    return { wallMs: performance.now() - t0, cpu: busyCpuSeconds() - c0, episodes };
   } finally {
     await pool?.close();
   }
 }
 
-function levelFigures(suffix: string, r: { wallMs: number; episodes: Episode[] }): Figures {
+function levelFigures(suffix: string, r: LevelRun): Figures {
   const ok = r.episodes.filter((e) => !e.error);
   const p50 = (f: (e: Episode) => number) => (ok.length ? Math.round(pct(ok.map(f), 50)) : null);
+  const recycles = ok.filter((e) => e.recycle);
+  const phases = [...new Set(recycles.flatMap((e) => Object.keys(e.recycle!.phases)))];
   return {
     [`task_episodes_per_hour_${suffix}`]: Math.round((ok.length * 3_600_000) / r.wallMs),
+    [`task_episode_cpu_s_${suffix}`]: ok.length ? +(r.cpu / ok.length).toFixed(2) : null,
+    [`task_episode_cpu_besides_agent_s_${suffix}`]: ok.length ? +((r.cpu - ok.reduce((n, e) => n + e.agentCpu, 0)) / ok.length).toFixed(2) : null,
     [`task_episode_p50_ms_${suffix}`]: p50((e) => e.ms),
     [`task_episode_overhead_p50_ms_${suffix}`]: p50((e) => e.ms - e.agentMs),
     [`task_episode_reset_p50_ms_${suffix}`]: p50((e) => e.resetMs),
+    [`task_episode_reset_used_p50_ms_${suffix}`]: recycles.length ? Math.round(pct(recycles.map((e) => e.resetMs), 50)) : null,
+    [`task_episode_recycle_p50_ms_${suffix}`]: recycles.length ? Math.round(pct(recycles.map((e) => e.recycle!.ms), 50)) : null,
+    [`task_episode_recycle_phases_p50_ms_${suffix}`]: recycles.length
+      ? phases.map((k) => `${k} ${Math.round(pct(recycles.map((e) => e.recycle!.phases[k] ?? 0), 50))}`).join(', ') : null,
+    [`task_episode_reloads_${suffix}`]: recycles.filter((e) => e.recycle!.how !== 'in-place').length,
     [`task_episode_grade_p50_ms_${suffix}`]: p50((e) => e.gradeMs),
     [`task_episode_close_p50_ms_${suffix}`]: p50((e) => e.closeMs),
     [`task_episode_agent_p50_ms_${suffix}`]: p50((e) => e.agentMs),
@@ -111,10 +151,9 @@ function levelFigures(suffix: string, r: { wallMs: number; episodes: Episode[] }
 }
 
 /**
- * The vscode-config oracle, `perLevel` tasks at each of 1, 2 and 4 at a time from a warm pool,
- * and 4 at a time with a new container each. `errors` lists the failed episodes (a bench error).
- * With more tasks than episodes at a time, later episodes take environments the pool started
- * while earlier ones ran (a steady state, not only the pre-filled pool).
+ * The vscode-config oracle, `perLevel` tasks at each of 1, 2 and 4 at a time, recycled and with a
+ * fresh IDE each, and 4 at a time with a new container each. `errors` lists the failed episodes
+ * (a bench error).
  */
 export async function benchTaskEpisodes(
   deployment: DockerDeployment, image: string, say: (l: string) => void, perLevel = 8,
@@ -123,34 +162,49 @@ export async function benchTaskEpisodes(
   const tasks = Array.from({ length: perLevel }, (_, i) => suite[i % suite.length]);
   const figures: Figures = {
     task_episodes_tasks: tasks.map(taskName).join(' '),
-    task_episodes_method: `${SUITE} oracle through makeEnv, the same ${perLevel} tasks per level; per level: wall clock from the first episode's start to the last one's end `
-      + '(warm pool of the level\'s size, filled before the clock starts, refilling while episodes run: with more tasks than the level, later episodes wait for refills if they are not ready); episode = makeEnv + reset (pool acquire, files, task set-up, settle, screenshot) '
-      + '+ the oracle + grading in a verifier (the done step) + close (container removed); agent time = the oracle\'s run (its steps with their settle and screenshot, and its waits on the IDE) '
-      + 'less the done step\'s grading; overhead = episode - agent time; naive = 4 at a time, a new container per episode',
+    task_episodes_method: `${SUITE} oracle through makeEnv, the same ${perLevel} tasks per level; per level: wall clock from the first episode's start to the last one's end; `
+      + 'recycled = a pool of as many containers as episodes at a time, recycled in place between episodes, no spare (a reset waits for the recycle); '
+      + 'fresh = a warm pool (filled before the clock) handing each IDE out once and starting a replacement; new = a new container per episode on its path; '
+      + 'episode = makeEnv + reset + the oracle + grading in a verifier (the done step) + close; CPU = the whole machine\'s busy CPU over the level / episodes; '
+      + 'besides agent = less the CPU while the oracle acted (one at a time only: at 2 and 4 the windows overlap other episodes\' work)',
   };
   const rows: Row[] = [];
   const errors: string[] = [];
-  const run = async (concurrency: number, pooled: boolean): Promise<void> => {
-    const suffix = `${concurrency}${pooled ? '' : '_naive'}`;
-    say(`task episodes: ${SUITE} oracle, ${tasks.length} episodes, ${concurrency} at a time, ${pooled ? 'warm pool' : 'a new container each'}`);
-    const r = await level(tasks, concurrency, { image, deployment, pooled });
+  const run = async (concurrency: number, way: Way): Promise<void> => {
+    const suffix = `${concurrency}_${way}`;
+    say(`task episodes: ${SUITE} oracle, ${tasks.length} episodes, ${concurrency} at a time, ${way}`);
+    const r = await level(tasks, concurrency, way, { image, deployment });
     for (const e of r.episodes) if (e.error) errors.push(`task episodes (${suffix}): ${e.task}: ${e.error}`);
     Object.assign(figures, levelFigures(suffix, r));
   };
-  for (const c of TASK_EPISODE_LEVELS) await run(c, true);
-  await run(4, false);
+  for (const c of TASK_EPISODE_LEVELS) await run(c, 'recycled');
+  for (const c of TASK_EPISODE_LEVELS) await run(c, 'fresh');
+  await run(4, 'new');
+  const f = (k: string) => figures[k];
+  for (const c of TASK_EPISODE_LEVELS) {
+    const rec = f(`task_episodes_per_hour_${c}_recycled`) as number;
+    const fresh = f(`task_episodes_per_hour_${c}_fresh`) as number;
+    figures[`task_episodes_per_hour_ratio_${c}`] = rec && fresh ? ratio(rec, fresh) : null;
+  }
+  // The headline pair (docs/performance.md): recycled vs a new container each, 4 at a time.
+  figures.task_episodes_per_hour_4 = f('task_episodes_per_hour_4_recycled');
+  figures.task_episodes_per_hour_4_naive = f('task_episodes_per_hour_4_new');
   const perHour4 = figures.task_episodes_per_hour_4 as number;
   const naive4 = figures.task_episodes_per_hour_4_naive as number;
-  figures.task_episodes_per_hour_ratio_4 = perHour4 && naive4 ? ratio(perHour4, naive4) : null;
-  const failed = (s: string) => (figures[`task_episode_errors_${s}`] ? `, ${figures[`task_episode_errors_${s}`]} FAILED` : '');
+  figures.task_episodes_per_hour_ratio_4_naive = perHour4 && naive4 ? ratio(perHour4, naive4) : null;
+  const failed = (s: string) => (f(`task_episode_errors_${s}`) ? `, ${f(`task_episode_errors_${s}`)} FAILED` : '');
   for (const c of TASK_EPISODE_LEVELS) {
-    const four = c === 4;
-    rows.push([`${SUITE} oracle episodes/hour, ${c} at a time`,
-      `${figures[`task_episodes_per_hour_${c}`]} (p50 ${figures[`task_episode_p50_ms_${c}`]} ms each, `
-        + `overhead ${figures[`task_episode_overhead_p50_ms_${c}`]} ms${failed(String(c))})`,
-      four ? `${naive4} (new container each; overhead p50 ${figures.task_episode_overhead_p50_ms_4_naive} ms${failed('4_naive')})` : '',
-      four ? `${figures.task_episodes_per_hour_ratio_4}x` : '']);
-    rows.push(['  overhead, ms p50', `reset ${figures[`task_episode_reset_p50_ms_${c}`]}, grading ${figures[`task_episode_grade_p50_ms_${c}`]}, close ${figures[`task_episode_close_p50_ms_${c}`]} (agent ${figures[`task_episode_agent_p50_ms_${c}`]})`, '', '']);
+    rows.push([`${SUITE} oracle episodes/hour, ${c} at a time, recycled vs a fresh IDE each`,
+      `${f(`task_episodes_per_hour_${c}_recycled`)} (${f(`task_episode_cpu_s_${c}_recycled`)} CPU-s each${failed(`${c}_recycled`)})`,
+      `${f(`task_episodes_per_hour_${c}_fresh`)} (${f(`task_episode_cpu_s_${c}_fresh`)} CPU-s each${failed(`${c}_fresh`)})`,
+      `${f(`task_episodes_per_hour_ratio_${c}`)}x`]);
+    rows.push(['  recycled: reset of a used environment p50; the recycle p50 by phase',
+      `${f(`task_episode_reset_used_p50_ms_${c}_recycled`)} ms; ${f(`task_episode_recycle_p50_ms_${c}_recycled`)} ms (${f(`task_episode_recycle_phases_p50_ms_${c}_recycled`)}), ${f(`task_episode_reloads_${c}_recycled`)} reloads`,
+      '', '']);
   }
+  rows.push(['  CPU per episode besides the oracle\'s actions, 1 at a time', `${f('task_episode_cpu_besides_agent_s_1_recycled')} CPU-s recycled`,
+    `${f('task_episode_cpu_besides_agent_s_1_fresh')} CPU-s fresh IDE`, '']);
+  rows.push(['vscode-config oracle episodes/hour, 4 at a time, vs a new container each', `${perHour4}`, `${naive4}${failed('4_new')}`,
+    `${figures.task_episodes_per_hour_ratio_4_naive}x`]);
   return { figures, rows, errors };
 }

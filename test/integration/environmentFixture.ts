@@ -1,12 +1,17 @@
-// Starts a real environment (real container, code-server, Chromium, extension) for a
-// suite and removes it afterwards. The image is built from this tree on first use.
+// A real environment (real container, code-server, Chromium, extension) for a suite: from this
+// worker process's recycled environments, given back when the suite ends. The image is built
+// from this tree on first use.
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { BridgeClient } from '../../host/client/bridgeClient';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import type { EnvironmentInfo } from '../../host/deployment/deployment';
-import { startEnvironment } from '../../host/running/runningEnvironment';
+import { startEnvironment, type RunningEnvironment } from '../../host/running/runningEnvironment';
+import { EnvPool } from '../../host/env/pool';
+import { tarOfFiles } from '../../host/deployment/tarArchive';
+import { spawn } from 'node:child_process';
+import { OWNER, OWNER_LABEL } from '../../host/deployment/ownedContainers';
 import { ensureImage } from '../../host/imageBuild/buildImage';
 
 let imagePromise: Promise<string> | undefined;
@@ -35,17 +40,54 @@ export function makeWorkspace(files: Record<string, string>): string {
 }
 
 /**
- * Registers before/after hooks that provide one environment to the suite:
+ * This worker process's recycled environments, one pool of one container per memory size: a
+ * suite takes it, and gives it back when it ends, recycled (with the pristine check) for the next
+ * suite of this process instead of a new IDE started for each. mocha --parallel runs files in a
+ * few long-lived worker processes; when one exits, a detached `docker rm` removes what it made
+ * (an exit handler cannot wait, and the worker may be killed a second later).
+ */
+const pools = new Map<number, EnvPool>();
+function sharedPool(image: string, memoryMb?: number): EnvPool {
+  let pool = pools.get(memoryMb ?? 0);
+  if (!pool) {
+    pool = new EnvPool({ size: 1, total: 1, recycle: {}, spec: { image, ...(memoryMb ? { memoryMb } : {}), labels: { 'pwp.test': '1' } } });
+    pools.set(memoryMb ?? 0, pool);
+    if (pools.size === 1) process.once('exit', removeOwnedDetached);
+  }
+  return pool;
+}
+function removeOwnedDetached(): void {
+  const mine = `--filter label=${OWNER_LABEL}=${OWNER}`;
+  const script = `c=$(docker ps -aq ${mine}); [ -z "$c" ] || docker rm -f -v $c >/dev/null 2>&1; n=$(docker network ls -q ${mine}); [ -z "$n" ] || docker network rm $n >/dev/null 2>&1`;
+  spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' }).unref();
+}
+
+/**
+ * Registers before/after hooks that provide one environment to the suite, with `files` in its
+ * workspace, from this process's recycled environments (or, with `fresh`, one started for the
+ * suite alone and removed after it):
  *   const env = useEnvironment({ 'a.txt': 'hello' });
  *   it('…', async () => { await env().client.call(…) });
  */
-export function useEnvironment(files: Record<string, string> = {}, opts: { memoryMb?: number } = {}): () => TestEnvironment {
+export function useEnvironment(files: Record<string, string> = {}, opts: { memoryMb?: number; fresh?: boolean } = {}): () => TestEnvironment {
   let current: TestEnvironment | undefined;
+  let give: (() => Promise<void>) | undefined;
   before(async function () {
     this.timeout(30 * 60_000); // a first build of the image takes minutes
     const image = await testImage();
-    const deployment = new DockerDeployment();
-    const env = await startEnvironment(deployment, { image, workspaceDir: makeWorkspace(files), memoryMb: opts.memoryMb, labels: { 'pwp.test': '1' } });
+    let env: RunningEnvironment;
+    let deployment: DockerDeployment;
+    if (opts.fresh) {
+      deployment = new DockerDeployment();
+      env = await startEnvironment(deployment, { image, workspaceDir: makeWorkspace(files), memoryMb: opts.memoryMb, labels: { 'pwp.test': '1' } });
+      give = async () => { env.client.close(); await deployment.remove(env.info.id).catch(() => undefined); };
+    } else {
+      const pool = sharedPool(image, opts.memoryMb);
+      deployment = pool.deployment as DockerDeployment;
+      env = (await pool.acquire()).env;
+      if (Object.keys(files).length) await (await deployment.runtime(env.info.id)).archiveIn('/workspace', tarOfFiles(files));
+      give = async () => { pool.release(env); };
+    }
     current = {
       client: env.client,
       info: env.info,
@@ -54,9 +96,7 @@ export function useEnvironment(files: Record<string, string> = {}, opts: { memor
     };
   });
   after(async () => {
-    if (!current) return;
-    current.client.close();
-    await current.deployment.remove(current.info.id).catch(() => undefined);
+    await give?.();
   });
   return () => {
     if (!current) throw new Error('environment not started (did the before hook fail?)');

@@ -39,25 +39,37 @@ const HOSTILE: Record<Exclude<RecyclePart, 'pointer'>, { act: (env: Env) => Prom
     caught: [/^input: .*"keys":\[\d+\].*CLIPBOARD/],
   },
   workbench: {
-    // A setting and a keybinding changed, a terminal left open, an extension installed by hand.
+    // A setting and a keybinding changed through the IDE, a terminal and the panel left open, the
+    // Search view shown in the side bar.
     act: async (env) => {
       await env.client.call('ide.settings.update', { key: 'editor.fontSize', value: 23, target: 'user' });
       await env.client.call('ide.keybindings.update', { add: [{ key: 'ctrl+alt+j', command: 'workbench.action.files.save' }] });
       await env.client.call('input.key', { keys: 'ctrl+shift+`' });
       await eventually(async () => (await env.client.call('ide.terminals', {})).terminals.length > 0);
-      await env.exec(['sh', '-c', `mkdir -p ${HOSTILE_EXTENSION} && echo '{"name":"hostile","publisher":"pwp-test","version":"0.0.1","engines":{"vscode":"*"}}' > ${HOSTILE_EXTENSION}/package.json`]);
+      await env.client.call('input.key', { keys: 'ctrl+shift+f' });
     },
-    caught: [/^ide\.settings: /, /^ide\.keybindings: /, /^ide\.terminals: /, /^files: \/home\/pwp\/ide\/extensions\/pwp-test\.hostile-0\.0\.1: absent/],
+    caught: [/^ide\.settings: /, /^ide\.keybindings: /, /^ide\.terminals: /, /^marks: added .*Search/],
   },
   breakpoints: {
     act: async (env) => { await env.client.call('ide.debug.addBreakpoints', { breakpoints: [{ file: 'main.txt', line: 1 }] }); },
     caught: [/^ide\.breakpoints: /],
   },
+  zoom: {
+    // The browser's own zoom, which the page keeps across a reload.
+    act: async (env) => {
+      await env.client.call('input.key', { keys: 'ctrl+equal' });
+      await eventually(async () => (await env.client.call('dom.zoom', {})).zoom > 1);
+    },
+    caught: [/^marks: /, /^screen: /],
+  },
   files: {
+    // Files outside the workspace, and an extension installed by hand.
     act: async (env) => {
       await env.exec(['sh', '-c', 'echo "alias ls=rm" >> ~/.bashrc && git config --global user.name hostile && echo left > /tmp/left-behind']);
+      await env.exec(['sh', '-c', `mkdir -p ${HOSTILE_EXTENSION} && echo '{"name":"hostile","publisher":"pwp-test","version":"0.0.1","engines":{"vscode":"*"}}' > ${HOSTILE_EXTENSION}/package.json`]);
     },
-    caught: [/^files: \/home\/pwp\/\.bashrc: /, /^files: \/home\/pwp\/\.gitconfig: absent/, /^files: \/tmp\/left-behind: absent/],
+    caught: [/^files: \/home\/pwp\/\.bashrc: /, /^files: \/home\/pwp\/\.gitconfig: absent/, /^files: \/tmp\/left-behind: absent/,
+      /^files: \/home\/pwp\/ide\/extensions\/pwp-test\.hostile-0\.0\.1: absent/],
   },
 };
 
@@ -110,6 +122,9 @@ describe('recycling (real container)', function () {
     assert.ok(!JSON.stringify(await env.client.call('ide.keybindings.get', {})).includes('ctrl+alt+j'));
     assert.deepEqual((await env.client.call('ide.terminals', {})).terminals, []);
     assert.deepEqual((await env.client.call('ide.debug', {})).breakpoints, []);
+    assert.equal((await env.client.call('dom.zoom', {})).zoom, 1);
+    assert.equal(second.info.recycled.how, 'reload', 'the extension installed by hand needs the extension host started again');
+    assert.match(second.info.recycled.reason ?? '', /extensions changed/);
   });
 
   for (const [part, h] of Object.entries(HOSTILE) as [RecyclePart, typeof HOSTILE[keyof typeof HOSTILE]][]) {

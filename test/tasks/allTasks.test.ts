@@ -1,10 +1,9 @@
 // Every bundled task: the oracle really performs it (score 1), the null agent fails it
 // (score 0), and no hidden file reaches the agent's environment. Runs PWP_TASK_PARALLEL tasks
 // at a time (default 3), each in an environment from its image's warm pool (as a bench does:
-// the next IDE starts while earlier runs work; PWP_TASK_POOL=0 starts each cold). With
-// PWP_TASK_RECYCLE=1 tasks on the same image share containers: a run's environment is recycled
-// for a later run, and the pristine check after each recycle must pass (otherwise a fresh IDE
-// per run, removed in the background). Task images build one at a time while the tasks on the
+// the next IDE starts while earlier runs work; PWP_TASK_POOL=0 starts each cold). Tasks on the
+// same image share containers: a run's environment is recycled for a later run, and the pristine
+// check after each recycle must pass (PWP_TASK_RECYCLE=0: a fresh IDE per run instead). Task images build one at a time while the tasks on the
 // IDE image run.
 // `npm run test:tasks`; PWP_TASKS=suite,suite/id narrows it down.
 import { strict as assert } from 'node:assert';
@@ -20,7 +19,7 @@ const selectors = process.env.PWP_TASKS ? process.env.PWP_TASKS.split(',') : lis
 const tasks = resolveTasks(selectors);
 const parallel = Number(process.env.PWP_TASK_PARALLEL ?? 3);
 const pooled = process.env.PWP_TASK_POOL !== '0';
-const recycled = pooled && process.env.PWP_TASK_RECYCLE === '1';
+const recycled = pooled && process.env.PWP_TASK_RECYCLE !== '0';
 
 describe(`bundled tasks: all ${tasks.length} (oracle 1, null 0), ${parallel} at a time`, function () {
   this.timeout(60 * 60_000);
@@ -55,7 +54,8 @@ describe(`bundled tasks: all ${tasks.length} (oracle 1, null 0), ${parallel} at 
     }
     console.log(`    all ${tasks.length} tasks took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     for (const [image, s] of Object.entries(poolStats)) {
-      console.log(`    ${image}: ${s.started} started, ${s.recycled} recycled, replaced ${JSON.stringify(s.replaced)}, recycle ms ${JSON.stringify(s.recycleMs)}`);
+      console.log(`    ${image}: ${s.started} started, ${s.recycled} recycled, replaced ${JSON.stringify(s.replaced)}, recycle ms ${JSON.stringify(s.recycleMs)}, by phase ${JSON.stringify(s.phaseMs)}`);
+      for (const r of s.reloads) console.log(`      reloaded: ${r.slice(0, 400)}`);
     }
   });
 

@@ -1,6 +1,8 @@
 // ide.workbench.clear: the workbench emptied in place (unsaved changes reverted, editors,
 // groups, terminals and debug sessions closed), so that a checkpoint restore can swap the
-// files under it and reopen its own editors without the seconds a workbench reload costs.
+// files under it and reopen its own editors without the seconds a workbench reload costs;
+// with `layout`, also the layout a fresh workbench has (a recycled environment's next episode
+// must not start from the last one's panels, views and focus).
 import * as vscode from 'vscode';
 import { ActionFailedError } from '../../../bridge/protocol';
 import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
@@ -15,7 +17,7 @@ function dirtyNames(): string[] {
 }
 
 export function registerWorkbench(d: Dispatcher): void {
-  d.register('ide.workbench.clear', async ({ revert }) => {
+  d.register('ide.workbench.clear', async ({ revert, layout }) => {
     const dirty = dirtyNames();
     if (dirty.length && !revert) throw new ActionFailedError(`unsaved changes in ${dirty.join(', ')} (pass revert: true to drop them)`);
     // Revert acts on the active editor: each dirty document is shown, then reverted.
@@ -39,6 +41,36 @@ export function registerWorkbench(d: Dispatcher): void {
       debugSessions = 1;
       await vscode.debug.stopDebugging();
     }
+    if (layout) await freshLayout();
     return { reverted: dirty, closedTabs, terminals, debugSessions };
   });
+}
+
+/**
+ * Commands that put the layout back as a fresh workbench has it (images/ide-settings: no
+ * panel, no secondary side bar, the Explorer open). Each is harmless where its part is already
+ * so; one the workbench does not know (another VS Code version) is skipped, and what stays
+ * different is for the caller's check (the recycler's pristine check) to find.
+ */
+const FRESH_LAYOUT = [
+  'workbench.action.closeQuickOpen',
+  'workbench.action.exitZenMode',
+  'workbench.action.exitFullScreen',
+  'notifications.clearAll',
+  'notifications.hideList',
+  'workbench.action.closePanel',
+  'workbench.action.closeAuxiliaryBar',
+  'workbench.action.editorLayoutSingle',
+  'search.action.clearSearchResults',
+  'workbench.view.explorer',
+  'workbench.files.action.refreshFilesExplorer',
+  'workbench.files.action.collapseExplorerFolders',
+  'workbench.action.focusActiveEditorGroup',
+];
+
+async function freshLayout(): Promise<void> {
+  const known = new Set(await vscode.commands.getCommands(true));
+  for (const command of FRESH_LAYOUT) {
+    if (known.has(command)) await vscode.commands.executeCommand(command).then(undefined, () => undefined);
+  }
 }

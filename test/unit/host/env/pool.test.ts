@@ -248,6 +248,42 @@ describe('EnvPool recycling (faked environments and recycler)', () => {
     await closeAll(pool);
   });
 
+  it('recycles by default', async () => {
+    const f = fakes();
+    const r = recycler();
+    const pool = new EnvPool({ size: 1, total: 1, ...f, recycler: r.recycler });
+    assert.equal(pool.recycles, true);
+    pool.release((await pool.acquire()).env);
+    assert.equal((await pool.acquire()).env.info.id, 'e1');
+    assert.deepEqual(r.recycled, ['e1']);
+    await closeAll(pool);
+  });
+
+  it('removes an environment given back once all its episodes were handed out, recycling it for nobody', async () => {
+    const f = fakes();
+    const r = recycler();
+    const pool = new EnvPool({ size: 1, total: 1, episodes: 2, ...f, recycler: r.recycler });
+    pool.release((await pool.acquire()).env); // one more episode to come: recycled
+    const last = await pool.acquire();
+    assert.equal(last.env.info.id, 'e1');
+    pool.release(last.env);
+    await until(() => f.removed.includes('e1'));
+    assert.deepEqual(r.recycled, ['e1']);
+    await closeAll(pool);
+  });
+
+  it('forgets an environment that is detached (left running): it is not removed, and a replacement may start', async () => {
+    const f = fakes();
+    const r = recycler();
+    const pool = new EnvPool({ size: 1, total: 2, ...f, recycler: r.recycler });
+    const got = await pool.acquire();
+    pool.forget(got.env);
+    const next = await pool.acquire();
+    assert.equal(next.env.info.id, 'e2');
+    await closeAll(pool);
+    assert.ok(!f.removed.includes('e1'), 'the detached environment is left running');
+  });
+
   it('with recycle: false removes a released environment', async () => {
     const f = fakes();
     const r = recycler();
