@@ -12,12 +12,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import Docker from 'dockerode';
 import { REPO_ROOT } from '../../host/common/paths';
+import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { HOST_USER, OWNER_LABEL, USER_LABEL } from '../../host/deployment/ownedContainers';
 
 const PWP = join(REPO_ROOT, 'bin', 'pwp');
-const docker = new Docker();
+const { docker } = new DockerDeployment();
 const arg = (flag: string, fallback: string) => { const i = process.argv.indexOf(flag); return i < 0 ? fallback : process.argv[i + 1]; };
 const EPISODES = Number(arg('--episodes', '1000'));
 const PARALLEL = arg('--parallel', '2');
