@@ -63,6 +63,22 @@ function removeOwnedDetached(): void {
 }
 
 /**
+ * Waits until the Explorer lists the workspace's top-level entries, as a workbench started on
+ * those files does (suites click rows by where they are): the files came in after the IDE's start.
+ */
+async function showInExplorer(client: BridgeClient, files: Record<string, string>): Promise<void> {
+  const top = [...new Set(Object.keys(files).map((f) => f.split('/')[0]))];
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    await client.call('ide.workbench.clear', { layout: true });
+    const shown = new Set((await client.call('dom.marks', {})).marks.filter((m) => m.role === 'treeitem').map((m) => m.text));
+    if (top.every((name) => shown.has(name))) return;
+    if (Date.now() > deadline) throw new Error(`the Explorer did not list ${top.filter((n) => !shown.has(n)).join(', ')} within 60 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
  * Registers before/after hooks that provide one environment to the suite, with `files` in its
  * workspace, from this process's recycled environments (or, with `fresh`, one started for the
  * suite alone and removed after it):
@@ -85,7 +101,10 @@ export function useEnvironment(files: Record<string, string> = {}, opts: { memor
       const pool = sharedPool(image, opts.memoryMb);
       deployment = pool.deployment as DockerDeployment;
       env = (await pool.acquire()).env;
-      if (Object.keys(files).length) await (await deployment.runtime(env.info.id)).archiveIn('/workspace', tarOfFiles(files));
+      if (Object.keys(files).length) {
+        await (await deployment.runtime(env.info.id)).archiveIn('/workspace', tarOfFiles(files));
+        await showInExplorer(env.client, files);
+      }
       give = async () => { pool.release(env); };
     }
     current = {
