@@ -56,6 +56,16 @@ function sharedPool(image: string, memoryMb?: number): EnvPool {
   }
   return pool;
 }
+// Run by itself (`npx mocha test/integration/X.test.ts`, not a --parallel worker, which mocha
+// ends when its files are done), the process would wait on the pool's open connections: a root
+// hook closes the pools once every suite has run.
+if (!process.env.MOCHA_WORKER_ID && typeof after === 'function') {
+  after(async function () {
+    this.timeout(120_000);
+    await Promise.all([...pools.values()].map((p) => p.close()));
+    pools.clear();
+  });
+}
 function removeOwnedDetached(): void {
   const mine = `--filter label=${OWNER_LABEL}=${OWNER}`;
   const script = `c=$(docker ps -aq ${mine}); [ -z "$c" ] || docker rm -f -v $c >/dev/null 2>&1; n=$(docker network ls -q ${mine}); [ -z "$n" ] || docker network rm $n >/dev/null 2>&1`;
@@ -103,6 +113,7 @@ export function useEnvironment(files: Record<string, string> = {}, opts: { memor
       env = (await pool.acquire()).env;
       if (Object.keys(files).length) {
         await (await deployment.runtime(env.info.id)).archiveIn('/workspace', tarOfFiles(files));
+        await env.client.call('tools.baseline', {});
         await showInExplorer(env.client, files);
       }
       give = async () => { pool.release(env); };
