@@ -294,7 +294,10 @@ describe('EnvPool recycling (faked environments and recycler)', () => {
       size: 1, total: 1, start: f.start, deployment, recycle: {},
       recycler: {
         baseline: async () => ({}) as never,
-        recycle: async () => { await recycleEnds; return { pristine: true, how: 'in-place' as const, differences: [], killed: [], filesRemoved: [], filesRestored: [], ms: 1, phases: {} }; },
+        recycle: async () => {
+          await recycleEnds;
+          return { pristine: true, how: 'in-place' as const, differences: [], killed: [], filesRemoved: [], filesRestored: [], ms: 1, phases: {} };
+        },
       },
     });
     pool.release((await pool.acquire()).env);
