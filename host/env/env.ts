@@ -700,6 +700,9 @@ async function prepareWarm(deployment: Deployment, env: RunningEnvironment, o: R
     const runtime = await deployment.runtime(env.info.id);
     if (o.workspaceDir) await runtime.archiveIn('/workspace', tarOfFolder(o.workspaceDir));
     if (o.files && Object.keys(o.files).length) await runtime.archiveIn('/workspace', tarOfFiles(o.files));
+    // get_diff_patch shows changes since the task started: the tools' snapshot of the workspace
+    // was taken at the IDE's start (or put back by a recycle), before the task's files came in.
+    await env.client.call('tools.baseline', {});
   };
   const settings = async () => {
     for (const [key, value] of Object.entries(o.settings ?? {})) await env.client.call('ide.settings.update', { key, value, target: 'user' });

@@ -120,6 +120,8 @@ export class EnvPool {
   /** Environments handed out that may come back (release), and those being recycled now. */
   private onLoan = 0;
   private recycling = 0;
+  /** Removals under way (close() waits for them). */
+  private readonly removing = new Set<Promise<void>>();
   /** Environments handed out so far: once `episodes` have been, none that comes back is needed again. */
   private handedOut = 0;
   readonly stats: PoolStats = { started: 0, recycled: 0, replaced: { cap: 0, notPristine: 0, failed: 0 }, recycleMs: [], reloads: [], phaseMs: {} };
@@ -325,10 +327,13 @@ export class EnvPool {
     this.topUp();
   }
 
-  private async discard(env: RunningEnvironment): Promise<void> {
+  private discard(env: RunningEnvironment): Promise<void> {
     env.client.close();
     this.served.delete(env.info.id);
-    await this.deployment.remove(env.info.id).catch(() => undefined);
+    // close() waits for these: a recycle that ends after close() discards what it recycled.
+    const removal = this.deployment.remove(env.info.id).catch(() => undefined).finally(() => { this.removing.delete(removal); });
+    this.removing.add(removal);
+    return removal;
   }
 
   /**
@@ -342,5 +347,6 @@ export class EnvPool {
     for (const w of this.waiters.splice(0)) w.reject(new Error('the pool is closed'));
     while (this.starting > 0 || this.recycling > 0) await new Promise((r) => setTimeout(r, 100));
     await Promise.all(this.ready.splice(0).map((r) => this.discard(r.env)));
+    while (this.removing.size) await Promise.all([...this.removing]);
   }
 }

@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     episodes_per_hour: figures.task_episodes_per_hour_4, episodes_per_hour_fresh: figures.task_episodes_per_hour_4_fresh,
     episodes_per_hour_naive: figures.task_episodes_per_hour_4_naive, episodes_per_hour_ratio: figures.task_episodes_per_hour_ratio_4,
     cpu_per_episode_s: figures.task_episode_cpu_besides_agent_s_1_recycled, cpu_per_episode_fresh_s: figures.task_episode_cpu_besides_agent_s_1_fresh,
-    used_reset_p50_ms: figures.task_episode_reset_used_p50_ms_1_recycled,
+    used_reset_p50_ms: figures.task_episode_reset_used_p50_ms_1_recycled, used_reset_spare_p50_ms: figures.task_episode_reset_p50_ms_1_spare,
     episodes_per_hour_method: figures.task_episodes_per_hour_4 === undefined ? undefined : 'task_episodes_per_hour_4 (see task_episodes_method)',
     samples: SAMPLES,
   });

@@ -5,6 +5,8 @@
 //   recycled   a pool of as many containers as episodes at a time, each recycled in place between
 //              its episodes (host/checkpoint/recycle.ts), no spare: a reset waits for the recycle
 //              of a used environment, so its time is what reusing one costs
+//   spare      the same with one container more (one at a time only): the next episode takes the
+//              one recycled while the last one ran, so the recycle is off the reset's path
 //   fresh      a warm pool that hands each IDE out once and starts a replacement (a fresh IDE per
 //              episode, the cold start off the episode's path but on the machine's CPU)
 //   new        a new container per episode, started on the episode's path (the naive way; at 4)
@@ -95,7 +97,7 @@ async function episode(task: Task, o: { image: string; deployment: DockerDeploym
 }
 
 /** How the environments of a level are had: see the header. */
-type Way = 'recycled' | 'fresh' | 'new';
+type Way = 'recycled' | 'spare' | 'fresh' | 'new';
 
 /** The whole machine's busy CPU-seconds since boot (all cores: user, nice, system, irq, softirq, steal). */
 function busyCpuSeconds(): number {
@@ -108,7 +110,8 @@ interface LevelRun { wallMs: number; cpu: number; episodes: Episode[] }
 
 async function level(tasks: Task[], concurrency: number, way: Way, o: { image: string; deployment: DockerDeployment }): Promise<LevelRun> {
   const spec = { image: o.image, labels: LABELS };
-  const pool = way === 'recycled' ? new EnvPool({ size: concurrency, total: concurrency, episodes: tasks.length, spec, deployment: o.deployment, recycle: {} })
+  const recycling = way === 'recycled' || way === 'spare';
+  const pool = recycling ? new EnvPool({ size: concurrency, total: concurrency + (way === 'spare' ? 1 : 0), episodes: tasks.length, spec, deployment: o.deployment, recycle: {} })
     : way === 'fresh' ? new EnvPool({ size: concurrency, total: tasks.length, spec, deployment: o.deployment, recycle: false })
       : undefined;
   try {
@@ -178,6 +181,7 @@ export async function benchTaskEpisodes(
     Object.assign(figures, levelFigures(suffix, r));
   };
   for (const c of TASK_EPISODE_LEVELS) await run(c, 'recycled');
+  await run(1, 'spare');
   for (const c of TASK_EPISODE_LEVELS) await run(c, 'fresh');
   await run(4, 'new');
   const f = (k: string) => figures[k];
@@ -202,6 +206,8 @@ export async function benchTaskEpisodes(
       `${f(`task_episode_reset_used_p50_ms_${c}_recycled`)} ms; ${f(`task_episode_recycle_p50_ms_${c}_recycled`)} ms (${f(`task_episode_recycle_phases_p50_ms_${c}_recycled`)}), ${f(`task_episode_reloads_${c}_recycled`)} reloads`,
       '', '']);
   }
+  rows.push(['  recycled with one spare container, 1 at a time: reset p50 (the recycle off its path)',
+    `${f('task_episode_reset_p50_ms_1_spare')} ms (${f('task_episodes_per_hour_1_spare')} episodes/hour)`, '', '']);
   rows.push(['  CPU per episode besides the oracle\'s actions, 1 at a time', `${f('task_episode_cpu_besides_agent_s_1_recycled')} CPU-s recycled`,
     `${f('task_episode_cpu_besides_agent_s_1_fresh')} CPU-s fresh IDE`, '']);
   rows.push(['vscode-config oracle episodes/hour, 4 at a time, vs a new container each', `${perHour4}`, `${naive4}${failed('4_new')}`,

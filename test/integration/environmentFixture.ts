@@ -56,10 +56,36 @@ function sharedPool(image: string, memoryMb?: number): EnvPool {
   }
   return pool;
 }
+// Run by itself (`npx mocha test/integration/X.test.ts`, not a --parallel worker, which mocha
+// ends when its files are done), the process would wait on the pool's open connections: a root
+// hook closes the pools once every suite has run.
+if (!process.env.MOCHA_WORKER_ID && typeof after === 'function') {
+  after(async function () {
+    this.timeout(120_000);
+    await Promise.all([...pools.values()].map((p) => p.close()));
+    pools.clear();
+  });
+}
 function removeOwnedDetached(): void {
   const mine = `--filter label=${OWNER_LABEL}=${OWNER}`;
   const script = `c=$(docker ps -aq ${mine}); [ -z "$c" ] || docker rm -f -v $c >/dev/null 2>&1; n=$(docker network ls -q ${mine}); [ -z "$n" ] || docker network rm $n >/dev/null 2>&1`;
   spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' }).unref();
+}
+
+/**
+ * Waits until the Explorer lists the workspace's top-level entries, as a workbench started on
+ * those files does (suites click rows by where they are): the files came in after the IDE's start.
+ */
+async function showInExplorer(client: BridgeClient, files: Record<string, string>): Promise<void> {
+  const top = [...new Set(Object.keys(files).map((f) => f.split('/')[0]))];
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    await client.call('ide.workbench.clear', { layout: true });
+    const shown = new Set((await client.call('dom.marks', {})).marks.filter((m) => m.role === 'treeitem').map((m) => m.text));
+    if (top.every((name) => shown.has(name))) return;
+    if (Date.now() > deadline) throw new Error(`the Explorer did not list ${top.filter((n) => !shown.has(n)).join(', ')} within 60 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /**
@@ -85,7 +111,11 @@ export function useEnvironment(files: Record<string, string> = {}, opts: { memor
       const pool = sharedPool(image, opts.memoryMb);
       deployment = pool.deployment as DockerDeployment;
       env = (await pool.acquire()).env;
-      if (Object.keys(files).length) await (await deployment.runtime(env.info.id)).archiveIn('/workspace', tarOfFiles(files));
+      if (Object.keys(files).length) {
+        await (await deployment.runtime(env.info.id)).archiveIn('/workspace', tarOfFiles(files));
+        await env.client.call('tools.baseline', {});
+        await showInExplorer(env.client, files);
+      }
       give = async () => { pool.release(env); };
     }
     current = {

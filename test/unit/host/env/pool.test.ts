@@ -284,6 +284,29 @@ describe('EnvPool recycling (faked environments and recycler)', () => {
     assert.ok(!f.removed.includes('e1'), 'the detached environment is left running');
   });
 
+  it('close() waits until an environment whose recycle ends after it is removed (nothing left behind)', async () => {
+    const f = fakes();
+    // A removal that takes a while, as docker rm of an IDE container does.
+    const deployment = { remove: async (id: string) => { await new Promise((r) => setTimeout(r, 400)); f.removed.push(id); } } as unknown as DockerDeployment;
+    let recycled!: () => void;
+    const recycleEnds = new Promise<void>((r) => { recycled = r; });
+    const pool = new EnvPool({
+      size: 1, total: 1, start: f.start, deployment, recycle: {},
+      recycler: {
+        baseline: async () => ({}) as never,
+        recycle: async () => {
+          await recycleEnds;
+          return { pristine: true, how: 'in-place' as const, differences: [], killed: [], filesRemoved: [], filesRestored: [], ms: 1, phases: {} };
+        },
+      },
+    });
+    pool.release((await pool.acquire()).env);
+    const closing = pool.close();
+    recycled();
+    await closing;
+    assert.deepEqual(f.removed, ['e1'], 'close() returned before the recycled environment was removed');
+  });
+
   it('with recycle: false removes a released environment', async () => {
     const f = fakes();
     const r = recycler();
