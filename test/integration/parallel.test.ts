@@ -5,6 +5,7 @@ import { Env } from '../../host/env/env';
 import { EnvPool } from '../../host/env/pool';
 import { testImage } from './environmentFixture';
 import { eventually } from './ideDriving';
+import { callTool, textOf } from './toolsFixture';
 
 describe('parallel environments and the warm pool', function () {
   this.timeout(10 * 60_000);
@@ -49,6 +50,8 @@ describe('parallel environments and the warm pool', function () {
       assert.equal(r.info.startMs, 0);
       assert.equal(r.observation.ide?.activeEditor?.path, '/workspace/src/task.py');
       assert.equal((await env.client.call('ide.settings.get', { key: 'editor.tabSize' })).value, 7);
+      // The task's files are its initial state, not changes the agent made.
+      assert.equal(textOf(await callTool(env.client, 'get_diff_patch', {})), 'No changes since the task started.');
       // The explorer lists the copied files (the IDE noticed them without a reload).
       await eventually(() => env.client.call('dom.marks', {}), (m) => m.marks.some((x) => x.part === 'sidebar' && x.text.includes('src')), 60_000, 'src in the explorer');
     } finally {
