@@ -3,7 +3,7 @@
 // (the docs/performance.md targets under fixed keys: see HEADLINE below). `-- --samples N` sets how many
 // samples the latency figures take (default 20; fewer is quicker and noisier), `--max-envs N`
 // how many environments the capacity part starts at most, `--episodes N` the synthetic episode
-// count, `--episode-tasks N` the vscode-config tasks per level of the task-episodes part (default 8),
+// count, `--episode-tasks N` the vscode-config tasks per level of the task-episodes part (default 16),
 // `--cold-runs N` how many cold starts of each kind are timed (default 5).
 // `--only a,b` runs only those parts (PARTS below), e.g. `--only task-episodes`.
 // `--backend swarm` adds the swarm part (scripts/performance/swarmFigures.ts): the same latency and reset
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     checkpoints: benchCheckpoints, pool: benchPool,
     episodes: (d: DockerDeployment, i: string, s: typeof say) => benchEpisodes(d, i, s, count('--episodes', 5)),
     'task-episodes': async (d: DockerDeployment, i: string, s: typeof say) => {
-      const r = await benchTaskEpisodes(d, i, s, count('--episode-tasks', 8));
+      const r = await benchTaskEpisodes(d, i, s, count('--episode-tasks', 16));
       errors.push(...r.errors);
       return r;
     },

@@ -159,7 +159,7 @@ function levelFigures(suffix: string, r: LevelRun): Figures {
  * (a bench error).
  */
 export async function benchTaskEpisodes(
-  deployment: DockerDeployment, image: string, say: (l: string) => void, perLevel = 8,
+  deployment: DockerDeployment, image: string, say: (l: string) => void, perLevel = 16,
 ): Promise<{ figures: Figures; rows: Row[]; errors: string[] }> {
   const suite = resolveTasks([SUITE]);
   const tasks = Array.from({ length: perLevel }, (_, i) => suite[i % suite.length]);
@@ -168,6 +168,7 @@ export async function benchTaskEpisodes(
     task_episodes_method: `${SUITE} oracle through makeEnv, the same ${perLevel} tasks per level; per level: wall clock from the first episode's start to the last one's end; `
       + 'recycled = a pool of as many containers as episodes at a time, recycled in place between episodes, no spare (a reset waits for the recycle); '
       + 'fresh = a warm pool (filled before the clock) handing each IDE out once and starting a replacement; new = a new container per episode on its path; '
+      + `the pools' first environments are started before the clock (at 4 at a time, 4 of the fresh level's ${perLevel} episodes need no start of their own: fewer episodes per level favour fresh); `
       + 'episode = makeEnv + reset + the oracle + grading in a verifier (the done step) + close; CPU = the whole machine\'s busy CPU over the level / episodes; '
       + 'besides agent = less the CPU while the oracle acted (one at a time only: at 2 and 4 the windows overlap other episodes\' work)',
   };
