@@ -18,6 +18,18 @@ import { readUserState, type ScreenBox } from './userState';
  */
 export const SCREEN_MASK: readonly ScreenBox[] = [];
 
+/**
+ * What differs between two containers freshly started from one image, and only there: each
+ * start's own identity (code-server's generated config, the IDE's machine and device ids) and the
+ * tools' snapshot of the workspace, a git commit that carries its time. A recycle puts these back
+ * to the container's own start, which the pristine check compares with; comparing with another
+ * container's start (test/integration/recycle.test.ts) leaves these paths out.
+ */
+export const PER_START: readonly string[] = [
+  '/home/pwp/.config/code-server/config.yaml', '/home/pwp/ide/user-data/User/machineid',
+  '/home/pwp/.cache/Microsoft/DeveloperTools/deviceid', '/home/pwp/.pwp/tools/baseline.git/',
+];
+
 export interface Fingerprint {
   processes: string[];
   files: Record<string, string>;

@@ -6,9 +6,11 @@ import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { Env } from '../../host/env/env';
 import { EnvPool } from '../../host/env/pool';
 import { recycle, type Baseline, type RecyclePart } from '../../host/checkpoint/recycle';
-import { differences, fingerprint } from '../../host/running/pristine';
+import { differences, fingerprint, PER_START } from '../../host/running/pristine';
 import { readUserState } from '../../host/running/userState';
 import type { Runtime } from '../../host/deployment/runtime';
+import { startEnvironment } from '../../host/running/runningEnvironment';
+import { takeBaseline } from '../../host/checkpoint/recycle';
 import { testImage } from './environmentFixture';
 
 const HOSTILE_EXTENSION = '/home/pwp/ide/extensions/pwp-test.hostile-0.0.1';
@@ -125,6 +127,25 @@ describe('recycling (real container)', function () {
     assert.equal((await env.client.call('dom.zoom', {})).zoom, 1);
     assert.equal(second.info.recycled.how, 'reload', 'the extension installed by hand needs the extension host started again');
     assert.match(second.info.recycled.reason ?? '', /extensions changed/);
+  });
+
+  it('a recycled environment is as another container freshly started from the image (each start\'s identity left out)', async () => {
+    const deployment = new DockerDeployment();
+    const other = await startEnvironment(deployment, { image: await testImage(), labels: { 'pwp.test': '1' } });
+    try {
+      const fresh = await takeBaseline(deployment, other.info, other.client);
+      // The recycled one with nothing in its workspace, as the fresh one has.
+      const { info, client } = env.unwrapped;
+      assert.deepEqual((await recycle(env.deployment, info, client, baseline)).differences, []);
+      const found = differences(fresh.fingerprint, await fingerprint(runtime, client));
+      const perStart = (d: string) => PER_START.some((p) => d.startsWith(`files: ${p}`));
+      assert.deepEqual(found.filter((d) => !perStart(d)), [], 'only each start\'s identity differs');
+      // The screen is compared with each container's own start (userState.py keeps the frame in it).
+      assert.ok(found.some(perStart), 'the two starts have identities of their own (the mask is needed)');
+    } finally {
+      other.client.close();
+      await deployment.remove(other.info.id).catch(() => undefined);
+    }
   });
 
   for (const [part, h] of Object.entries(HOSTILE) as [RecyclePart, typeof HOSTILE[keyof typeof HOSTILE]][]) {
