@@ -26,12 +26,16 @@ run() {
 }
 
 all=()
+# How long each stage took (its pre-scripts included), printed at its end: where CI's time goes.
+took() { printf '\n=== %s took %d s ===\n' "$1" "$((SECONDS - $2))" >&2; }
 for stage in "$@"; do
   IFS='+' read -ra scripts <<<"$stage"
+  since=$SECONDS
   for s in "${scripts[@]}"; do rm -f "$(base "$s").json" "$(base "$s").exit" "$(base "$s").log"; all+=("$s"); done
   if [ "${#scripts[@]}" -eq 1 ]; then
     printf '\n=== %s ===\n' "npm run ${scripts[0]}" >&2
     run "${scripts[0]}"
+    took "npm run ${scripts[0]}" "$since"
     continue
   fi
   together=()
@@ -57,5 +61,6 @@ for stage in "$@"; do
     printf '\n=== %s ===\n' "npm run $s (ran beside ${together[0]})" >&2
     cat "$(base "$s").log"
   done
+  took "npm run ${together[*]}" "$since"
 done
 exec node "$here/testSummary.cjs" "$results" "${all[@]}"
