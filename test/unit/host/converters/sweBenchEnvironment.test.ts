@@ -156,7 +156,9 @@ describe('SWE-bench in the repository\'s own environment', () => {
 
   it('SWT-Bench on a pydicom twin: the verifier\'s network from the same spec fact, said, and its host handed to the grader; a repository that downloads nothing gets none', () => {
     const repos = join(root, 'repos');
-    const repo = repoWith(join(repos, 'pydicom__pydicom'), { 'pydicom/__init__.py': '', 'pydicom/handler.py': BUGGY, 'pydicom/tests/test_handler.py': 'def test_old():\n    pass\n' });
+    const repo = repoWith(join(repos, 'pydicom__pydicom'), {
+      'pydicom/__init__.py': '', 'pydicom/handler.py': BUGGY, 'pydicom/tests/test_handler.py': 'def test_old():\n    pass\n',
+    });
     const row = (repoName: string, id: string): SweInstance => ({
       instance_id: id, repo: repoName, base_commit: repo.base, version: '2.2', patch: repo.diff({ 'pydicom/handler.py': FIXED }),
       test_patch: repo.diff({ 'pydicom/tests/test_handler.py': 'def test_old():\n    pass\n\n\ndef test_new():\n    pass\n' }),
@@ -164,7 +166,8 @@ describe('SWE-bench in the repository\'s own environment', () => {
     });
     // The same clone under another name: a repository the spec table gives no data download.
     cpSync(join(repos, 'pydicom__pydicom'), join(repos, 'pallets__flask'), { recursive: true });
-    writeFileSync(join(root, 'swt.jsonl'), [row('pydicom/pydicom', 'pydicom__pydicom-90003'), row('pallets/flask', 'pallets__flask-90001')].map((r) => JSON.stringify(r)).join('\n'));
+    const rows = [row('pydicom/pydicom', 'pydicom__pydicom-90003'), row('pallets/flask', 'pallets__flask-90001')];
+    writeFileSync(join(root, 'swt.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n'));
     const notes: string[] = [];
     const [pydicom, flask] = convertSwtBench(join(root, 'swt.jsonl'), { outRoot: join(root, 'swt-out'), repos, onNote: (n) => notes.push(n) });
     assert.deepEqual([pydicom.verifierNetwork, pydicom.network], [true, false]);
