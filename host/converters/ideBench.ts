@@ -23,10 +23,10 @@
 // either script the framework is detected from the repository (detectTestFramework.ts) and run
 // directly on the task's test files (pytest's through a script of pwp's, as a task's own would
 // be). Only the tests the task's change makes pass count: the verifier runs the same command on
-// the base first (the evaluator's countFailingOnBase: host/evaluation/baseRun.ts) and leaves the
-// tests that pass there out, whichever runner reports them (pytest's JUnit XML, jest's or mocha's
-// JSON, go test -json, a build's JUnit XML), so the null agent scores 0; the score is the pass
-// rate of the rest, as IDE-Bench's is. Tests behind a script that pytest does not run count as
+// the base first (the evaluator's countFailingOnBase: host/evaluation/baseRun.ts) and leaves out
+// the tests that pass there and still pass, whichever runner reports them (pytest's JUnit XML,
+// jest's or mocha's JSON, go test -json, a build's JUnit XML), so the null agent scores 0; the
+// score is the pass rate of the rest, as IDE-Bench's is. Tests behind a script that pytest does not run count as
 // one case, the script's exit status (none when it already passes on the base).
 //
 // The repository's Dockerfile (FROM python:3.11-slim and the like, not pwp's IDE image) is not

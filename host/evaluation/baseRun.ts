@@ -1,9 +1,9 @@
 // A `tests` evaluator's base run (`countFailingOnBase`): the same command, with the same report,
 // run first on the task's base, the workspace as the agent received it with the task's test
 // infrastructure and hidden files as the agent's run gets them, so that only the tests the task's
-// change makes pass are counted in the agent's run. The null agent then scores 0 and tests that
-// already pass count for nothing, whichever runner reports them (pytest's JUnit XML, jest's and
-// mocha's JSON, go test -json, a build's JUnit XML, a script's exit status).
+// change makes pass, and those it breaks, are counted in the agent's run. The null agent then
+// scores 0 and tests that already pass count for nothing, whichever runner reports them (pytest's
+// JUnit XML, jest's and mocha's JSON, go test -json, a build's JUnit XML, a script's exit status).
 //
 // The base runs in a verifier of its own (the sandbox's `base`: gradeState.ts loads the initial
 // workspace into a second verifier as it loads the agent's into the first), so it is /workspace
