@@ -173,7 +173,7 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
     const compose = existsSync(join(src, 'docker-compose.yaml')) ? readFileSync(join(src, 'docker-compose.yaml'), 'utf8') : undefined;
     const folder = taskScript && compose ? composeFolder(compose) : '.';
     const scriptText = script ? (hidden[`workspace/${script}`] as string | Buffer).toString() : '';
-    const toolchain = o.image ? undefined : buildToolchain(scriptText);
+    let toolchain = o.image ? undefined : buildToolchain(scriptText);
     if (taskScript) {
       const composeTask = compose ? /TASK_ID=\$\{TASK_ID:-([^}]*)\}|TASK_ID=([^\s"']+)/.exec(compose) : null;
       const named = composeTask?.[1] ?? composeTask?.[2];
@@ -194,6 +194,8 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
       const found = detectTestFramework(dir, { testFiles });
       if (!found) throw new DatasetError(`${src}: no run_tests.sh and no test framework found in the repository (pytest, jest, mocha, go, cargo, ctest, maven, gradle)`);
       const run = testFiles.length ? found.evaluator : testCommand(found.detected);
+      // A detected runner that builds (ctest, cargo, maven, gradle) needs its toolchain image, as a script that builds does.
+      toolchain = o.image ? undefined : buildToolchain(run.command.join(' '));
       if (found.detected === 'pytest') {
         // pytest's tests, run by a script of pwp's in the task's folder, as a task's own script would be.
         const generated = `tasks/${name}/pwp-tests.sh`;
@@ -203,7 +205,8 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
         // The runner's own per-test report (with the verifier's canary where it takes one), past the same base run.
         evaluator = { kind: 'tests', ...run, scoring: 'passRate', countFailingOnBase: true, timeoutSec: 900 };
       }
-      notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}, counting the tests that fail on the base`);
+      notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}, counting the tests that fail on the base`
+        + `${toolchain ? `; it builds with ${toolchain.why}: the ${toolchain.name} toolchain image` : ''}`);
     }
     const tags = ['idebench', `source:${basename(dir)}/${name}`];
     // A C or C++ project that cannot build as published (a header it includes is in neither the

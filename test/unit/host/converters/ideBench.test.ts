@@ -153,6 +153,15 @@ describe('the IDE-Bench importer', () => {
     const [j] = convertIdeBench(js, { outRoot: tmp() }).tasks;
     const je = j.evaluator as TestsEvaluator;
     assert.deepEqual([je.framework, je.scoring, je.countFailingOnBase], ['jest', 'passRate', true]);
+    assert.equal(j.imageSource.kind, 'ide', 'jest runs in the IDE image');
+    // A runner that builds first gets the toolchain image it builds with, as a task script that builds does.
+    unlinkSync(join(js, 'package.json'));
+    unlinkSync(join(js, 'tasks/task-1/task_tests.js'));
+    writeFileSync(join(js, 'tasks/task-1/task_tests.c'), 'int main(void) { return 0; }\n');
+    writeFileSync(join(js, 'CMakeLists.txt'), 'cmake_minimum_required(VERSION 3.13)\nproject(gauge C)\nenable_testing()\n');
+    const { tasks: [c], notes: cNotes } = convertIdeBench(js, { outRoot: tmp() });
+    assert.deepEqual([(c.evaluator as TestsEvaluator).framework, c.image], ['junit', { toolchain: 'cpp' }]);
+    assert.match(cNotes.find((n) => n.startsWith('task-1:')) ?? cNotes.join('\n'), /^task-1: no run_tests\.sh; ctest found .*counting the tests that fail on the base; it builds with cmake\/make: the cpp toolchain image$/);
   });
 
   it('grades tests of other languages behind the task\'s script by its exit status, through the base run', () => {
