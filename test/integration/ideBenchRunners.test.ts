@@ -5,8 +5,9 @@
 // that already pass on the base beside tests the change makes pass, converted by `pwp dataset
 // idebench` (no test script: the framework is detected) and graded for real in verifiers on the
 // IDE image: jest (its JSON report), mocha (its JSON report), go test (-json), and a task script
-// that runs node (one case, its exit status). Planted: the same tasks graded without the base run
-// give the null agent the tests that already passed.
+// that runs node (one case, its exit status); CTest (its JUnit report) on the cpp toolchain image.
+// Planted: the same tasks graded without the base run give the null agent the tests that already
+// passed.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -14,11 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { convertDataset } from '../../host/converters/datasets';
+import { createDeployment } from '../../host/deployment/backends';
 import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
 import type { TestsEvaluator } from '../../host/evaluation/evaluatorSchema';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
 import { gradeState } from '../../host/taskEnv/gradeState';
 import { taskName, type Task } from '../../host/taskEnv/loadTask';
+import { resolveTaskImage } from '../../host/taskEnv/resolveTaskImage';
 import { filesUnder, repoWith, write } from '../support/sweBenchTwins';
 import { testImage } from './environmentFixture';
 
@@ -79,6 +82,26 @@ const DATASETS: Record<string, Dataset> = {
     },
     framework: 'go', command: ['go', 'test'], counted: 2, onBase: 2,
   },
+  // A C library built by CMake, its tests registered with CTest (one executable, a case each): ctest's JUnit report, in the cpp toolchain image.
+  ctest: {
+    repo: {
+      'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.13)\nproject(gauge C)\nenable_testing()\nadd_library(gauge src/gauge.c)\n'
+        + 'target_include_directories(gauge PUBLIC include)\nadd_executable(base_test tests/base_test.c)\ntarget_link_libraries(base_test gauge)\n'
+        + 'add_test(NAME base_inside COMMAND base_test)\nif(EXISTS ${CMAKE_SOURCE_DIR}/tasks/task-1/task_tests.c)\n'
+        + '  add_executable(task_tests tasks/task-1/task_tests.c)\n  target_link_libraries(task_tests gauge)\n'
+        + '  foreach(c zero low high)\n    add_test(NAME clamp_${c} COMMAND task_tests ${c})\n  endforeach()\nendif()\n',
+      'include/gauge.h': 'int clamp(int x, int lo, int hi);\n',
+      'src/gauge.c': '#include "gauge.h"\n\nint clamp(int x, int lo, int hi) {\n  return x;\n}\n',
+      'tests/base_test.c': '#include "gauge.h"\n\nint main(void) {\n  return clamp(5, 0, 10) == 5 ? 0 : 1;\n}\n',
+    },
+    fix: { 'src/gauge.c': '#include "gauge.h"\n\nint clamp(int x, int lo, int hi) {\n  return x < lo ? lo : x > hi ? hi : x;\n}\n' },
+    task: {
+      'task_tests.c': '#include <string.h>\n#include "gauge.h"\n\nint main(int argc, char **argv) {\n  if (argc < 2) return 2;\n'
+        + '  if (!strcmp(argv[1], "zero")) return clamp(0, 0, 10) == 0 ? 0 : 1;\n  if (!strcmp(argv[1], "low")) return clamp(-5, 0, 10) == 0 ? 0 : 1;\n'
+        + '  if (!strcmp(argv[1], "high")) return clamp(50, 0, 10) == 10 ? 0 : 1;\n  return 2;\n}\n',
+    },
+    framework: 'junit', command: ['sh', '-c'], counted: 2, onBase: 2,
+  },
   // The task's own script, running node: one case, the script's exit status.
   script: {
     repo: { 'src/gauge.js': JS_CLAMP },
@@ -99,6 +122,8 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
   const root = mkdtempSync(join(tmpdir(), 'pwp-idebench-runners-'));
   let image: string;
   const tasks: Record<string, Task> = {};
+  /** Each task's image: the IDE image, or the toolchain image its runner builds with. */
+  const images = new Map<string, string>();
   before(async function () {
     this.timeout(30 * 60_000);
     image = await testImage();
@@ -109,6 +134,7 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
       write(dir, { 'tasks/task-1/task_description.txt': DESCRIPTION, 'tasks/task-1/task_diff.txt': repo.diff(d.fix), ...taskFiles });
       rmSync(join(dir, '.git'), { recursive: true, force: true });
       [tasks[kind]] = await convertDataset('idebench', dir, { outRoot: join(root, 'tasks') });
+      images.set(taskName(tasks[kind]), await resolveTaskImage(tasks[kind], { deployment: createDeployment(), ideImage: image }));
     }
   });
   after(() => rmSync(root, { recursive: true, force: true }));
@@ -122,7 +148,7 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
   }
 
   async function grade(task: Task, s: { initial: Map<string, Buffer>; state: Map<string, Buffer> }): Promise<EvaluationResult> {
-    return gradeState(task, { image, workspaceTar: await tarOfFiles(s.state), initialTar: await tarOfFiles(s.initial) });
+    return gradeState(task, { image: images.get(taskName(task)) ?? image, workspaceTar: await tarOfFiles(s.state), initialTar: await tarOfFiles(s.initial) });
   }
   const show = (r: EvaluationResult) => `${r.summary}\n${JSON.stringify(r.tests?.cases.map((c) => [c.id, c.status]))}\n${r.tests?.stdoutTail ?? ''}\n${r.tests?.stderrTail ?? ''}`;
 
