@@ -199,11 +199,14 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   const failed = (summary: string): EvaluationResult => ({ kind: 'tests', score: 0, passed: false, summary, durationMs: Date.now() - t0 });
   // The base first (countFailingOnBase), prepared as the agent's run is: the ids of the tests that already pass there.
   let basePassed: Set<string> | undefined;
+  let baseEmpty = '';
   if (e.countFailingOnBase) {
     const base = await onBase(sandbox, async (b) => (await prepare(e, b)) ?? runTests(e, b, `${id}-base`, false));
     if ('stale' in base) return failed(`could not remove the stale report ${base.stale} before the base run`);
     if ('unprepared' in base) return failed(`on the base, ${base.unprepared}`);
     basePassed = passingOnBase(base.all);
+    // Nothing to leave out (a build the task's tests break on the base, say): every test counts, and the summary says why.
+    if (!base.all.length) baseEmpty = `; no test ran on the base (exit code ${base.run.exitCode}${base.problem ? `: ${base.problem}` : ''}), so every test counts`;
   }
   const unprepared = await prepare(e, sandbox);
   if (unprepared) return failed(unprepared.unprepared);
@@ -241,7 +244,7 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
     : '';
   return {
     kind: 'tests', score, passed: allPass,
-    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${onBaseNote}${brokenNote}${why ? `; ${why}` : ''}${replaced}`,
+    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${onBaseNote}${brokenNote}${baseEmpty}${why ? `; ${why}` : ''}${replaced}`,
     tests: {
       ...t, cases, exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr),
       ...(basePassed ? { passingOnBase: [...basePassed].sort() } : {}),

@@ -102,6 +102,10 @@ describe('a tests evaluator that counts only what fails on the base', () => {
     const r = await evaluate(evaluator(), new GoRun(broken, new GoRun(broken)));
     assert.deepEqual([r.score, r.tests?.total, r.tests?.cases.map((t) => t.id)], [0, 1, ['ex/g::TestInside']], r.summary);
     assert.match(r.summary, /^0\/1 tests pass \(exit code 1\); 1 passing on the base not counted/);
+    // Nothing ran on the base (its build failed before any test): every test counts, and the summary says so.
+    const unbuilt = await evaluate(evaluator(), new GoRun(gold, new GoRun([['ex/g', undefined, 'fail']])));
+    assert.deepEqual([unbuilt.score, unbuilt.tests?.total], [1, 3], unbuilt.summary);
+    assert.equal(unbuilt.summary, '3/3 tests pass (exit code 0); no test ran on the base (exit code 1), so every test counts');
     const done = await evaluate(evaluator(), new GoRun(gold, new GoRun(gold)));
     assert.deepEqual([done.score, done.passed], [0, false]);
     assert.equal(done.summary, '0/0 tests pass (exit code 0); 3 passing on the base not counted; every test that ran passes on the base: the task\'s change makes none pass');
