@@ -22,9 +22,7 @@ export const GRADER_SCRIPTS = {
   interCodeCtfOracle: 'intercode-ctf/oracle_flag.py',
   dsBenchSolve: 'dsbench/solve.py',
   ideBenchRunTests: 'idebench/run-tests.sh',
-  ideBenchBaseRun: 'idebench/base_run.py',
   ideBenchUv: 'idebench/uv',
-  ideBenchConftest: 'idebench/conftest_hook.py',
 } as const;
 
 export type GraderScript = keyof typeof GRADER_SCRIPTS;

@@ -17,14 +17,17 @@
 // in _repo/), run_tests.sh and the task's folder (minus its description and patch) are hidden,
 // copied to the same paths in the verifier, "/app" in them read as "/workspace". The oracle
 // applies task_diff.txt (kept as oracle/task.diff, so runs put it beside agent.diff).
-// Python tests are graded per test case by the task's own run-tests.sh (else run_tests.sh),
-// counting only the tests the task's change makes pass: the wrapper (graders/idebench/) runs the
-// script first on the base (the initial workspace) and deselects, in the run on the agent's
-// workspace, the tests that passed there, so the null agent scores 0. The script runs from the
-// compose file's working_dir with TASK_ID the task's folder (compose files name the task, not
-// its folder), and `uv run` is a shim (the images have no uv). Other tests behind a script
-// count as one case, its exit status; without run_tests.sh (or run-tests.sh) the framework is
-// detected from the repository (detectTestFramework.ts) and run directly on the task's test files.
+// Every task is graded through its own run-tests.sh (else run_tests.sh), run from its compose
+// file's working_dir with TASK_ID the task's folder (compose files name the task, not its folder)
+// and `uv run` a shim (the images have no uv), by pwp's wrapper (graders/idebench/); without
+// either script the framework is detected from the repository (detectTestFramework.ts) and run
+// directly on the task's test files (pytest's through a script of pwp's, as a task's own would
+// be). Only the tests the task's change makes pass count: the verifier runs the same command on
+// the base first (the evaluator's countFailingOnBase: host/evaluation/baseRun.ts) and leaves out
+// the tests that pass there and still pass, whichever runner reports them (pytest's JUnit XML,
+// jest's or mocha's JSON, go test -json, a build's JUnit XML), so the null agent scores 0; the
+// score is the pass rate of the rest, as IDE-Bench's is. Tests behind a script that pytest does not run count as
+// one case, the script's exit status (none when it already passes on the base).
 //
 // The repository's Dockerfile (FROM python:3.11-slim and the like, not pwp's IDE image) is not
 // built: the tasks run in the IDE image, or the cpp/java/rust toolchain image when the test
@@ -170,7 +173,7 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
     const compose = existsSync(join(src, 'docker-compose.yaml')) ? readFileSync(join(src, 'docker-compose.yaml'), 'utf8') : undefined;
     const folder = taskScript && compose ? composeFolder(compose) : '.';
     const scriptText = script ? (hidden[`workspace/${script}`] as string | Buffer).toString() : '';
-    const toolchain = o.image ? undefined : buildToolchain(scriptText);
+    let toolchain = o.image ? undefined : buildToolchain(scriptText);
     if (taskScript) {
       const composeTask = compose ? /TASK_ID=\$\{TASK_ID:-([^}]*)\}|TASK_ID=([^\s"']+)/.exec(compose) : null;
       const named = composeTask?.[1] ?? composeTask?.[2];
@@ -179,46 +182,31 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
         + `${toolchain ? `; it builds with ${toolchain.why}: the ${toolchain.name} toolchain image` : ''}`);
     }
 
-    // Every task is graded through pwp's wrapper (graders/idebench/), which runs the tests first on
-    // the base, so only the tests the task's change makes pass count.
-    const wrap = (mode: 'pytest' | 'exit', run: string) => {
-      const own = [['run-tests.sh', 'ideBenchRunTests'], ['base_run.py', 'ideBenchBaseRun'], ['uv', 'ideBenchUv']] as const;
-      for (const [rel, key] of own) hidden[`workspace/${WRAPPER_DIR}/${rel}`] = graderScript(key);
-      if (mode === 'pytest') {
-        // The hook that records outcomes on the base and deselects them after, beside the task's tests (after a conftest.py of its own).
-        const conftest = `workspace/tasks/${name}/conftest.py`;
-        const theirs = hidden[conftest] === undefined ? '' : `${(hidden[conftest] as string | Buffer).toString().replace(/\n*$/, '')}\n\n\n`;
-        hidden[conftest] = `${theirs}${graderScript('ideBenchConftest')}`;
-      }
-      // The base run reads the hidden files from the workspace by this list when the hidden folder
-      // is root's alone during the test run (it is: host/evaluation/verifierScripts/runTests.js).
-      const hiddenFiles = Object.keys(hidden).filter((k) => k.startsWith('workspace/') && !k.startsWith(`workspace/${WRAPPER_DIR}/`)).map((k) => k.slice('workspace/'.length));
-      hidden[`workspace/${WRAPPER_DIR}/hidden.json`] = `${JSON.stringify(hiddenFiles.sort())}\n`;
-      const command = ['sh', WRAPPER, mode, run, name, folder];
-      return mode === 'pytest'
-        ? { kind: 'tests', framework: 'pytest', command, scoring: 'passRate', timeoutSec: 1800 }
-        : { kind: 'tests', framework: 'exitCode', command, timeoutSec: 1800 };
+    // Every task is graded through pwp's wrapper (graders/idebench/), past the verifier's base run.
+    const wrap = (framework: 'pytest' | 'exitCode', run: string) => {
+      for (const [rel, key] of [['run-tests.sh', 'ideBenchRunTests'], ['uv', 'ideBenchUv']] as const) hidden[`workspace/${WRAPPER_DIR}/${rel}`] = graderScript(key);
+      return { kind: 'tests', framework, command: ['sh', WRAPPER, run, name, folder], scoring: 'passRate', countFailingOnBase: true, timeoutSec: 1800 };
     };
     let evaluator: Record<string, unknown>;
     if (script) {
-      evaluator = wrap(python ? 'pytest' : 'exit', script);
+      evaluator = wrap(python ? 'pytest' : 'exitCode', script);
     } else {
       const found = detectTestFramework(dir, { testFiles });
       if (!found) throw new DatasetError(`${src}: no run_tests.sh and no test framework found in the repository (pytest, jest, mocha, go, cargo, ctest, maven, gradle)`);
       const run = testFiles.length ? found.evaluator : testCommand(found.detected);
+      // A detected runner that builds (ctest, cargo, maven, gradle) needs its toolchain image, as a script that builds does.
+      toolchain = o.image ? undefined : buildToolchain(run.command.join(' '));
       if (found.detected === 'pytest') {
         // pytest's tests, run by a script of pwp's in the task's folder, as a task's own script would be.
         const generated = `tasks/${name}/pwp-tests.sh`;
         hidden[`workspace/${generated}`] = `#!/usr/bin/env bash\n# pwp: the detected test command (the task has no test script)\ncd /workspace\nexec ${run.command.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}\n`;
         evaluator = wrap('pytest', generated);
-        notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}, counting the tests that fail on the base`);
       } else {
-        // The runner's report is read per test (and carries the verifier's canary); tests passing on
-        // the base cannot be left out of it, so the task counts as solved when all of them pass.
-        evaluator = { kind: 'tests', ...run, scoring: 'all', timeoutSec: 900 };
-        notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}; solved when every test passes `
-          + '(a pass rate would count the tests already passing on the base)');
+        // The runner's own per-test report (with the verifier's canary where it takes one), past the same base run.
+        evaluator = { kind: 'tests', ...run, scoring: 'passRate', countFailingOnBase: true, timeoutSec: 900 };
       }
+      notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}, counting the tests that fail on the base`
+        + `${toolchain ? `; it builds with ${toolchain.why}: the ${toolchain.name} toolchain image` : ''}`);
     }
     const tags = ['idebench', `source:${basename(dir)}/${name}`];
     // A C or C++ project that cannot build as published (a header it includes is in neither the

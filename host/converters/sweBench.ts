@@ -29,7 +29,7 @@ import { mappingNotes, mapTestIds } from './sweBenchIds';
 import { IMAGE_PYTHON, instanceDebs, instanceDockerfile, pinsOnDebian, wheelDir, type InstanceSetups } from './sweBenchImage';
 import { logGraderFiles, LOG_GRADER_DIR, LOG_GRADER_FILE, logCaseId, logGraderSpec, RECORDER_FILE, resultRecorder, type LogGraderSpec } from './sweBenchLogGrader';
 import { detectLanguage, LANGUAGE_SPECS } from './sweBenchMultilingual';
-import { sweTestSpec, testDirectives, type SweTestSpec } from './sweBenchSpecs';
+import { fetchesNote, sweTestSpec, testDirectives, type SweTestSpec } from './sweBenchSpecs';
 import { applyPatchOracle, parseRecords, requireStrings, taskId, writeTaskFolder, type FileMap } from './taskWriter';
 
 export { findClone, patchedFiles } from './repoCheckout';
@@ -138,7 +138,7 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
       tags.push(invalidTag(why));
     }
     if (spec.python && spec.python !== IMAGE_PYTHON && !language) o.onNote?.(`${inst.instance_id}: SWE-bench runs ${inst.repo} ${inst.version ?? ''} on Python ${spec.python}; here it is Debian's ${IMAGE_PYTHON} (code that imports only on an older Python fails here, and the grade says so)`);
-    if (spec.fetches) o.onNote?.(`${inst.instance_id}: the verifier may reach the outside network while it grades (verifierNetwork): ${spec.fetches.why}; where ${spec.fetches.host} cannot be reached, the tests that need the data fail and the grade says so`);
+    if (spec.fetches) o.onNote?.(fetchesNote(inst.instance_id, spec.fetches));
     const ownEnv = !!spec.module && !o.testCommand && !language && spec.log === 'pytest';
     let evaluator: Record<string, unknown>;
     if (ownEnv) {

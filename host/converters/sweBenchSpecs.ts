@@ -150,6 +150,14 @@ export const SWE_REPO_SPECS: Readonly<Record<string, RepoSpecs>> = {
   },
 };
 
+/**
+ * What a converter says of an instance whose tests download data (its task gets the verifier's
+ * network): SWE-bench's and SWT-Bench's, from the one `fetches` fact of its spec.
+ */
+export function fetchesNote(instanceId: string, fetches: NonNullable<SweTestSpec['fetches']>): string {
+  return `${instanceId}: the verifier may reach the outside network while it grades (verifierNetwork): ${fetches.why}; where ${fetches.host} cannot be reached, the tests that need the data fail and the grade says so`;
+}
+
 /** The spec of a repository at a version, and a note when the table has none (`fallback`, pytest unless given, is assumed). */
 export function sweTestSpec(repo: string, version?: string, fallback: SweTestSpec = pytest()): { spec: SweTestSpec; note?: string } {
   const r = SWE_REPO_SPECS[repo];

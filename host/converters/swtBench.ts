@@ -10,16 +10,24 @@
 // nothing. The runs are the task's `prepare` step, root's: the gold patch stays in the hidden
 // folder, which the tests' user never reads, and the tests run as yet another user; the tests
 // the verifier then runs (graders/swt-bench/test_swt.py) report what it found. The oracle applies
-// the gold tests (test_patch). Repositories are read as repoCheckout.ts says.
+// the gold tests (test_patch). Repositories are read as repoCheckout.ts says. A repository whose
+// tests download data as they run (SWE-bench's spec table, sweBenchSpecs.ts `fetches`) gets the
+// verifier's network (`verifierNetwork`), said in a note, and its grade names the host when the
+// verifier cannot reach it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
 import { graderScript } from './graderScripts';
 import { checkout, deletedFiles, patchedFiles } from './repoCheckout';
 import type { SweInstance } from './sweBench';
+import { fetchesNote, sweTestSpec } from './sweBenchSpecs';
 import { parseRecords, requireStrings, taskId, writeTaskFolder, type FileMap } from './taskWriter';
 
-export interface SwtOptions { outRoot: string; repos: string; suite?: string; limit?: number; image?: string }
+export interface SwtOptions {
+  outRoot: string; repos: string; suite?: string; limit?: number; image?: string;
+  /** What a conversion did that the user should know (the verifier's network). */
+  onNote?: (line: string) => void;
+}
 
 /** What counts as the agent's test files: kept from the agent's workspace, run in both states. */
 export const SWT_TEST_FILES = ['**/test_*.py', '**/*_test.py'];
@@ -40,6 +48,8 @@ const FIELDS = ['instance_id', 'repo', 'base_commit', 'patch', 'test_patch', 'pr
 
 export function swtTask(inst: SweInstance, o: SwtOptions, where: string): Task {
   requireStrings(inst, FIELDS, where);
+  // Only the spec's facts about data the tests download: the agent's tests run under pytest whatever the repository's runner.
+  const { fetches } = sweTestSpec(inst.repo, inst.version).spec;
   const co = checkout(o.repos, inst.repo, inst.base_commit);
   try {
     const workspace = co.files();
@@ -48,9 +58,10 @@ export function swtTask(inst: SweInstance, o: SwtOptions, where: string): Task {
     const hidden: FileMap = {
       [`workspace/${GRADER}/test_swt.py`]: graderScript('swt'),
       [`${PREPARE}/prepare_swt.py`]: graderScript('swtPrepare'),
-      [`${PREPARE}/swt.json`]: `${JSON.stringify({ instance_id: inst.instance_id, testFiles: SWT_TEST_FILES, goldFiles, goldDeletes: deletedFiles(inst.patch), repeats: SWT_REPEATS, timeoutSec: 540, initial: '/pwp/initial/workspace' }, null, 2)}\n`,
+      [`${PREPARE}/swt.json`]: `${JSON.stringify({ instance_id: inst.instance_id, testFiles: SWT_TEST_FILES, goldFiles, goldDeletes: deletedFiles(inst.patch), repeats: SWT_REPEATS, timeoutSec: 540, initial: '/pwp/initial/workspace', ...(fetches ? { fetchHost: fetches.host } : {}) }, null, 2)}\n`,
     };
     for (const f of goldFiles) hidden[`${PREPARE}/gold/${f}`] = readFileSync(join(co.dir, f));
+    if (fetches) o.onNote?.(fetchesNote(inst.instance_id, fetches));
     return writeTaskFolder(o.outRoot, {
       task: {
         id: taskId(inst.instance_id),
@@ -73,6 +84,7 @@ export function swtTask(inst: SweInstance, o: SwtOptions, where: string): Task {
         ] },
         limits: { steps: 300, seconds: 3600 },
         tags: ['dataset:swt-bench', `source:${inst.instance_id}`, `repo:${inst.repo}`],
+        ...(fetches ? { verifierNetwork: true } : {}),
       },
       workspace,
       hidden,

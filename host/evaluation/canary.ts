@@ -27,11 +27,14 @@ export const CANARY_PLACEHOLDER = '@@PWP_CANARY_DIR@@';
 /** The start of a failure message of the verifier's equality checks (pwp_pytest.py, pwp_node.js). */
 export const EQUALITY_MARK = 'pwp: tampering suspected:';
 /**
- * The start of the evidence a grader script's own runner canary gives in a failing case's
- * message (the SWE-bench log grader's ctest, cargo, surefire and go runs:
- * host/converters/graders/swe-bench/runner_canary.py).
+ * A grader script's own tampering evidence: the first line of a failing case's message (after
+ * pytest's `AssertionError: `) reads `tampering suspected (<the check>): <evidence>`. The SWE-bench
+ * log grader's runner canary (ctest, cargo, surefire, go), its result recorder (Django, SymPy) and
+ * its pytest report checks write it so (host/converters/graders/swe-bench/runner_canary.py
+ * `tampering`). Only that line counts: what the runs printed is quoted below it, and words of
+ * theirs that look like evidence are not read as any.
  */
-export const RUNNER_CANARY_MARK = 'tampering suspected (runner canary):';
+export const GRADER_TAMPERING = /^(?:AssertionError: )?tampering suspected \(([a-z][a-z ]*)\): (.+)$/;
 
 export interface Canary {
   framework: CanaryFramework;
@@ -181,10 +184,10 @@ export function equalityFindings(cases: readonly TestCase[]): string[] {
     .map((t) => `${t.id}: ${t.message!.slice(t.message!.indexOf(EQUALITY_MARK) + EQUALITY_MARK.length).split('\n')[0].trim()}`);
 }
 
-/** What a grader script's runner canary found (RUNNER_CANARY_MARK in failing cases' messages), each once. */
-export function runnerCanaryFindings(cases: readonly TestCase[]): string[] {
-  return [...new Set(cases.filter((t) => t.status === 'failed' && t.message?.includes(RUNNER_CANARY_MARK))
-    .map((t) => t.message!.slice(t.message!.indexOf(RUNNER_CANARY_MARK) + RUNNER_CANARY_MARK.length).split('\n')[0].trim()))];
+/** What a grader script found (GRADER_TAMPERING, the first line of failing cases' messages), as `<the check>: <evidence>`, each once. */
+export function graderTamperingFindings(cases: readonly TestCase[]): string[] {
+  const found = cases.filter((t) => t.status === 'failed').map((t) => GRADER_TAMPERING.exec((t.message ?? '').split('\n')[0].trim()));
+  return [...new Set(found.filter((m) => m !== null).map((m) => `${m[1]}: ${m[2].trim()}`))];
 }
 
 /** The verifier's equality failures (EQUALITY_MARK) in a run's console, for runs without a report. */

@@ -26,7 +26,11 @@ export interface EvaluationResult {
   /** One line for people. */
   summary: string;
   checks?: CheckResult[];
-  tests?: TestTally & { cases: TestCase[]; exitCode: number; timedOut: boolean; stdoutTail: string; stderrTail: string };
+  tests?: TestTally & {
+    cases: TestCase[]; exitCode: number; timedOut: boolean; stdoutTail: string; stderrTail: string;
+    /** The ids that passed on the base, left out of the count (a `tests` evaluator's countFailingOnBase). */
+    passingOnBase?: string[];
+  };
   /** A command's outcome, where one ran (image rendering, `command` evaluators). */
   output?: { exitCode: number; timedOut: boolean; stdoutTail: string; stderrTail: string };
   similarity?: number;

@@ -39,6 +39,14 @@ const TestsEvaluator = z.object({
    * scores 0 with its output.
    */
   prepare: z.object({ command: Argv, timeoutSec: z.int().min(1).max(7200).default(1800) }).strict().optional(),
+  /**
+   * Only the tests the task's change makes pass count, and those it breaks: the command first runs
+   * the same way on the base (the initial workspace with the hidden files over it, in /workspace
+   * while it runs, prepared as the agent's is: baseRun.ts), and a case that passes there and still
+   * passes is left out of the agent's run (it cannot be what makes the exit status fail, which
+   * decides as it does without a base run); with nothing left to count the score is 0.
+   */
+  countFailingOnBase: z.boolean().optional(),
 }).strict();
 
 const CommandEvaluator = z.object({

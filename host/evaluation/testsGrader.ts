@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import type { CommandEvaluator, TestsEvaluator } from './evaluatorSchema';
 import { tail, type EvaluationResult } from './evaluationResult';
 import {
-  canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, outputEqualityFindings, goPackages, isCanaryCase, runnerCanaryFindings, CANARY_PLACEHOLDER, type Canary,
+  canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, goFailedPackages, outputEqualityFindings, goPackages, isCanaryCase, graderTamperingFindings,
+  CANARY_PLACEHOLDER, type Canary,
 } from './canary';
 import {
   CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, HIDDEN_DIR, imageRunner, JEST_CANARY, MARK_ENV, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT,
@@ -21,6 +22,7 @@ import { match } from './matcher';
 import { crossCheck } from './runnerOutput';
 import { describeFindings } from './tamperCheck';
 import { parseGoTestJson, parseJestJson, parseJUnitXml, parseMochaJson, tally, type TestCase } from './testReports';
+import { goPackageFailures, onBase, passingOnBase, pastBase } from './baseRun';
 import type { Sandbox } from './verifier';
 
 let runs = 0;
@@ -148,29 +150,37 @@ async function prepareCanary(canary: Canary, sandbox: Sandbox): Promise<CanarySp
   return { dir: canary.dir, files: canaryFiles(canary, { goPackages: packages }) };
 }
 
-export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
-  const t0 = Date.now();
-  const id = `run-${++runs}-${Date.now().toString(36)}`;
-  const dir = `${SCRATCH_DIR}/${id}`;
-  const report = ownReport(e, dir);
+/** One run of the tests: its outcome, its cases (the canary's among them) and what went wrong. */
+interface TestsRun {
+  run: RunOutcome;
+  /** Every case read, the canary's included; all failed when the run did not reach its end. */
+  all: TestCase[];
+  canary?: Canary;
+  problem?: string;
+  ended?: { tampering: boolean; why: string };
+}
+
+/** The task's preparation step, where it has one; what went wrong when it failed. */
+async function prepare(e: TestsEvaluator, sandbox: Sandbox): Promise<{ unprepared: string } | undefined> {
+  if (!e.prepare) return undefined;
+  // Nothing of the IDE user's may live while root prepares (it reads the hidden folder).
+  await endTestsProcesses(sandbox);
+  const p = await sandbox.exec(e.prepare.command, { user: 'root', cwd: '/', timeoutSec: e.prepare.timeoutSec });
+  if (p.exitCode === 0) return undefined;
+  return { unprepared: `the task's preparation (${e.prepare.command.join(' ')}) failed with exit code ${p.exitCode}${p.timedOut ? ' (timed out)' : ''}: ${tail(`${p.stderr}${p.stdout}`.trim(), 1000)}` };
+}
+
+/**
+ * Runs the command once in /workspace through the isolated runner, with its report (and, with
+ * `withCanary`, the canary where its runner takes one) and the completion mark if asked.
+ */
+async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCanary: boolean): Promise<TestsRun | { stale: string }> {
+  const report = ownReport(e, `${SCRATCH_DIR}/${id}`);
   // A report already there (one the agent left in the workspace) must not stand in for one
   // this run failed to write.
-  if (e.framework === 'junit' && (await sandbox.exec(['rm', '-f', '--', report!])).exitCode !== 0) {
-    return { kind: 'tests', score: 0, passed: false, summary: `could not remove the stale report ${report} before the run`, durationMs: Date.now() - t0 };
-  }
-  if (e.prepare) {
-    // Nothing of the IDE user's may live while root prepares (it reads the hidden folder).
-    await endTestsProcesses(sandbox);
-    const p = await sandbox.exec(e.prepare.command, { user: 'root', cwd: '/', timeoutSec: e.prepare.timeoutSec });
-    if (p.exitCode !== 0) {
-      return {
-        kind: 'tests', score: 0, passed: false, durationMs: Date.now() - t0,
-        summary: `the task's preparation (${e.prepare.command.join(' ')}) failed with exit code ${p.exitCode}${p.timedOut ? ' (timed out)' : ''}: ${tail(`${p.stderr}${p.stdout}`.trim(), 1000)}`,
-      };
-    }
-  }
-  const jestSetup = e.framework === 'jest' ? await jestSetupFiles(e, sandbox) : undefined;
-  const canary = (e.framework === 'go' && e.command.some((a) => a === '-overlay' || a.startsWith('-overlay='))) || (e.framework === 'jest' && !jestSetup)
+  if (e.framework === 'junit' && (await sandbox.exec(['rm', '-f', '--', report!])).exitCode !== 0) return { stale: report! };
+  const jestSetup = withCanary && e.framework === 'jest' ? await jestSetupFiles(e, sandbox) : undefined;
+  const canary = !withCanary || (e.framework === 'go' && e.command.some((a) => a === '-overlay' || a.startsWith('-overlay='))) || (e.framework === 'jest' && !jestSetup)
     ? undefined : drawCanary(e.framework);
   const canarySpec = canary ? await prepareCanary(canary, sandbox) : undefined;
   const mark = e.completionMark ? `pwp-end-${randomBytes(16).toString('hex')}` : undefined;
@@ -178,19 +188,44 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   const run = await runIsolated(sandbox, { id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report }, canarySpec, mark);
   const ended = mark && !run.timedOut ? checkCompletionMark(mark, run.stdout) : undefined;
   const read = readCases(e, run);
-  const problem = read.problem ?? (ended && !ended.tampering ? ended.why : undefined);
   // A run that did not reach its end passes nothing.
   const all = ended ? read.cases.map((c) => ({ ...c, status: 'failed' as const })) : read.cases;
+  return { run, all, canary, ended, problem: read.problem ?? (ended && !ended.tampering ? ended.why : undefined) };
+}
+
+export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<EvaluationResult> {
+  const t0 = Date.now();
+  const id = `run-${++runs}-${Date.now().toString(36)}`;
+  const failed = (summary: string): EvaluationResult => ({ kind: 'tests', score: 0, passed: false, summary, durationMs: Date.now() - t0 });
+  // The base first (countFailingOnBase), prepared as the agent's run is: the ids of the tests that already pass there.
+  let basePassed: Set<string> | undefined;
+  let baseEmpty = '';
+  if (e.countFailingOnBase) {
+    const base = await onBase(sandbox, async (b) => (await prepare(e, b)) ?? runTests(e, b, `${id}-base`, false));
+    if ('stale' in base) return failed(`could not remove the stale report ${base.stale} before the base run`);
+    if ('unprepared' in base) return failed(`on the base, ${base.unprepared}`);
+    basePassed = passingOnBase(base.all);
+    // Nothing to leave out (a build the task's tests break on the base, say): every test counts, and the summary says why.
+    if (!base.all.length) baseEmpty = `; no test ran on the base (exit code ${base.run.exitCode}${base.problem ? `: ${base.problem}` : ''}), so every test counts`;
+  }
+  const unprepared = await prepare(e, sandbox);
+  if (unprepared) return failed(unprepared.unprepared);
+  const done = await runTests(e, sandbox, id, true);
+  if ('stale' in done) return failed(`could not remove the stale report ${done.stale} before the run`);
+  const { run, all, canary, ended, problem } = done;
   const cases = canary ? all.filter((c) => !isCanaryCase(canary, c)) : all;
-  const t = tally(cases, e.expected);
+  // Only the tests the task's change makes pass count (countFailingOnBase), and those it breaks.
+  const past = basePassed ? pastBase(cases, basePassed, e.framework === 'go' ? goPackageFailures(goFailedPackages(run.stdout), all) : []) : undefined;
+  const counted = past?.counted ?? cases;
+  const t = tally(counted, e.expected);
   const ctx = sandbox.grading;
   const quiet = e.command.some((a) => a === '-qq' || a === 'no:terminal' || a === '--no-summary');
   const disagreement = (ended?.tampering ? ended.why : undefined) ?? crossCheck(e.framework, all, run, quiet) ?? (canary ? checkCanary(canary, all, run, quiet) : undefined);
   const findings = ctx?.findings ?? [];
   // A run with no report (a script) shows the verifier's equality check in its output.
   const equality = [...equalityFindings(cases), ...(e.framework === 'exitCode' ? outputEqualityFindings(`${run.stdout}\n${run.stderr}`) : [])];
-  // A grader script that runs a runner of its own (the SWE-bench log grader) says what its canary found in its cases.
-  const inner = runnerCanaryFindings(cases);
+  // A grader script that runs a runner of its own (the SWE-bench log grader) says what its checks found, first in its cases' failures.
+  const inner = graderTamperingFindings(cases);
   const tampering = disagreement ? `tampering suspected: ${disagreement}`
     : equality.length ? `tampering suspected: equality answered by the deliverable: ${equality.slice(0, 3).join('; ')}`
       : inner.length ? `tampering suspected: ${inner.join('; ')}`
@@ -200,14 +235,20 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   const passRate = t.total > 0 ? t.passed / t.total : 0;
   const allPass = !tampering && t.total > 0 && t.passed === t.total && (e.expected?.length ? true : exitOk);
   const score = tampering ? 0 : e.scoring === 'passRate' ? passRate : allPass ? 1 : 0;
-  const why = tampering ?? (run.timedOut ? `timed out after ${e.timeoutSec} s` : problem ?? (t.missing.length ? `missing tests: ${t.missing.slice(0, 5).join(', ')}` : ''));
+  const onBaseNote = past?.leftOut ? `; ${past.leftOut} passing on the base not counted` : '';
+  const brokenNote = past?.broken ? `; ${past.broken} passing on the base fail now` : '';
+  const nothingCounted = past && !t.total ? (past.leftOut ? 'every test that ran passes on the base: the task\'s change makes none pass' : 'no test ran') : '';
+  const why = tampering ?? (run.timedOut ? `timed out after ${e.timeoutSec} s` : problem ?? (t.missing.length ? `missing tests: ${t.missing.slice(0, 5).join(', ')}` : nothingCounted));
   const replaced = ctx?.infrastructure.length
     ? `; the task's test infrastructure replaced the agent's changes to ${ctx.infrastructure.slice(0, 5).map((c) => `${c.path} (${c.change})`).join(', ')}${ctx.infrastructure.length > 5 ? ` and ${ctx.infrastructure.length - 5} more` : ''}`
     : '';
   return {
     kind: 'tests', score, passed: allPass,
-    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${why ? `; ${why}` : ''}${replaced}`,
-    tests: { ...t, cases, exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr) },
+    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${onBaseNote}${brokenNote}${baseEmpty}${why ? `; ${why}` : ''}${replaced}`,
+    tests: {
+      ...t, cases, exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr),
+      ...(basePassed ? { passingOnBase: [...basePassed].sort() } : {}),
+    },
     ...(tampering ? { tampering: { reason: tampering, findings, disagreement: disagreement ?? ([...equality, ...inner].join('; ') || undefined) } } : {}),
     ...(ctx?.infrastructure.length ? { infrastructure: ctx.infrastructure } : {}),
     durationMs: Date.now() - t0,

@@ -41,6 +41,12 @@ export interface Sandbox extends Pick<Runtime, 'exec' | 'readFile' | 'readTree'>
   grading?: GradingContext;
   /** The sha256 of each regular file under `dir` by relative path, read as a stream (never the files whole); undefined when there is no such folder. */
   digests?(dir: string): Promise<Map<string, string> | undefined>;
+  /**
+   * A sandbox of its own holding the task's base in place of the agent's workspace (the initial
+   * workspace, loaded as the agent's is), for a base run (baseRun.ts); the caller removes it.
+   * Absent where the grading knows no initial workspace.
+   */
+  base?(): Promise<Sandbox & { remove(): Promise<void> }>;
 }
 
 /**
@@ -113,6 +119,8 @@ export class Verifier implements Sandbox {
   }
 
   grading?: GradingContext;
+
+  base?: () => Promise<Verifier>;
 
   /**
    * Copies in everything the evaluators read, as one archive streamed from the spooled

@@ -1,5 +1,6 @@
 // Grades a state of a task's workspace (and IDE) in a fresh verifier container with the task's
-// evaluator; the verifier is removed afterwards.
+// evaluator; the verifier is removed afterwards. An evaluator that runs its tests on the task's
+// base first gets that base in a second verifier, removed when its run ends.
 import type { Deployment } from '../deployment/deployment';
 import { evaluate } from '../evaluation/evaluate';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
@@ -11,12 +12,29 @@ import { taskName, type Task } from './loadTask';
 export async function gradeState(task: Task, s: {
   image: string; deployment?: Deployment; workspaceTar: ArchiveInput; initialTar?: ArchiveInput; ideState?: Parameters<Verifier['load']>[0]['ideState']; answer?: string;
 }): Promise<EvaluationResult> {
-  const verifier = await Verifier.start({ deployment: s.deployment, image: s.image, labels: { 'pwp.task': taskName(task) }, network: task.verifierNetwork });
+  const start = () => Verifier.start({ deployment: s.deployment, image: s.image, labels: { 'pwp.task': taskName(task) }, network: task.verifierNetwork });
+  const load = (v: Verifier, workspaceTar: ArchiveInput) => v.load({
+    workspaceTar, initialTar: s.initialTar, baselineDir: task.workspaceDir, rules: restoreRulesOf(task.evaluator, task.grading),
+    hiddenDir: task.hiddenDir, ideState: s.ideState, answer: s.answer,
+  });
+  const verifier = await start();
   try {
-    await verifier.load({
-      workspaceTar: s.workspaceTar, initialTar: s.initialTar, baselineDir: task.workspaceDir, rules: restoreRulesOf(task.evaluator, task.grading),
-      hiddenDir: task.hiddenDir, ideState: s.ideState, answer: s.answer,
-    });
+    await load(verifier, s.workspaceTar);
+    const initial = s.initialTar;
+    // The task's base, for an evaluator that counts only what fails there: a second verifier
+    // with the initial workspace where the agent's would be (evaluation/baseRun.ts).
+    if (initial) {
+      verifier.base = async () => {
+        const base = await start();
+        try {
+          await load(base, initial);
+          return base;
+        } catch (err) {
+          await base.remove();
+          throw err;
+        }
+      };
+    }
     return await evaluate(task.evaluator, verifier);
   } finally {
     await verifier.remove();

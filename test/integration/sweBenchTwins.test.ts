@@ -9,6 +9,8 @@
 //   agent's environment does not; ids with the harness's paths and ids cut at a space match;
 //   gold 1, null 0. A second row naming a file only the harness had is flagged invalid and its
 //   id counted failed, as SWE-bench counts it. Planted: the verifier without its network fails gold.
+//   The same row as SWT-Bench (the gold tests the agent's): gold 1, null 0 with the verifier's
+//   network; planted: without it, gold fails naming the host.
 // - Django-like and SymPy-like twins (their own runners), through `pwp dataset check`: graded from
 //   the result recorder in the runner's process, gold 1 and null 0; a deliverable that prints a
 //   passing line for the failing test into the console scores 0 (tampering suspected).
@@ -26,6 +28,7 @@ import { paths } from '../../host/common/paths';
 import { convertDataset } from '../../host/converters/datasets';
 import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
 import type { LogGraderSpec } from '../../host/converters/sweBenchLogGrader';
+import type { SweInstance } from '../../host/converters/sweBench';
 import { gradeState } from '../../host/taskEnv/gradeState';
 import { loadTask, type Task } from '../../host/taskEnv/loadTask';
 import { TaskEnv } from '../../host/taskEnv/taskEnv';
@@ -38,12 +41,12 @@ const root = join(__dirname, '../..');
 /** A workspace state as the verifier receives it. */
 const tarOfFiles = (files: Map<string, Buffer>) => bufferOf(tarOf([...files].map(([path, content]) => ({ path: `workspace/${path}`, content }))));
 
-/** The task's workspace, and the same with its gold patch applied. */
-function states(task: Task): { initial: Map<string, Buffer>; gold: Map<string, Buffer> } {
+/** The task's workspace, and the same with its oracle's patch applied (SWE-bench's gold patch, SWT-Bench's gold tests). */
+function states(task: Task, patch = 'gold.patch'): { initial: Map<string, Buffer>; gold: Map<string, Buffer> } {
   const scratch = mkdtempSync(join(tmpdir(), 'pwp-twin-gold-'));
   try {
     cpSync(task.workspaceDir!, scratch, { recursive: true });
-    execFileSync('git', ['apply', '--whitespace=nowarn', join(task.dir, 'oracle/gold.patch')], { cwd: scratch });
+    execFileSync('git', ['apply', '--whitespace=nowarn', join(task.dir, 'oracle', patch)], { cwd: scratch });
     return { initial: filesUnder(task.workspaceDir!), gold: filesUnder(scratch) };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -130,6 +133,8 @@ describe('SWE-bench twins of published rows, run for real', function () {
     let repos: string;
     let out: string;
     let check: { code: number; stdout: string; stderr: string };
+    let swtRow: SweInstance;
+    const swtOut = join(scratch, 'pydicom-swt-check');
 
     before(async function () {
       this.timeout(30 * 60_000);
@@ -148,6 +153,7 @@ describe('SWE-bench twins of published rows, run for real', function () {
       const url = `http://${gateway}:${(server.address() as AddressInfo).port}/data/`;
       const twin = pydicomTwin(join(scratch, 'pydicom'), url);
       repos = twin.repos;
+      swtRow = twin.instances[0];
       input = join(scratch, 'pydicom.jsonl');
       writeFileSync(input, twin.instances.map((i) => JSON.stringify(i)).join('\n'));
       out = join(scratch, 'pydicom-check');
@@ -156,6 +162,7 @@ describe('SWE-bench twins of published rows, run for real', function () {
     after(async () => {
       server?.close();
       await removeLeft(out);
+      await removeLeft(swtOut);
     });
 
     interface Row { task: string; verdict: string; quirks: string[]; notes: string[]; gold: { score: number; runDir: string } | null; null: { score: number } | null }
@@ -206,6 +213,31 @@ describe('SWE-bench twins of published rows, run for real', function () {
       const failure = r.tests?.cases.find((c) => c.status === 'failed');
       assert.match(failure?.message ?? '', /the tests download data from github\.com, which this verifier could not reach/);
     });
+
+    it('SWT-Bench on the same row: pwp dataset check gives gold 1 and null 0, the gold tests\' data fetched through the verifier\'s network', async () => {
+      const swtInput = join(scratch, 'pydicom-swt.jsonl');
+      writeFileSync(swtInput, `${JSON.stringify(swtRow)}\n`);
+      served.length = 0;
+      const r = await pwp(['dataset', 'check', 'swt-bench', swtInput, '--repos', repos, '--out', swtOut, '--parallel', '2', '--json']);
+      const parsed = JSON.parse(r.stdout) as { rows: Row[] };
+      const shown = `${r.stderr}\n${JSON.stringify(parsed.rows, null, 1)}`;
+      const [row] = parsed.rows;
+      assert.deepEqual([row.task, row.verdict, row.gold?.score, row.null?.score], ['swt-bench/pydicom__pydicom-90001', 'ok', 1, 0], shown);
+      assert.ok(row.quirks.includes('verifier-network'), shown);
+      assert.ok(row.notes.some((n) => /verifier may reach the outside network/.test(n)), shown);
+      assert.ok(served.includes('remote_a.dat'), `the verifier fetched the data: ${served.join(', ')}`);
+      assert.equal(r.code, 0, shown);
+    });
+
+    it('planted: SWT grading of the gold tests without the verifier\'s network fails gold, naming the host it could not reach', async () => {
+      const task = { ...loadTask(join(swtOut, 'tasks/swt-bench/pydicom__pydicom-90001')), verifierNetwork: false };
+      const s = states(task, 'test.patch');
+      const r = await grade(task, image, { initial: s.initial, state: s.gold });
+      assert.equal(r.score, 0, r.summary);
+      const failure = r.tests?.cases.find((c) => c.status === 'failed');
+      assert.match(failure?.message ?? '', /these tests do not pass with the gold patch/);
+      assert.match(failure?.message ?? '', /the tests download data from github\.com, which this verifier could not reach/);
+    });
   });
   describe('Django and SymPy: their runners\' results recorded in their process', () => {
     let out: string;
@@ -241,7 +273,9 @@ describe('SWE-bench twins of published rows, run for real', function () {
         const r = await grade(task, image, { initial: s.initial, state: forged });
         assert.equal(r.score, 0, r.summary);
         const f2p = r.tests?.cases.find((c) => c.status === 'failed');
-        assert.match(f2p?.message ?? '', /tampering suspected: the console shows .* passing, the result recorder failed/);
+        assert.match(f2p?.message ?? '', /^AssertionError: tampering suspected \(result recorder\): the console shows .* passing, the result recorder failed/);
+        // The grade quotes the recorder's evidence as it quotes the runner canary's.
+        assert.match(r.tampering?.reason ?? '', /^tampering suspected: result recorder: the console shows .* passing, the result recorder failed/, r.summary);
       });
     }
   });

@@ -28,8 +28,11 @@
 # or naming it to another process, from any call made by the agent's test files, except
 # importing it.
 #
+# Tests that download data (swt.json's fetchHost: the task has the verifier's network) need that
+# host: whether this verifier reaches it is recorded, for the report to name it when they fail.
+#
 # Copied by host/converters/swtBench.ts to a task's hidden/swt/prepare_swt.py, with swt.json (test
-# file patterns, gold files, repeats, the initial workspace) and gold/ (the gold patch's files)
+# file patterns, gold files, repeats, the initial workspace, fetchHost) and gold/ (the gold patch's files)
 # beside it. Environment (for its own tests): PWP_SWT_SPEC, PWP_SWT_WORKSPACE, PWP_SWT_ROOT (where
 # copies and results go), PWP_SWT_UID (empty: run the tests as this process's user).
 import ast
@@ -39,6 +42,7 @@ import os
 import random
 import secrets
 import shutil
+import socket
 import stat
 import subprocess
 import sys
@@ -313,12 +317,24 @@ def run(files, state):
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def unreachable(host):
+    """Why this verifier cannot reach the host the tests download data from ("name" or "name:port"), or None."""
+    name, _, port = host.rpartition(":") if ":" in host else (host, "", "443")
+    try:
+        socket.create_connection((name, int(port)), timeout=15).close()
+        return None
+    except OSError as err:
+        return "the tests download data from %s, which this verifier could not reach (%s): tests that need it fail without the outside network" % (host, err)
+
+
 def main():
     os.chdir("/")
     os.makedirs(ROOT, exist_ok=True)
     os.chmod(ROOT, 0o711)
     end_tests()
     results = {"tests": [], "verdict": {}, "reads": [], "output": {}}
+    if SPEC.get("fetchHost"):
+        results["unreachable"] = unreachable(SPEC["fetchHost"])
     try:
         files, tests, reads = agent_tests()
     except (Refused, OSError) as err:

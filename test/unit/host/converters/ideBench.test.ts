@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { convertDataset } from '../../../../host/converters/datasets';
 import {
-  buildToolchain, composeFolder, convertIdeBench, dockerBase, fromApp, missingInclude, parseTaskDescription, WRAPPER, WRAPPER_DIR,
+  buildToolchain, composeFolder, convertIdeBench, dockerBase, fromApp, missingInclude, parseTaskDescription, WRAPPER,
 } from '../../../../host/converters/ideBench';
 import { DatasetError } from '../../../../host/converters/taskWriter';
 import type { TestsEvaluator } from '../../../../host/evaluation/evaluatorSchema';
@@ -60,10 +60,10 @@ describe('the IDE-Bench importer', () => {
     assert.deepEqual(t1.oracle.steps.map((s) => Object.keys(s)[0]), ['writeFile', 'exec']);
     // Graded per test by the task's own run-tests.sh, from its compose file's working_dir, counting the tests that fail on the base (decided when graded).
     const e = t2.evaluator as TestsEvaluator;
-    assert.deepEqual([e.framework, e.command, e.scoring, e.expected], ['pytest', ['sh', WRAPPER, 'pytest', 'tasks/task-2/run-tests.sh', 'task-2', '.'], 'passRate', undefined]);
+    assert.deepEqual([e.framework, e.command, e.scoring, e.countFailingOnBase, e.expected],
+      ['pytest', ['sh', WRAPPER, 'tasks/task-2/run-tests.sh', 'task-2', '.'], 'passRate', true, undefined]);
     assert.match(hidden(t2, WRAPPER), /PYTEST_ADDOPTS="\$\*"/);
-    assert.match(hidden(t2, `${WRAPPER_DIR}/base_run.py`), /initial/);
-    assert.match(hidden(t2, 'tasks/task-2/conftest.py'), /PWP_IDEBENCH_BASE_PASSED/);
+    assert.ok(!existsSync(join(t2.hiddenDir!, 'workspace/tasks/task-2/conftest.py')), 'the task\'s folder as the dataset has it');
     assert.match(t1.instruction, /^Task: pagination\n\nListing items should be paginated\./);
     assert.deepEqual(t1.tags, [
       'idebench',
@@ -104,12 +104,11 @@ describe('the IDE-Bench importer', () => {
     writeFileSync(join(d, 'tasks/task-1/conftest.py'), 'import os\n');
     const notes: string[] = [];
     const [t] = await convertDataset('idebench', d, { outRoot: tmp(), limit: 1, onNote: (n) => notes.push(n) });
-    assert.deepEqual((t.evaluator as TestsEvaluator).command, ['sh', WRAPPER, 'pytest', 'tasks/task-1/run-tests.sh', 'task-1', 'project']);
+    assert.deepEqual((t.evaluator as TestsEvaluator).command, ['sh', WRAPPER, 'tasks/task-1/run-tests.sh', 'task-1', 'project']);
     assert.deepEqual(t.image, { toolchain: 'cpp' });
     assert.equal(notes[0], 'task-1: graded by its own tasks/task-1/run-tests.sh, run from project/ (its compose file\'s working_dir), with TASK_ID=task-1 '
       + '(its compose file says paginate-items, which names no task folder); `uv run` runs the command itself (no uv in the image); it builds with cmake/make: the cpp toolchain image');
-    const conftest = readFileSync(join(t.hiddenDir!, 'workspace/tasks/task-1/conftest.py'), 'utf8');
-    assert.ok(conftest.startsWith('import os\n\n\n# pwp:'), 'the dataset\'s own conftest.py first, the hook after it');
+    assert.equal(readFileSync(join(t.hiddenDir!, 'workspace/tasks/task-1/conftest.py'), 'utf8'), 'import os\n', 'the dataset\'s own conftest.py as it is');
     assert.match(readFileSync(join(t.hiddenDir!, 'workspace/tasks/task-1/run-tests.sh'), 'utf8'), /^cd \/workspace$/m);
     const [given] = await convertDataset('idebench', d, { outRoot: tmp(), limit: 1, image: 'my-image' });
     assert.equal(given.image, 'my-image', '--image wins over the toolchain');
@@ -132,19 +131,18 @@ describe('the IDE-Bench importer', () => {
     assert.deepEqual(missingInclude({ 'a/x.cpp': '#include "x.h"\n' }, ['a/x.h']), undefined, 'beside the including file');
   });
 
-  it('detects the framework without any test script: pytest\'s tests counted past the base as a script\'s are, another runner\'s by task success', async () => {
+  it('detects the framework without any test script: every runner\'s tests counted past the base, as a script\'s are', async () => {
     const d = copy();
     unlinkSync(join(d, 'run_tests.sh'));
     for (const t of ['task-1', 'task-2']) unlinkSync(join(d, 'tasks', t, 'run-tests.sh'));
     const notes: string[] = [];
     const [detected] = await convertDataset('idebench', d, { outRoot: tmp(), limit: 1, onNote: (n) => notes.push(n) });
     const e = detected.evaluator as TestsEvaluator;
-    assert.deepEqual([e.framework, e.command, e.scoring], ['pytest', ['sh', WRAPPER, 'pytest', 'tasks/task-1/pwp-tests.sh', 'task-1', '.'], 'passRate']);
+    assert.deepEqual([e.framework, e.command, e.scoring, e.countFailingOnBase], ['pytest', ['sh', WRAPPER, 'tasks/task-1/pwp-tests.sh', 'task-1', '.'], 'passRate', true]);
     assert.match(readFileSync(join(detected.hiddenDir!, 'workspace/tasks/task-1/pwp-tests.sh'), 'utf8'), /^cd \/workspace\nexec 'python3' '-m' 'pytest' '-q' 'tasks\/task-1\/task_tests\.py'\n$/m);
     assert.ok(existsSync(join(detected.hiddenDir!, 'workspace', WRAPPER)));
-    assert.ok(JSON.parse(readFileSync(join(detected.hiddenDir!, 'workspace', WRAPPER_DIR, 'hidden.json'), 'utf8')).includes('tasks/task-1/pwp-tests.sh'));
     assert.match(notes.find((n) => n.startsWith('task-1:')) ?? notes.join('\n'), /^task-1: no run_tests\.sh; pytest found \(conftest\.py\): python3 -m pytest -q tasks\/task-1\/task_tests\.py, counting the tests that fail on the base$/);
-    // A JavaScript repository's tests: its runner's report, solved when every test passes.
+    // A JavaScript repository's tests: its runner's report, past the same base run.
     const js = copy();
     unlinkSync(join(js, 'run_tests.sh'));
     rmSync(join(js, 'tasks/task-2'), { recursive: true });
@@ -154,7 +152,16 @@ describe('the IDE-Bench importer', () => {
     writeFileSync(join(js, 'package.json'), '{"devDependencies": {"jest": "29"}}\n');
     const [j] = convertIdeBench(js, { outRoot: tmp() }).tasks;
     const je = j.evaluator as TestsEvaluator;
-    assert.deepEqual([je.framework, je.scoring], ['jest', 'all']);
+    assert.deepEqual([je.framework, je.scoring, je.countFailingOnBase], ['jest', 'passRate', true]);
+    assert.equal(j.imageSource.kind, 'ide', 'jest runs in the IDE image');
+    // A runner that builds first gets the toolchain image it builds with, as a task script that builds does.
+    unlinkSync(join(js, 'package.json'));
+    unlinkSync(join(js, 'tasks/task-1/task_tests.js'));
+    writeFileSync(join(js, 'tasks/task-1/task_tests.c'), 'int main(void) { return 0; }\n');
+    writeFileSync(join(js, 'CMakeLists.txt'), 'cmake_minimum_required(VERSION 3.13)\nproject(gauge C)\nenable_testing()\n');
+    const { tasks: [c], notes: cNotes } = convertIdeBench(js, { outRoot: tmp() });
+    assert.deepEqual([(c.evaluator as TestsEvaluator).framework, c.image], ['junit', { toolchain: 'cpp' }]);
+    assert.match(cNotes.find((n) => n.startsWith('task-1:')) ?? cNotes.join('\n'), /^task-1: no run_tests\.sh; ctest found .*counting the tests that fail on the base; it builds with cmake\/make: the cpp toolchain image$/);
   });
 
   it('grades tests of other languages behind the task\'s script by its exit status, through the base run', () => {
@@ -164,7 +171,8 @@ describe('the IDE-Bench importer', () => {
     writeFileSync(join(d, 'tasks/task-1/task_tests.js'), 'test("x", () => {});\n');
     const [t] = convertIdeBench(d, { outRoot: tmp() }).tasks;
     assert.deepEqual([(t.evaluator as TestsEvaluator).framework, (t.evaluator as TestsEvaluator).command],
-      ['exitCode', ['sh', WRAPPER, 'exit', 'tasks/task-1/run-tests.sh', 'task-1', '.']]);
+      ['exitCode', ['sh', WRAPPER, 'tasks/task-1/run-tests.sh', 'task-1', '.']]);
+    assert.equal((t.evaluator as TestsEvaluator).countFailingOnBase, true);
     assert.ok(!existsSync(join(t.hiddenDir!, 'workspace/tasks/task-1/conftest.py')), 'no pytest hook for tests pytest does not run');
   });
 

@@ -12,6 +12,7 @@ import type { TestsEvaluator } from '../../../../host/evaluation/evaluatorSchema
 import { parseJUnitXml, tally } from '../../../../host/evaluation/testReports';
 import { gitWorkspaceSetup } from '../../../../host/converters/repoCheckout';
 import { convertSweBench, type SweInstance } from '../../../../host/converters/sweBench';
+import { convertSwtBench } from '../../../../host/converters/swtBench';
 import { mappingNotes, mapTestIds } from '../../../../host/converters/sweBenchIds';
 import { debianMeets, pinsOnDebian } from '../../../../host/converters/sweBenchImage';
 import { logCaseId, logGraderFiles, logGraderSpec, type LogGraderSpec } from '../../../../host/converters/sweBenchLogGrader';
@@ -153,6 +154,31 @@ describe('SWE-bench in the repository\'s own environment', () => {
     assert.ok(notes.some((n) => /nowhere\.dcm.*can match nothing and counts as failed/.test(n)), notes.join('\n'));
   });
 
+  it('SWT-Bench on a pydicom twin: the verifier\'s network from the same spec fact, said, and its host handed to the grader; a repository that downloads nothing gets none', () => {
+    const repos = join(root, 'repos');
+    const repo = repoWith(join(repos, 'pydicom__pydicom'), {
+      'pydicom/__init__.py': '', 'pydicom/handler.py': BUGGY, 'pydicom/tests/test_handler.py': 'def test_old():\n    pass\n',
+    });
+    const row = (repoName: string, id: string): SweInstance => ({
+      instance_id: id, repo: repoName, base_commit: repo.base, version: '2.2', patch: repo.diff({ 'pydicom/handler.py': FIXED }),
+      test_patch: repo.diff({ 'pydicom/tests/test_handler.py': 'def test_old():\n    pass\n\n\ndef test_new():\n    pass\n' }),
+      problem_statement: 'spans go negative', FAIL_TO_PASS: [], PASS_TO_PASS: [],
+    });
+    // The same clone under another name: a repository the spec table gives no data download.
+    cpSync(join(repos, 'pydicom__pydicom'), join(repos, 'pallets__flask'), { recursive: true });
+    const rows = [row('pydicom/pydicom', 'pydicom__pydicom-90003'), row('pallets/flask', 'pallets__flask-90001')];
+    writeFileSync(join(root, 'swt.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n'));
+    const notes: string[] = [];
+    const [pydicom, flask] = convertSwtBench(join(root, 'swt.jsonl'), { outRoot: join(root, 'swt-out'), repos, onNote: (n) => notes.push(n) });
+    assert.deepEqual([pydicom.verifierNetwork, pydicom.network], [true, false]);
+    assert.deepEqual(notes, [
+      'pydicom__pydicom-90003: the verifier may reach the outside network while it grades (verifierNetwork): pydicom downloads test data files (pydicom-data, the URLs in pydicom/data/urls.json) while its tests run; where github.com cannot be reached, the tests that need the data fail and the grade says so',
+    ]);
+    assert.equal(JSON.parse(readFileSync(join(pydicom.hiddenDir!, 'swt/swt.json'), 'utf8')).fetchHost, 'github.com');
+    assert.equal(flask.verifierNetwork, false);
+    assert.equal(JSON.parse(readFileSync(join(flask.hiddenDir!, 'swt/swt.json'), 'utf8')).fetchHost, undefined);
+  });
+
   describe('the JUnit grader (run here with Debian\'s python3 and pytest)', function () {
     this.timeout(300_000);
     /** Grades a workspace with the hidden grader; the status of each expected case. */
@@ -202,7 +228,7 @@ describe('SWE-bench in the repository\'s own environment', () => {
       });
       const r = grade(ws, {}, tests);
       assert.deepEqual(status(r), ['failed', 'failed']);
-      assert.match(Object.values(r)[0], /tampering suspected: the grader's canary is not in pytest's report as it must be/);
+      assert.match(Object.values(r)[0], /^failed: AssertionError: tampering suspected \(pytest report\): the grader's canary is not in pytest's report as it must be/);
     });
   });
 

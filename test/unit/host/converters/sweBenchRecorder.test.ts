@@ -70,7 +70,11 @@ describe('SWE-bench: Django and SymPy graded from the result recorder in the run
       assert.deepEqual(statuses(nul), ['failed', 'passed', 'passed'], JSON.stringify(nul));
       const forged = grade(task, 'forged', forgery);
       assert.deepEqual(statuses(forged), ['failed', 'failed', 'failed'], JSON.stringify(forged));
-      assert.match(Object.values(forged)[0], /tampering suspected: the console shows .* passing, the result recorder failed/);
+      // The grader's own first line, in the form the verifier's grade quotes (canary.ts GRADER_TAMPERING).
+      assert.match(Object.values(forged)[0], /^failed: AssertionError: tampering suspected \(result recorder\): the console shows .* passing, the result recorder failed/);
+      // A data host the verifier cannot reach is named after the evidence, never before it (the grade reads the first line).
+      const offline = grade(task, 'forged', forgery, (s) => { s.fetchHost = 'data.invalid'; });
+      assert.match(Object.values(offline)[0], /^failed: AssertionError: tampering suspected \(result recorder\): /);
       // Planted: without the recorder, the console decides, and the forged line passes the failing test.
       const consoleOnly = grade(task, 'forged', forgery, (s) => { delete s.recorder; });
       assert.deepEqual(statuses(consoleOnly), ['passed', 'passed', 'passed'], JSON.stringify(consoleOnly));
@@ -80,8 +84,8 @@ describe('SWE-bench: Django and SymPy graded from the result recorder in the run
   it('a runner that ends its process early, replaces the recorder\'s hooks or forces every outcome to pass fails as tampering', () => {
     const task = convert(djangoTwin(root));
     const cases: [string, RegExp][] = [
-      ['VERSION = (4, 2)\nimport atexit, os\natexit.register(lambda: os._exit(0))\n', /ended before the result recorder's last record/],
-      ['VERSION = (4, 2)\nimport unittest.result as r\nr.TestResult.addFailure = r.TestResult.addSuccess\n', /hooks were replaced/],
+      ['VERSION = (4, 2)\nimport atexit, os\natexit.register(lambda: os._exit(0))\n', /^failed: AssertionError: tampering suspected \(result recorder\): the runner's process ended before the result recorder's last record/],
+      ['VERSION = (4, 2)\nimport unittest.result as r\nr.TestResult.addFailure = r.TestResult.addSuccess\n', /^failed: AssertionError: tampering suspected \(result recorder\): the result recorder's hooks were replaced/],
     ];
     for (const [pkg, why] of cases) {
       const r = grade(task, 'forged', ['django/__init__.py', pkg]);
@@ -92,6 +96,6 @@ describe('SWE-bench: Django and SymPy graded from the result recorder in the run
     const swallow = 'import unittest\n\n\nclass SimpleTestCase(unittest.TestCase):\n    def run(self, result=None):\n        result.startTest(self)\n        result.addSuccess(self)\n        result.stopTest(self)\n';
     const r = grade(task, 'forged', ['django/test/__init__.py', swallow]);
     assert.deepEqual(statuses(r), ['failed', 'failed', 'failed'], JSON.stringify(r));
-    assert.match(Object.values(r)[0], /the grader's canary is not in the result recorder's record as it must be/);
+    assert.match(Object.values(r)[0], /^failed: AssertionError: tampering suspected \(result recorder\): the grader's canary is not in the result recorder's record as it must be/);
   });
 });

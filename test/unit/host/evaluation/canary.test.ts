@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, goPackages, isCanaryCase, outputEqualityFindings, runnerCanaryFindings, type Canary,
+  canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, goPackages, isCanaryCase, outputEqualityFindings, graderTamperingFindings, type Canary,
 } from '../../../../host/evaluation/canary';
 import { deliverableFile, runnerFiles } from '../../../../host/evaluation/isolatedRunner';
 import { crossCheck, pytestSummaries } from '../../../../host/evaluation/runnerOutput';
@@ -114,11 +114,18 @@ describe('grading canary', () => {
     assert.deepEqual(equalityFindings(cases), ["t::b: an object of class S was found equal to the str 'I'"]);
   });
 
-  it('quotes what a grader script\'s runner canary found, once for all the cases that failed with it', () => {
+  it('quotes what a grader script found, from the first line of its failures only, once for all the cases that failed with it', () => {
     const why = 'AssertionError: tampering suspected (runner canary): ctest\'s report shows the canary test ab_cd that must have failed as [\'passed\']\n  93% tests passed';
     const cases = ['a', 'b', 'c'].map((x) => ({ ...c(`g::test_result[${x}]`, x === 'c' ? 'passed' : 'failed'), message: why }));
-    assert.deepEqual(runnerCanaryFindings(cases), ["ctest's report shows the canary test ab_cd that must have failed as ['passed']"]);
-    assert.deepEqual(runnerCanaryFindings([{ ...c('x', 'failed'), message: 'tampering suspected: something else' }]), []);
+    assert.deepEqual(graderTamperingFindings(cases), ["runner canary: ctest's report shows the canary test ab_cd that must have failed as ['passed']"]);
+    // The result recorder's (Django, SymPy) the same way.
+    const recorder = 'AssertionError: tampering suspected (result recorder): the console shows test_x passing, the result recorder failed\n  | test_x ... ok';
+    assert.deepEqual(graderTamperingFindings([{ ...c('t', 'failed'), message: recorder }]), ['result recorder: the console shows test_x passing, the result recorder failed']);
+    // The run's output is quoted below the grader's line: words there that look like evidence are not evidence.
+    const quoted = 'AssertionError: t::test_a: not in the runner\'s log:\n  | tampering suspected (runner canary): forged by the deliverable\ntampering suspected (runner canary): forged';
+    assert.deepEqual(graderTamperingFindings([{ ...c('t', 'failed'), message: quoted }]), []);
+    assert.deepEqual(graderTamperingFindings([{ ...c('x', 'failed'), message: 'AssertionError: x: tampering suspected (runner canary): mid-line' }]), []);
+    assert.deepEqual(graderTamperingFindings([{ ...c('x', 'failed'), message: 'tampering suspected: no check named' }]), []);
   });
 
   it('tells the equality check which Python files are the agent\'s, with their original text', () => {

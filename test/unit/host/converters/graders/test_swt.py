@@ -122,3 +122,25 @@ def test_a_test_file_that_is_a_link_is_not_followed(ws):
 def test_no_new_or_changed_test_file_fails(ws):
     code, out = grade(ws)
     assert code == 1 and "3 failed" in out and "no test file" in out, out
+
+
+def test_a_data_host_the_verifier_cannot_reach_is_named_first_in_the_failure(ws):
+    # A test that needs data the verifier could not download fails with the gold patch: the report says why.
+    (ws / "test_shout.py").write_text("from pkg.text import shout\n\n\ndef test_shout():\n    assert shout('a') == 'A'\n    assert open('/nonexistent/data.dcm')\n")
+    spec = ws.parent / "hidden" / "swt.json"
+    spec.write_text(json.dumps(dict(json.loads(spec.read_text()), fetchHost="data.invalid")))
+    code, out = grade(ws)
+    assert code == 1 and "these tests do not pass with the gold patch" in out, out
+    assert "AssertionError: the tests download data from data.invalid, which this verifier could not reach" in out, out
+
+    # A host it reaches: nothing said of it.
+    import socket as sk
+    server = sk.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    spec.write_text(json.dumps(dict(json.loads(spec.read_text()), fetchHost="127.0.0.1:%d" % server.getsockname()[1])))
+    try:
+        code, out = grade(ws)
+    finally:
+        server.close()
+    assert code == 1 and "these tests do not pass with the gold patch" in out and "could not reach" not in out, out

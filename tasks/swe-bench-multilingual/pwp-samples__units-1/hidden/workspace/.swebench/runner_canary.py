@@ -26,8 +26,20 @@ import tempfile
 import threading
 import xml.etree.ElementTree
 
-# How a failure the canary found begins (the verifier's grade quotes it: canary.ts RUNNER_CANARY_MARK).
-TAMPERING = "tampering suspected (runner canary): "
+
+# How a grader script's tampering evidence begins (canary.ts GRADER_TAMPERING).
+TAMPERING_START = "tampering suspected ("
+
+
+def tampering(source, evidence):
+    """A grader script's tampering evidence, as the first line of a failure: the verifier's grade
+    quotes that line and no other, so what a run printed, quoted below it, is never taken for
+    evidence. `source` names the check that found it."""
+    return "%s%s): %s" % (TAMPERING_START, source, evidence)
+
+
+# How a failure this canary found begins.
+TAMPERING = tampering("runner canary", "")
 # At most this many executables get a canary of their own (each adds two tests).
 MAX_EXECUTABLES = 200
 

@@ -168,15 +168,15 @@ def run_junit(env):
     console = parse_rA(log)
     seen = {name: status for _, name, status in cases if name in (good, bad)}
     if seen.get(good) != "passed" or seen.get(bad) != "failed":
-        return {}, log[-3000:], "tampering suspected: the grader's canary is not in pytest's report as it must be (%s)" % seen
+        return {}, log[-3000:], runner_canary.tampering("pytest report", "the grader's canary is not in pytest's report as it must be (%s)" % seen)
     shown = {k.rsplit("::", 1)[-1]: v for k, v in console.items() if k.rsplit("::", 1)[-1] in (good, bad)}
     if shown.get(good) != "passed" or shown.get(bad) != "failed":
-        return {}, log[-3000:], "tampering suspected: the grader's canary is not in pytest's console (-rA) as it must be (%s)" % shown
+        return {}, log[-3000:], runner_canary.tampering("pytest report", "the grader's canary is not in pytest's console (-rA) as it must be (%s)" % shown)
     # The console's account of every test it names must be the report's.
     report_ids = collect((nodeid.split()[0] if nodeid.split() else nodeid, status) for nodeid, name, status in cases)
     differ = [k for k, v in console.items() if k in report_ids and report_ids[k] != v and "skipped" not in (v, report_ids[k])]
     if differ:
-        return {}, log[-3000:], "tampering suspected: pytest's report and console disagree on %s" % ", ".join(differ[:3])
+        return {}, log[-3000:], runner_canary.tampering("pytest report", "pytest's report and console disagree on %s" % ", ".join(differ[:3]))
     return collect((nodeid, status) for nodeid, name, status in cases if name not in (good, bad)), log[-3000:], None
 
 
@@ -258,26 +258,26 @@ def run_recorded(env):
     log = out + "\n" + err
     end = [r for r in records if r.get("end")]
     if any(r.get("garbled") for r in records):
-        return {}, log[-3000:], "tampering suspected: the result recorder's channel carried a line it did not write"
+        return {}, log[-3000:], runner_canary.tampering("result recorder", "the result recorder's channel carried a line it did not write")
     if not end:
-        return {}, log[-3000:], "tampering suspected: the runner's process ended before the result recorder's last record (exit code %s)" % proc.returncode
+        return {}, log[-3000:], runner_canary.tampering("result recorder", "the runner's process ended before the result recorder's last record (exit code %s)" % proc.returncode)
     if not end[-1]["intact"]:
-        return {}, log[-3000:], "tampering suspected: the result recorder's hooks were replaced while the tests ran"
+        return {}, log[-3000:], runner_canary.tampering("result recorder", "the result recorder's hooks were replaced while the tests ran")
     recorded = recorded_statuses(kind, records)
     console = PARSERS[SPEC["log"]](log)
     shown = [resolve_name(good, recorded, kind), resolve_name(bad, recorded, kind)]
     if shown != ["passed", "failed"]:
-        return {}, log[-3000:], "tampering suspected: the grader's canary is not in the result recorder's record as it must be (%s)" % shown
+        return {}, log[-3000:], runner_canary.tampering("result recorder", "the grader's canary is not in the result recorder's record as it must be (%s)" % shown)
     shown = [resolve_name(good, console, kind), resolve_name(bad, console, kind)]
     if shown != ["passed", "failed"]:
-        return {}, log[-3000:], "tampering suspected: the grader's canary is not in the runner's console as it must be (%s)" % shown
+        return {}, log[-3000:], runner_canary.tampering("result recorder", "the grader's canary is not in the runner's console as it must be (%s)" % shown)
     # The console may say less than the record (a test's own output breaking a line), never more.
     for test in SPEC["tests"]:
         r, c = resolve(test, recorded), resolve(test, console)
         if c == "passed" and r != "passed":
-            return {}, log[-3000:], "tampering suspected: the console shows %s passing, the result recorder %s" % (test, r or "never saw it")
+            return {}, log[-3000:], runner_canary.tampering("result recorder", "the console shows %s passing, the result recorder %s" % (test, r or "never saw it"))
         if r == "passed" and c not in (None, "passed"):
-            return {}, log[-3000:], "tampering suspected: the result recorder has %s passing, the console %s" % (test, c)
+            return {}, log[-3000:], runner_canary.tampering("result recorder", "the result recorder has %s passing, the console %s" % (test, c))
     return recorded, log[-3000:], None
 
 
@@ -337,7 +337,10 @@ def unreachable():
 
 
 def why(message):
-    # The unreachable host first: the first line of a failure is what a summary shows.
+    # The unreachable host first: the first line of a failure is what a summary shows. Not before
+    # tampering evidence: that line must begin the failure for the verifier's grade to quote it.
+    if message.startswith(runner_canary.TAMPERING_START):
+        return message
     down = unreachable()
     return (down + "; " if down else "") + message
 

@@ -1,0 +1,200 @@
+// IDE-Bench tasks whose tests are not pytest's, counted as pytest's are: only the tests the task's
+// change makes pass (those not passing on the base, found by the verifier's base run:
+// host/evaluation/baseRun.ts) count, so the null agent scores 0 and the golden patch 1. One
+// synthetic dataset in IDE-Arena's layout per runner whose report the grader reads, each with tests
+// that already pass on the base beside tests the change makes pass, converted by `pwp dataset
+// idebench` (no test script: the framework is detected) and graded for real in verifiers on the
+// IDE image: jest (its JSON report), mocha (its JSON report), go test (-json), and a task script
+// that runs node (one case, its exit status); CTest (its JUnit report) on the cpp toolchain image.
+// Planted: the same tasks graded without the base run give the null agent the tests that already
+// passed.
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { convertDataset } from '../../host/converters/datasets';
+import { createDeployment } from '../../host/deployment/backends';
+import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
+import type { TestsEvaluator } from '../../host/evaluation/evaluatorSchema';
+import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
+import { gradeState } from '../../host/taskEnv/gradeState';
+import { taskName, type Task } from '../../host/taskEnv/loadTask';
+import { resolveTaskImage } from '../../host/taskEnv/resolveTaskImage';
+import { filesUnder, repoWith, write } from '../support/sweBenchTwins';
+import { testImage } from './environmentFixture';
+
+const DESCRIPTION = 'task_description: |\n  Make clamp keep its value within [lo, hi].\ndifficulty: easy\ncategory: Bug Fix\n';
+
+interface Dataset {
+  /** The repository's files. */
+  repo: Record<string, string>;
+  /** The golden patch's changes to them. */
+  fix: Record<string, string>;
+  /** The task folder's files besides its description and diff. */
+  task: Record<string, string>;
+  /** The evaluator the dataset converts to (framework, and the start of its command). */
+  framework: TestsEvaluator['framework'];
+  command: string[];
+  /** Cases counted (not passing on the base), and how many pass on the base. */
+  counted: number;
+  onBase: number;
+}
+
+const JS_CLAMP = 'function clamp(x, lo, hi) {\n  return x;\n}\n\nmodule.exports = { clamp };\n';
+const JS_FIXED = 'function clamp(x, lo, hi) {\n  return Math.max(lo, Math.min(hi, x));\n}\n\nmodule.exports = { clamp };\n';
+
+const DATASETS: Record<string, Dataset> = {
+  jest: {
+    repo: { 'package.json': '{"name": "gauge", "devDependencies": {"jest": "29"}}\n', 'src/gauge.js': JS_CLAMP },
+    fix: { 'src/gauge.js': JS_FIXED },
+    task: {
+      'task_tests.js': "const { clamp } = require('../../src/gauge');\n\ntest('exports clamp', () => { expect(typeof clamp).toBe('function'); });\n"
+        + "test('keeps a value inside', () => { expect(clamp(5, 0, 10)).toBe(5); });\ntest('clamps low', () => { expect(clamp(-5, 0, 10)).toBe(0); });\n"
+        + "test('clamps high', () => { expect(clamp(50, 0, 10)).toBe(10); });\n",
+    },
+    framework: 'jest', command: ['npx', 'jest'], counted: 2, onBase: 2,
+  },
+  mocha: {
+    repo: { 'package.json': '{"name": "gauge", "devDependencies": {"mocha": "10"}}\n', 'src/gauge.js': JS_CLAMP },
+    fix: { 'src/gauge.js': JS_FIXED },
+    task: {
+      'task_tests.js': "const assert = require('assert');\nconst { clamp } = require('../../src/gauge');\n\ndescribe('clamp', () => {\n"
+        + "  it('keeps a value inside', () => assert.strictEqual(clamp(5, 0, 10), 5));\n  it('clamps low', () => assert.strictEqual(clamp(-5, 0, 10), 0));\n"
+        + "  it('clamps high', () => assert.strictEqual(clamp(50, 0, 10), 10));\n});\n",
+    },
+    framework: 'mocha', command: ['npx', 'mocha'], counted: 2, onBase: 1,
+  },
+  // The task's Go tests in a package of their own (a test file, as go test needs), beside the repository's own test.
+  go: {
+    repo: {
+      'go.mod': 'module example.com/gauge\n\ngo 1.19\n',
+      'gauge.go': 'package gauge\n\nfunc Clamp(x, lo, hi int) int {\n\treturn x\n}\n',
+      'gauge_test.go': 'package gauge\n\nimport "testing"\n\nfunc TestInside(t *testing.T) {\n\tif Clamp(5, 0, 10) != 5 {\n\t\tt.Fatal("inside")\n\t}\n}\n',
+    },
+    fix: { 'gauge.go': 'package gauge\n\nfunc Clamp(x, lo, hi int) int {\n\tif x < lo {\n\t\treturn lo\n\t}\n\tif x > hi {\n\t\treturn hi\n\t}\n\treturn x\n}\n' },
+    task: {
+      'clamp_test.go': 'package task1\n\nimport (\n\t"testing"\n\n\t"example.com/gauge"\n)\n\n'
+        + 'func TestZero(t *testing.T) {\n\tif gauge.Clamp(0, 0, 10) != 0 {\n\t\tt.Fatal("zero")\n\t}\n}\n\n'
+        + 'func TestLow(t *testing.T) {\n\tif gauge.Clamp(-5, 0, 10) != 0 {\n\t\tt.Fatal("low")\n\t}\n}\n\n'
+        + 'func TestHigh(t *testing.T) {\n\tif gauge.Clamp(50, 0, 10) != 10 {\n\t\tt.Fatal("high")\n\t}\n}\n',
+    },
+    framework: 'go', command: ['go', 'test'], counted: 2, onBase: 2,
+  },
+  // A C library built by CMake, its tests registered with CTest (one executable, a case each): ctest's JUnit report, in the cpp toolchain image.
+  ctest: {
+    repo: {
+      'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.13)\nproject(gauge C)\nenable_testing()\nadd_library(gauge src/gauge.c)\n'
+        + 'target_include_directories(gauge PUBLIC include)\nadd_executable(base_test tests/base_test.c)\ntarget_link_libraries(base_test gauge)\n'
+        + 'add_test(NAME base_inside COMMAND base_test)\nif(EXISTS ${CMAKE_SOURCE_DIR}/tasks/task-1/task_tests.c)\n'
+        + '  add_executable(task_tests tasks/task-1/task_tests.c)\n  target_link_libraries(task_tests gauge)\n'
+        + '  foreach(c zero low high)\n    add_test(NAME clamp_${c} COMMAND task_tests ${c})\n  endforeach()\nendif()\n',
+      'include/gauge.h': 'int clamp(int x, int lo, int hi);\n',
+      'src/gauge.c': '#include "gauge.h"\n\nint clamp(int x, int lo, int hi) {\n  return x;\n}\n',
+      'tests/base_test.c': '#include "gauge.h"\n\nint main(void) {\n  return clamp(5, 0, 10) == 5 ? 0 : 1;\n}\n',
+    },
+    fix: { 'src/gauge.c': '#include "gauge.h"\n\nint clamp(int x, int lo, int hi) {\n  return x < lo ? lo : x > hi ? hi : x;\n}\n' },
+    task: {
+      'task_tests.c': '#include <string.h>\n#include "gauge.h"\n\nint main(int argc, char **argv) {\n  if (argc < 2) return 2;\n'
+        + '  if (!strcmp(argv[1], "zero")) return clamp(0, 0, 10) == 0 ? 0 : 1;\n  if (!strcmp(argv[1], "low")) return clamp(-5, 0, 10) == 0 ? 0 : 1;\n'
+        + '  if (!strcmp(argv[1], "high")) return clamp(50, 0, 10) == 10 ? 0 : 1;\n  return 2;\n}\n',
+    },
+    framework: 'junit', command: ['sh', '-c'], counted: 2, onBase: 2,
+  },
+  // The task's own script, running node: one case, the script's exit status.
+  script: {
+    repo: { 'src/gauge.js': JS_CLAMP },
+    fix: { 'src/gauge.js': JS_FIXED },
+    task: {
+      'run-tests.sh': '#!/usr/bin/env bash\ncd /app\nnode "tasks/${TASK_ID}/task_tests.js"\n',
+      'task_tests.js': "const assert = require('assert');\nconst { clamp } = require('/app/src/gauge');\nassert.strictEqual(clamp(5, 0, 10), 5);\nassert.strictEqual(clamp(-5, 0, 10), 0);\n",
+    },
+    framework: 'exitCode', command: ['sh', '.pwp-idebench/run-tests.sh'], counted: 1, onBase: 0,
+  },
+};
+
+/** A workspace state as the verifier receives it. */
+const tarOfFiles = (files: Map<string, Buffer>) => bufferOf(tarOf([...files].map(([path, content]) => ({ path: `workspace/${path}`, content }))));
+
+describe('IDE-Bench tasks of every runner: only the tests the change makes pass count', function () {
+  this.timeout(30 * 60_000);
+  const root = mkdtempSync(join(tmpdir(), 'pwp-idebench-runners-'));
+  let image: string;
+  const tasks: Record<string, Task> = {};
+  /** Each task's image: the IDE image, or the toolchain image its runner builds with. */
+  const images = new Map<string, string>();
+  before(async function () {
+    this.timeout(30 * 60_000);
+    image = await testImage();
+    for (const [kind, d] of Object.entries(DATASETS)) {
+      const dir = join(root, 'datasets', `gauge-${kind}`);
+      const repo = repoWith(dir, d.repo);
+      const taskFiles = Object.fromEntries(Object.entries(d.task).map(([p, c]) => [`tasks/task-1/${p}`, c]));
+      write(dir, { 'tasks/task-1/task_description.txt': DESCRIPTION, 'tasks/task-1/task_diff.txt': repo.diff(d.fix), ...taskFiles });
+      rmSync(join(dir, '.git'), { recursive: true, force: true });
+      [tasks[kind]] = await convertDataset('idebench', dir, { outRoot: join(root, 'tasks') });
+      images.set(taskName(tasks[kind]), await resolveTaskImage(tasks[kind], { deployment: createDeployment(), ideImage: image }));
+    }
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  /** The task's workspace as the agent got it, and the same with its golden patch applied. */
+  function states(task: Task): { initial: Map<string, Buffer>; gold: Map<string, Buffer> } {
+    const scratch = join(root, 'gold', task.suite);
+    cpSync(task.workspaceDir!, scratch, { recursive: true });
+    execFileSync('git', ['apply', '--whitespace=nowarn', join(task.dir, 'oracle/task.diff')], { cwd: scratch });
+    return { initial: filesUnder(task.workspaceDir!), gold: filesUnder(scratch) };
+  }
+
+  async function grade(task: Task, s: { initial: Map<string, Buffer>; state: Map<string, Buffer> }): Promise<EvaluationResult> {
+    return gradeState(task, { image: images.get(taskName(task)) ?? image, workspaceTar: await tarOfFiles(s.state), initialTar: await tarOfFiles(s.initial) });
+  }
+  const show = (r: EvaluationResult) => `${r.summary}\n${JSON.stringify(r.tests?.cases.map((c) => [c.id, c.status]))}\n${r.tests?.stdoutTail ?? ''}\n${r.tests?.stderrTail ?? ''}`;
+
+  for (const [kind, d] of Object.entries(DATASETS)) {
+    it(`${kind}: the golden patch scores 1 and doing nothing 0, over the ${d.counted} tests that fail on the base; without the base run the null agent scores above 0${d.onBase ? '' : ' (none passes there)'}`, async () => {
+      const task = tasks[kind];
+      const e = task.evaluator as TestsEvaluator;
+      assert.deepEqual([e.framework, e.command.slice(0, d.command.length), e.countFailingOnBase, e.scoring], [d.framework, d.command, true, 'passRate']);
+      const s = states(task);
+      const [gold, nul] = await Promise.all([grade(task, { initial: s.initial, state: s.gold }), grade(task, { initial: s.initial, state: s.initial })]);
+      assert.deepEqual([gold.score, gold.tests?.total, gold.tests?.passingOnBase?.length], [1, d.counted, d.onBase], show(gold));
+      assert.deepEqual([nul.score, nul.tests?.total], [0, d.counted], show(nul));
+      if (!d.onBase) return;
+      // Planted: the same task without the base run counts the tests that pass on the base for the null agent.
+      const planted = { ...task, evaluator: { ...e, countFailingOnBase: false } };
+      const without = await grade(planted, { initial: s.initial, state: s.initial });
+      assert.ok(without.score > 0, show(without));
+    });
+  }
+
+  it('a task whose tests already pass on the base leaves nothing the change makes pass: the golden patch scores 0 and says why', async () => {
+    const task = tasks.mocha;
+    const s = states(task);
+    const r = await grade(task, { initial: s.gold, state: s.gold });
+    assert.equal(r.score, 0, show(r));
+    assert.match(r.summary, /^0\/0 tests pass .*; 3 passing on the base not counted; every test that ran passes on the base: the task's change makes none pass/, show(r));
+  });
+
+  it('the base runs in a verifier of its own, which goes with the grading: the agent\'s new file is graded, no container is left', async () => {
+    const task = tasks.script;
+    const s = states(task);
+    // The agent fixes the code by a new module the old one loads: only in the agent's workspace.
+    const state = new Map(s.initial);
+    state.set('src/gauge.js', Buffer.from("module.exports = require('./fixed');\n"));
+    state.set('src/fixed.js', Buffer.from(JS_FIXED));
+    const r = await grade(task, { initial: s.initial, state });
+    assert.equal(r.score, 1, show(r));
+    const left = await new Docker().listContainers({ all: true, filters: { label: [`pwp.task=${taskName(task)}`] } });
+    assert.deepEqual(left.map((c) => c.Names), []);
+  });
+
+  it('a grading without the initial workspace cannot run the base, and says so', async () => {
+    const task = tasks.script;
+    const s = states(task);
+    const r = await gradeState(task, { image, workspaceTar: await tarOfFiles(s.gold) });
+    assert.equal(r.score, 0);
+    assert.match(r.summary, /^grading failed: this grading has no initial workspace to run the base from/);
+  });
+});
