@@ -317,6 +317,8 @@ export class FakeBridge {
     // tools.* go to the extension in the real bridge, unchecked; so here.
     this.dispatcher.registerFallback('tools.', async (method, params) => {
       const { name, args } = (params ?? {}) as { name?: string; args?: Record<string, unknown> };
+      // The fake IDE keeps no snapshot for get_diff_patch: retaking it has nothing to do.
+      if (method === 'tools.baseline') return { files: 0, tookMs: 0 };
       const tool = method === 'tools.call' && name ? this.o.tools?.[name] : undefined;
       if (!tool) throw new MethodNotFoundError(`${method}${name ? ` ${name}` : ''}: no such tool in the fake IDE`);
       this.calls.push({ method, params });
