@@ -206,7 +206,7 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
     : '';
   return {
     kind: 'tests', score, passed: allPass,
-    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${why ? `; ${why}` : ''}${replaced}`,
+    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${t.skipped ? `; ${t.skipped} skipped, which do not pass` : ''}${why ? `; ${why}` : ''}${replaced}`,
     tests: { ...t, cases, exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr) },
     ...(tampering ? { tampering: { reason: tampering, findings, disagreement: disagreement ?? ([...equality, ...inner].join('; ') || undefined) } } : {}),
     ...(ctx?.infrastructure.length ? { infrastructure: ctx.infrastructure } : {}),
