@@ -14,7 +14,7 @@ import {
 } from './canary';
 import {
   CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, HIDDEN_DIR, imageRunner, JEST_CANARY, MARK_ENV, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT,
-  SCRATCH_DIR, TESTS_UID, testsEnv,
+  SCRATCH_DIR, sealedTests, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';
@@ -175,7 +175,8 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   const canarySpec = canary ? await prepareCanary(canary, sandbox) : undefined;
   const mark = e.completionMark ? `pwp-end-${randomBytes(16).toString('hex')}` : undefined;
   const argv = withReportFlags(e, report, !!canary, jestSetup);
-  const run = await runIsolated(sandbox, { id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report }, canarySpec, mark);
+  const seal = sealedTests(e, sandbox.grading?.hiddenFiles ?? []);
+  const run = await runIsolated(sandbox, { id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(seal.length ? { seal } : {}) }, canarySpec, mark);
   const ended = mark && !run.timedOut ? checkCompletionMark(mark, run.stdout) : undefined;
   const read = readCases(e, run);
   const problem = read.problem ?? (ended && !ended.tampering ? ended.why : undefined);

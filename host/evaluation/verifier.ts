@@ -52,7 +52,12 @@ export interface Sandbox extends Pick<Runtime, 'exec' | 'readFile' | 'readTree'>
  */
 export const AGENT_FILE_MAX = 32 * 1024 * 1024;
 
-export interface GradingContext { infrastructure: InfrastructureChange[]; findings: TamperFinding[] }
+export interface GradingContext {
+  infrastructure: InfrastructureChange[];
+  findings: TamperFinding[];
+  /** The task's hidden files copied over the workspace (paths relative to it). */
+  hiddenFiles?: string[];
+}
 
 export interface VerifierInputs {
   /**
@@ -179,7 +184,7 @@ export class Verifier implements Sandbox {
             { user: 'root', cwd: '/', timeoutSec: 300 })) : []),
         ]
         : [];
-      this.grading = { infrastructure: intake.changes, findings };
+      this.grading = { infrastructure: intake.changes, findings, hiddenFiles: overlay.map((f) => f.path) };
     } finally {
       intake.close();
     }
