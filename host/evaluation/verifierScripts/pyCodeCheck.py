@@ -50,6 +50,12 @@ NAMES = {
     "inspect.stack": ("walks the interpreter's objects or frames", "fixed"),
     "inspect.currentframe": ("walks the interpreter's objects or frames", "fixed"),
     "inspect.getouterframes": ("walks the interpreter's objects or frames", "fixed"),
+    "inspect.getinnerframes": ("walks the interpreter's objects or frames", "fixed"),
+    "inspect.trace": ("walks the interpreter's objects or frames", "fixed"),
+    "inspect.getframeinfo": ("walks the interpreter's objects or frames", "fixed"),
+    "traceback.walk_stack": ("walks the interpreter's objects or frames", "fixed"),
+    "traceback.walk_tb": ("walks the interpreter's objects or frames", "fixed"),
+    "logging.currentframe": ("walks the interpreter's objects or frames", "fixed"),
     "os.getppid": ("looks up its parent process", "fixed"),
     "types.FunctionType": ("builds a function from code objects", "exec"),
     "types.CodeType": ("builds a function from code objects", "exec"),
@@ -76,10 +82,20 @@ MODULES = {
     "runpy": ("runs code from a path (runpy)", "exec"),
     "importlib.machinery": ("loads a module from a path", "exec"),
     "zipimport": ("loads a module from a path", "exec"),
+    # A function's compiled code: the tests' own functions hold their expected values.
+    "dis": ("reads compiled code (dis)", "introspection"),
+    # The test framework's and the verifier's own modules in the tests' process (the canary,
+    # the equality check, the sealed test files); a task that is pytest's source uses _pytest.
+    "_pytest": ("reaches into pytest's internals (_pytest)", "framework"),
+    "pluggy": ("reaches into pytest's plugin manager (pluggy)", "framework"),
+    "pwp_pytest": ("reaches into the verifier's plugin", "fixed"),
+    "pwp_equality": ("reaches into the verifier's plugin", "fixed"),
+    "pwp_script": ("reaches into the verifier's plugin", "fixed"),
 }
 # Attributes that lead from any object to the interpreter's insides.
 ATTRS = {a: "reaches into frames, globals or code objects (" + a + ")" for a in (
-    "__subclasses__", "__globals__", "__code__", "__builtins__", "f_back", "f_globals", "f_locals", "f_builtins", "tb_frame", "gi_frame", "cr_frame", "ag_frame")}
+    "__subclasses__", "__globals__", "__code__", "__builtins__", "__closure__", "cell_contents", "f_back", "f_globals", "f_locals", "f_builtins",
+    "f_code", "co_consts", "co_code", "co_names", "tb_frame", "gi_frame", "cr_frame", "ag_frame", "gi_code", "cr_code", "ag_code")}
 PATHS = (("/pwp", "names the grader's files (/pwp)", "fixed"), ("/dev/fd", "names file descriptors (/dev/fd)", "fixed"), ("/proc", "reads /proc", "proc"))
 
 
@@ -293,6 +309,9 @@ class Reader(ast.NodeVisitor):
                 resolved = self.resolve(node)
                 if resolved:
                     self.check_name(node, resolved)
+        elif name in ("getattr", "setattr", "delattr", "hasattr") and len(node.args) >= 2 and self.fold(node.args[1]) in ATTRS:
+            # getattr(f, "__code__") is f.__code__.
+            self.add(node, ATTRS[self.fold(node.args[1])], "introspection")
         elif name in ("getattr", "setattr", "delattr") and len(node.args) >= 2 and self.is_module(node.args[0]):
             attr = self.fold(node.args[1])
             if not isinstance(attr, str):

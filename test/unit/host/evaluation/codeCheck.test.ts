@@ -55,6 +55,12 @@ describe('Python read as parsed code', () => {
     ["the grader's paths", "p = '/p' + 'wp/out/gold.sql'\n", /\/pwp/],
     ['file descriptors', 'p = "/dev/fd/%d" % 3\n', /\/dev\/fd/],
     ['a file this Python cannot parse (newer syntax)', 'type X = int\nexec(x)\n', /cannot be parsed here and names exec/],
+    ["a test function's constants through dis", 'import dis, importlib\nt = importlib.import_module("test_x")\nc = list(dis.get_instructions(t.test_a))\n', /compiled code \(dis\)/],
+    ["the calling test's frame through traceback", 'import traceback\nfor f, _ in traceback.walk_stack(None):\n    c = f.f_code.co_consts\n', /frames/],
+    ['a code object through getattr with a constant name', "c = getattr(fn, '__co' + 'de__')\n", /__code__/],
+    ["a closure's cells", 'v = fn.__closure__[0].cell_contents\n', /__closure__/],
+    ["pytest's internals imported by pieces", "import importlib\nr = importlib.import_module('_py' + 'test.assertion.rewrite')\n", /_pytest/],
+    ["the verifier's plugin", "import importlib\np = importlib.import_module('pwp_' + 'pytest')\n", /verifier's plugin/],
   ];
   for (const [what, code, reason] of planted) {
     it(`finds ${what}`, () => {
