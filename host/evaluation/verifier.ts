@@ -141,7 +141,9 @@ export class Verifier implements Sandbox {
       const { code, baseline } = intake;
       // The deliverable's Python is read as parsed code by the image's own interpreter, with the
       // task's unchanged files where they lie for the task's own use of the same capabilities.
-      const pyInput = intake.planned && pythonCheckInput(code, baseline, { scanRoot: '/workspace', exclude: new Set(overlay.map((f) => f.path)) });
+      const pyInput = intake.planned && pythonCheckInput(code, baseline, {
+        scanRoot: '/workspace', exclude: new Set(overlay.map((f) => f.path)), hidden: overlay.map((f) => f.path),
+      });
       const head: TarEntry[] = [
         ...fileEntries([...runnerFiles(), deliverableFile(code, intake.planned ? baseline : undefined), { path: 'pwp/report/.keep', content: '' }], ROOT),
         // Scratch space the IDE user can write in; root's like the rest of /pwp.

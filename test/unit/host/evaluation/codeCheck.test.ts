@@ -16,8 +16,8 @@ const SCRIPT = join(__dirname, '../../../../host/evaluation/verifierScripts/pyCo
 const dir = mkdtempSync(join(tmpdir(), 'pwp-codecheck-'));
 const map = (o: Record<string, string>) => new Map(Object.entries(o).map(([k, v]) => [k, Buffer.from(v)]));
 
-function py(changed: Record<string, string>, baseline: Record<string, string> = {}): TamperFinding[] {
-  const input = pythonCheckInput(map(changed), map(baseline));
+function py(changed: Record<string, string>, baseline: Record<string, string> = {}, hidden?: string[]): TamperFinding[] {
+  const input = pythonCheckInput(map(changed), map(baseline), hidden ? { hidden } : {});
   if (!input) return [];
   const file = join(dir, 'input.json');
   writeFileSync(file, JSON.stringify(input));
@@ -58,9 +58,22 @@ describe('Python read as parsed code', () => {
     ["a test function's constants through dis", 'import dis, importlib\nt = importlib.import_module("test_x")\nc = list(dis.get_instructions(t.test_a))\n', /compiled code \(dis\)/],
     ["the calling test's frame through traceback", 'import traceback\nfor f, _ in traceback.walk_stack(None):\n    c = f.f_code.co_consts\n', /frames/],
     ['a code object through getattr with a constant name', "c = getattr(fn, '__co' + 'de__')\n", /__code__/],
+    ['a code object named by repeated pieces', "c = getattr(fn, '_' * 2 + 'code' + 2 * '_')\n", /__code__/],
     ["a closure's cells", 'v = fn.__closure__[0].cell_contents\n', /__closure__/],
     ["pytest's internals imported by pieces", "import importlib\nr = importlib.import_module('_py' + 'test.assertion.rewrite')\n", /_pytest/],
     ["the verifier's plugin", "import importlib\np = importlib.import_module('pwp_' + 'pytest')\n", /verifier's plugin/],
+    // A frame walker reached where no alias is followed: a default argument, a container, a loop variable.
+    ['sys._getframe through a default argument', 'import sys\ndef f(s=sys):\n    return s._getframe(2)\n', /_getframe on an object/],
+    ["sys._getframe through a module of the workspace's", 'import helpers\nf = helpers.s._getframe(1)\n', /_getframe on an object/],
+    ['gc.get_objects through a loop variable', 'import sys, gc\nfor m in (sys, gc):\n    pass\nobjs = m.get_objects()\n', /get_objects on an object/],
+    ['a walker named by a string built from pieces', "fr = object.__getattribute__(s, ''.join(['_get', 'frame']))\n", /_getframe/],
+    ['a frame attribute through operator.attrgetter', "import operator\ng = operator.attrgetter('f_' + 'back')\n", /f_back/],
+    ['sys reached as another module\'s attribute', 'import os\nm = os.sys.modules\n', /sys\.modules/],
+    ['exec reached through a builtin\'s __self__', "len.__self__.exec('x = 1')\n", /exec/],
+    ['all threads\' frames', 'import sys\nfs = sys._current_frames()\n', /frames/],
+    ["a test function's globals through inspect", 'import inspect\nv = inspect.getclosurevars(fn).globals\n', /frames/],
+    ["the calling assert's line", 'import traceback\nline = traceback.extract_stack()[-2].line\n', /frames/],
+    ["Python 3.12's monitoring", 'import sys\nsys.monitoring.register_callback(1, 2, cb)\n', /how the interpreter runs/],
   ];
   for (const [what, code, reason] of planted) {
     it(`finds ${what}`, () => {
@@ -68,6 +81,27 @@ describe('Python read as parsed code', () => {
       assert.ok(f.some((x) => reason.test(x.reason)), `${code}\n${JSON.stringify(f, null, 1)}`);
     });
   }
+
+  // The hidden tests' modules hold the expected values in their functions' constants, their
+  // module-level data and their parametrize marks, whatever reads them.
+  const hidden = ['tests/test_roman_hidden.py', 'tests/conftest.py', '.swebench/test_swebench.py'];
+  const importsHidden: [string, string][] = [
+    ['by its name on sys.path', 'import test_roman_hidden\nv = test_roman_hidden.test_to_roman.pytestmark\n'],
+    ['by its package path', 'from tests.test_roman_hidden import CASES\n'],
+    ['by a name built from pieces', "import importlib\nm = importlib.import_module('test_roman' + '_hidden')\n"],
+    ['through its package with a star import', 'from tests import *\n'],
+    ["through its package's namespace", 'import tests\nm = vars(tests)\n'],
+    ['from a dot-folder, by its own name', 'import test_swebench\n'],
+  ];
+  for (const [what, code] of importsHidden) {
+    it(`finds the hidden tests imported ${what}`, () => {
+      const f = py({ 'roman.py': code }, { 'tests/test_visible.py': 'x = 1\n' }, hidden);
+      assert.ok(f.some((x) => /hidden tests|namespace/.test(x.reason)), `${code}\n${JSON.stringify(f, null, 1)}`);
+    });
+  }
+  it("leaves the workspace's own modules alone when a hidden file has the same name", () => {
+    assert.deepEqual(py({ 'roman.py': 'import helpers\nimport tests.test_visible\n' }, { 'helpers.py': 'x = 1\n', 'tests/test_visible.py': 'x = 1\n' }, ['tests/helpers.py']), []);
+  });
 
   it('finds nothing in ordinary code: methods named like built-ins, re.compile, getattr on objects, local modules', () => {
     const code = [
@@ -77,6 +111,7 @@ describe('Python read as parsed code', () => {
       '    def eval(self):', '        return getattr(self, "value", None)',
       'def load(path):', '    with open(path) as f:', '        return json.load(f)',
       'mypkg.config.DEBUG = True', 'name = "process"', 'url = "https://example.com/proc"', 'p = "/procedure"',
+      'class Stack:', '    def trace(self):', '        return self.stack', 'modules = {"a": 1}', 'x = modules["a"]',
     ].join('\n');
     assert.deepEqual(py({ 'app.py': code, 'mypkg/config.py': 'DEBUG = False\n' }), []);
   });
