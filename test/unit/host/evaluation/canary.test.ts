@@ -63,7 +63,9 @@ describe('grading canary', () => {
     assert.deepEqual(JSON.parse(files['overlay.json']).Replace, {
       '/workspace/a/testokay_test.go': '/pwp/canary/x/a_test.go', '/workspace/testokay_test.go': '/pwp/canary/x/main_test_test.go',
     });
-    assert.match(files['a_test.go'], /^package a\n[^]*func TestOkay\(t \*testing\.T\) \{\}\n[^]*func TestBad\(t \*testing\.T\) \{\n\tt\.Fatal/);
+    assert.match(files['a_test.go'], /^package a\n[^]*func TestBad\(t \*testing\.T\) \{\n\tt\.Fatal/);
+    // The test that must pass checks that its standard output is the one go test gave it: a filter spliced in between would rewrite the task's results.
+    assert.match(files['a_test.go'], /\n\t(os\w+) "os"\n[^]*func TestOkay\(t \*testing\.T\) \{\n\tif \1\.Stdout == nil \|\| \1\.Stdout\.Fd\(\) != 1 \{[^]*\/proc\/self\/fd\/1[^]*Getppid\(\)[^]*is not one go test gave/);
   });
 
   it('brings the canary into each runner: preload for node and mocha, overlay and no vet for go', () => {

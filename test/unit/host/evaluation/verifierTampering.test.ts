@@ -90,12 +90,18 @@ describe('isolated runners', () => {
   });
 
   it('seals the hidden test modules and conftest.py files a pytest command runs, and nothing a script or another runner reads', () => {
-    const hidden = ['tests/test_roman_hidden.py', 'tests/conftest.py', 'tests/helpers.py', 'other/test_else.py', '.swebench/test_swebench.py', '.swebench/runner_canary.py', 'size_test.go'];
+    const hidden = [
+      'tests/test_roman_hidden.py', 'tests/conftest.py', 'tests/helpers.py', 'other/test_else.py', '.swebench/test_swebench.py', '.swebench/runner_canary.py', 'size_test.go',
+    ];
     const seal = (command: string[], framework = 'pytest') => sealedTests({ framework: framework as 'pytest', command }, hidden);
-    assert.deepEqual(seal(['python3', '-m', 'pytest', '-q', '-o', 'faulthandler_timeout=20', 'tests/test_roman_hidden.py']), ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py']);
+    assert.deepEqual(seal(['python3', '-m', 'pytest', '-q', '-o', 'faulthandler_timeout=20', 'tests/test_roman_hidden.py']),
+      ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py']);
     assert.deepEqual(seal(['pytest', 'tests/']), ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py']);
-    assert.deepEqual(seal(['python3', '-m', 'pytest', '.swebench/test_swebench.py::test_result']), ['/workspace/tests/conftest.py', '/workspace/.swebench/test_swebench.py']);
-    assert.deepEqual(seal(['python3', '-m', 'pytest']), ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py', '/workspace/other/test_else.py', '/workspace/.swebench/test_swebench.py'], 'all of them when it names none');
+    assert.deepEqual(seal(['python3', '-m', 'pytest', '.swebench/test_swebench.py::test_result']),
+      ['/workspace/tests/conftest.py', '/workspace/.swebench/test_swebench.py']);
+    assert.deepEqual(seal(['python3', '-m', 'pytest']),
+      ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py', '/workspace/other/test_else.py', '/workspace/.swebench/test_swebench.py'],
+      'all of them when it names none');
     assert.deepEqual(seal(['python3', '-m', 'pytest', '--assert=plain', 'tests']), [], 'without rewriting pytest reads them from disk');
     assert.deepEqual(seal(['bash', 'run_tests.sh']), [], 'a script may run pytest more than once');
     assert.deepEqual(seal(['node', '--test'], 'node'), []);
