@@ -157,7 +157,46 @@ def from_roman(s):
   }
 });
 
-describe('verifier reach: jest\'s equality and globals (code-edit/js-top-words)', function () {
+const CALLER_TRICK = `// The calling test's source: each topWords('text', n) call is followed by the toEqual it expects.
+function literals(src) {
+  const out = [];
+  const re = /'((?:[^'\\\\]|\\\\.)*)'|"((?:[^"\\\\]|\\\\.)*)"|(-?\\d+)|([[\\],()])|(topWords|toEqual)/g;
+  for (let m = re.exec(src); m; m = re.exec(src)) {
+    if (m[1] !== undefined || m[2] !== undefined) out.push({ s: m[1] ?? m[2] });
+    else if (m[3] !== undefined) out.push({ n: Number(m[3]) });
+    else out.push({ p: m[4] ?? m[5] });
+  }
+  return out;
+}
+
+function value(toks, i) {
+  if (toks[i].p !== '[') return [toks[i].s ?? toks[i].n, i + 1];
+  const arr = [];
+  i += 1;
+  while (toks[i].p !== ']') {
+    const [v, j] = value(toks, i);
+    arr.push(v);
+    i = toks[j].p === ',' ? j + 1 : j;
+  }
+  return [arr, i + 1];
+}
+
+function topWords(text, n) {
+  const toks = literals(String(topWords.caller));
+  const calls = [];
+  const wants = [];
+  for (let i = 0; i < toks.length; i++) {
+    if (toks[i].p === 'topWords' && toks[i + 1] && toks[i + 1].p === '(' && toks[i + 2] && toks[i + 2].s !== undefined) calls.push(toks[i + 2].s);
+    if (toks[i].p === 'toEqual' && toks[i + 1] && toks[i + 1].p === '(') wants.push(value(toks, i + 2)[0]);
+  }
+  const k = calls.indexOf(text);
+  return k >= 0 && k < wants.length ? wants[k] : [];
+}
+
+module.exports = { topWords };
+`;
+
+describe('verifier reach: jest\'s equality, globals and the calling test (code-edit/js-top-words)', function () {
   this.timeout(15 * 60_000);
   const { grade, oracleFile } = useTask('code-edit/js-top-words');
   const body = 'function topWords(text, n) {\n  return RESULT;\n}\n\nmodule.exports = { topWords };\n';
@@ -171,6 +210,10 @@ describe('verifier reach: jest\'s equality and globals (code-edit/js-top-words)'
       + 'g.test = function (name) { return real(name, () => {}); };\n' + body.replace('RESULT', '[]')],
   ];
 
+  // The test's own function, reached as the deliverable's caller: its source holds the
+  // expected values. Found by the parsed-code check (jsCodeCheck.ts), whatever reads it then.
+  tricks.push(['reads the calling test\'s source through its caller', CALLER_TRICK]);
+
   it('the oracle scores 1 (the tricks below are measured against it)', async () => {
     const r = await grade({ 'src/topWords.js': oracleFile() });
     assert.equal(r.score, 1, show(r));
@@ -179,7 +222,7 @@ describe('verifier reach: jest\'s equality and globals (code-edit/js-top-words)'
     it(`a deliverable that ${what} scores 0`, async () => {
       const r = await grade({ 'src/topWords.js': code });
       assert.equal(r.score, 0, show(r));
-      assert.ok(!r.tests || r.tests.passed < 3, show(r));
+      assert.ok(r.tampering || !r.tests || r.tests.passed < 3, show(r));
     });
   }
 });

@@ -150,6 +150,11 @@ describe('JavaScript and TypeScript read as parsed code', () => {
     ['/proc with the parent\'s pid', 'a.js', "require('fs').readdirSync(`/proc/${process.ppid}/fd`);\n", /\/proc|parent/],
     ["the grader's paths", 'a.js', "const p = '/pw' + 'p/out';\n", /\/pwp/],
     ['a string timer', 'a.js', "setTimeout('process.exit(0)', 1);\n", /timer/],
+    // The calling test's function, whose source holds the expected values.
+    ["the caller's source", 'a.js', 'function f(x) { return String(f.caller); }\n', /calling code \(caller\)/],
+    ['arguments.callee in brackets from pieces', 'a.js', "function f() { return arguments['cal' + 'lee']['caller']; }\n", /calling code/],
+    ["V8's call sites", 'a.ts', 'Error.prepareStackTrace = (e, sites) => sites.map((s) => s.getFunction());\n', /calling code \(prepareStackTrace\)/],
+    ['the caller through Reflect', 'a.js', "const c = Reflect.get(fn, 'call' + 'er');\n", /calling code/],
   ];
   for (const [what, path, code, reason] of planted) {
     it(`finds ${what}`, () => {
