@@ -153,8 +153,11 @@ class Reader(ast.NodeVisitor):
         for node in getattr(tree, "body", []):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 self.shadowed.add(node.name)
+        self.parent = {}
         for node in ast.walk(tree):
             self.collect(node)
+            for child in ast.iter_child_nodes(node):
+                self.parent[child] = node
 
     def collect(self, node):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name not in SENSITIVE_BUILTINS:
@@ -341,6 +344,14 @@ class Reader(ast.NodeVisitor):
         name = self.resolve(node) if isinstance(node.ctx, ast.Load) else None
         if name:
             self.check_name(node, name)
+            self.hidden_package_value(node, name)
+
+    def hidden_package_value(self, node, name):
+        """The package of the hidden tests handed to other code (inspect.getmembers(tests),
+        tests.__getattribute__(n), a loop over dir()): its namespace holds the test modules."""
+        up = self.parent.get(node)
+        if name in self.hidden_packages and not (isinstance(up, ast.Attribute) and up.value is node and not up.attr.startswith("__")):
+            self.add(node, "imports the task's hidden tests", "fixed")
 
     def visit_Attribute(self, node):
         if node.attr in ATTRS:
@@ -362,6 +373,8 @@ class Reader(ast.NodeVisitor):
         if self.named(node, self.fold(node)):
             return
         name = self.resolve(node.func)
+        if name in ("__import__", "importlib.import_module", "importlib.__import__"):
+            self.hidden_package_value(node, self.resolve(node))
         if name in ("__import__", "importlib.import_module", "importlib.__import__"):
             if node.args and not isinstance(self.fold(node.args[0]), str):
                 self.add(node, "imports a module by a computed name", "import")

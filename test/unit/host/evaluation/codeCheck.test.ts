@@ -91,6 +91,8 @@ describe('Python read as parsed code', () => {
     ['by a name built from pieces', "import importlib\nm = importlib.import_module('test_roman' + '_hidden')\n"],
     ['through its package with a star import', 'from tests import *\n'],
     ["through its package's namespace", 'import tests\nm = vars(tests)\n'],
+    ['through its package handed to inspect', 'import inspect, tests\nm = inspect.getmembers(tests)\n'],
+    ["through its package's __getattribute__", "import importlib\nm = importlib.import_module('tests').__getattribute__(name)\n"],
     ['from a dot-folder, by its own name', 'import test_swebench\n'],
   ];
   for (const [what, code] of importsHidden) {
