@@ -299,6 +299,9 @@ class Reader(ast.NodeVisitor):
 
     def is_module(self, node):
         """An expression that is an imported module (or something in one), not the workspace's own."""
+        if self.resolve(node) == "builtins":
+            # print.__self__: the builtins module, reached without an import.
+            return True
         root = node
         while isinstance(root, ast.Attribute):
             root = root.value

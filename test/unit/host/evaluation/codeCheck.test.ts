@@ -70,6 +70,7 @@ describe('Python read as parsed code', () => {
     ['a frame attribute through operator.attrgetter', "import operator\ng = operator.attrgetter('f_' + 'back')\n", /f_back/],
     ['sys reached as another module\'s attribute', 'import os\nm = os.sys.modules\n', /sys\.modules/],
     ['exec reached through a builtin\'s __self__', "len.__self__.exec('x = 1')\n", /exec/],
+    ['the builtins module through a builtin\'s __self__, by a computed name', "f = getattr(print.__self__, ''.join(map(chr, codes)))\n", /computed name/],
     ['all threads\' frames', 'import sys\nfs = sys._current_frames()\n', /frames/],
     ["a test function's globals through inspect", 'import inspect\nv = inspect.getclosurevars(fn).globals\n', /frames/],
     ["the calling assert's line", 'import traceback\nline = traceback.extract_stack()[-2].line\n', /frames/],
