@@ -70,6 +70,8 @@ NAMES = {
     "traceback.print_stack": ("walks the interpreter's objects or frames", "fixed"),
     "traceback.StackSummary": ("walks the interpreter's objects or frames", "fixed"),
     "os.getppid": ("looks up its parent process", "fixed"),
+    # A signal handler is called with the frame it interrupted: the test's, under a timer.
+    "signal.signal": ("receives the interrupted frame (a signal handler)", "signal"),
     "types.FunctionType": ("builds a function from code objects", "exec"),
     "types.CodeType": ("builds a function from code objects", "exec"),
     "marshal.loads": ("loads byte-code (marshal)", "exec"),

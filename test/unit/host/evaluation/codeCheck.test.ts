@@ -74,6 +74,7 @@ describe('Python read as parsed code', () => {
     ['all threads\' frames', 'import sys\nfs = sys._current_frames()\n', /frames/],
     ["a test function's globals through inspect", 'import inspect\nv = inspect.getclosurevars(fn).globals\n', /frames/],
     ["the calling assert's line", 'import traceback\nline = traceback.extract_stack()[-2].line\n', /frames/],
+    ["the interrupted test's frame through a signal handler", 'import signal\nsignal.signal(signal.SIGALRM, grab)\nsignal.setitimer(signal.ITIMER_REAL, 0.001)\n', /signal handler/],
     ["Python 3.12's monitoring", 'import sys\nsys.monitoring.register_callback(1, 2, cb)\n', /how the interpreter runs/],
   ];
   for (const [what, code, reason] of planted) {
