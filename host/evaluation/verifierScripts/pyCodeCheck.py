@@ -380,7 +380,6 @@ class Reader(ast.NodeVisitor):
         name = self.resolve(node.func)
         if name in ("__import__", "importlib.import_module", "importlib.__import__"):
             self.hidden_package_value(node, self.resolve(node))
-        if name in ("__import__", "importlib.import_module", "importlib.__import__"):
             if node.args and not isinstance(self.fold(node.args[0]), str):
                 self.add(node, "imports a module by a computed name", "import")
             else:
@@ -409,7 +408,7 @@ class Reader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def walker(self, node, attr):
-        self.add(node, "walks the interpreter's objects or frames, or hooks it (" + attr + " on an object it was handed)", "walker " + attr)
+        return self.add(node, "walks the interpreter's objects or frames, or hooks it (" + attr + " on an object it was handed)", "walker " + attr)
 
     def named(self, node, s):
         """A string that is the name of an attribute leading to the interpreter's insides (attrgetter, __getattribute__, getattr)."""
