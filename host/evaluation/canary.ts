@@ -62,10 +62,25 @@ export function drawCanary(framework: string, bytes: (n: number) => Buffer = ran
   return { framework: fw, pass: [name()], fail: [name()], dir: `${CANARY_ROOT}/${word(24, bytes)}` };
 }
 
-/** The Go test file put in a package (through the overlay) for the canary. */
+/**
+ * The Go test file put in a package (through the overlay) for the canary. The tests that must
+ * pass also check that the test binary's standard output is the one `go test` gave it (fd 1, the
+ * same pipe or file as one of its parent's descriptors): the testing package writes the result
+ * lines there, and a deliverable that splices a filter in between (a pipe to `sed` rewriting
+ * `--- FAIL` of the task's tests) could otherwise rewrite them without touching the canary's.
+ */
 export function goCanarySource(c: Canary, pkg: string): string {
-  return `package ${pkg}\n\nimport "testing"\n\n`
-    + c.pass.map((n) => `func ${n}(t *testing.T) {}\n\n`).join('')
+  // Imported under names of this run: a package's own identifiers cannot collide with them.
+  const suffix = c.pass[0].slice(4).toLowerCase();
+  const os = `os${suffix}`;
+  const conv = `strconv${suffix}`;
+  const check = `\tif ${os}.Stdout == nil || ${os}.Stdout.Fd() != 1 {\n\t\tt.Fatal("os.Stdout is not file descriptor 1")\n\t}\n`
+    + `\tmine, err := ${os}.Readlink("/proc/self/fd/1")\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n`
+    + `\tdir := "/proc/" + ${conv}.Itoa(${os}.Getppid()) + "/fd/"\n\tfds, err := ${os}.ReadDir(dir)\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n`
+    + `\tfor _, fd := range fds {\n\t\tif theirs, err := ${os}.Readlink(dir + fd.Name()); err == nil && theirs == mine {\n\t\t\treturn\n\t\t}\n\t}\n`
+    + `\tt.Fatal("standard output " + mine + " is not one go test gave")\n`;
+  return `package ${pkg}\n\nimport (\n\t${os} "os"\n\t${conv} "strconv"\n\t"testing"\n)\n\n`
+    + c.pass.map((n) => `func ${n}(t *testing.T) {\n${check}}\n\n`).join('')
     + c.fail.map((n) => `func ${n}(t *testing.T) {\n\tt.Fatal("expected failure")\n}\n\n`).join('');
 }
 

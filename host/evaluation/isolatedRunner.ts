@@ -13,7 +13,7 @@
 //   report, and only then root copies report, output and exit status into /pwp/report,
 //   which the tests' user cannot write.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { CANARY_PLACEHOLDER, CANARY_ROOT } from './canary';
 import type { TestsEvaluator } from './evaluatorSchema';
 
@@ -90,6 +90,27 @@ export function imageRunner(argv: readonly string[]): string[] {
   return out;
 }
 
+const TEST_FILE = /(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$/;
+
+/**
+ * The task's hidden test files a pytest run seals (RunSpec.seal): its test modules and
+ * conftest.py files among the hidden files, under the paths the command names (all of them
+ * when it names none). The deliverable runs inside pytest's process, and a test file it can
+ * read hands it the expected values (`traceback.extract_stack()` gives the calling assert's
+ * line). Only a command that is pytest itself, with assertion rewriting (the rewrite is where
+ * pytest reads a test module), seals: a script may run pytest more than once.
+ */
+export function sealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'>, hiddenFiles: readonly string[]): string[] {
+  if (e.framework !== 'pytest') return [];
+  const argv = imageRunner(e.command);
+  const args = argv[0] === 'python3' && argv[1] === '-m' && argv[2] === 'pytest' ? argv.slice(3) : ['pytest', 'py.test'].includes(argv[0]) ? argv.slice(1) : undefined;
+  if (!args || args.some((a, i) => a === '--assert=plain' || (a === '--assert' && args[i + 1] === 'plain'))) return [];
+  const named = args.filter((a) => !a.startsWith('-')).map((a) => posix.normalize(a.split('::')[0]).replace(/^\/workspace\//, '').replace(/\/$/, ''));
+  const covered = (p: string) => named.some((n) => n === '.' || p === n || p.startsWith(`${n}/`));
+  const anyNamed = hiddenFiles.some(covered);
+  return hiddenFiles.filter((p) => TEST_FILE.test(p) && (!anyNamed || covered(p) || p.endsWith('conftest.py'))).map((p) => `/workspace/${p}`);
+}
+
 /** Environment variables that would load code before the runner or change where it looks. */
 export const DROPPED_ENV = [
   'NODE_OPTIONS', 'NODE_PATH', 'NODE_REPL_EXTERNAL_MODULE', 'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONUSERBASE', 'PYTHONINSPECT', 'PYTEST_ADDOPTS',
@@ -116,10 +137,17 @@ export function testsEnv(e: Pick<TestsEvaluator, 'env'>): Record<string, string>
 
 export interface RunSpec {
   argv: string[]; cwd: string; env: Record<string, string>; dropEnv: string[]; timeoutSec: number; uid: number; gid: number; id: string; report?: string;
+  /**
+   * Hidden test files the run's pytest reads from the runner instead of from disk (sealedTests):
+   * root's alone while the tests' processes live, their text handed to the tests' process on
+   * a descriptor (SEALED_ENV names it) that the verifier's plugin reads before any code of the
+   * workspace runs.
+   */
+  seal?: string[];
   /** Where the runner keeps results and how it finds the canary (the file has no constants of its own). */
   layout: RunLayout;
 }
-export interface RunLayout { results: string; canaryEnv: string; canaryRoot: string; canaryPlaceholder: string; markEnv: string; hidden: string }
+export interface RunLayout { results: string; canaryEnv: string; canaryRoot: string; canaryPlaceholder: string; markEnv: string; sealedEnv: string; hidden: string }
 /**
  * The run's canary folder and its files (canary.ts). Given to the runner in its environment
  * (CANARY_ENV), never on its command line, which any user can read in /proc; the runner
@@ -135,12 +163,14 @@ export const CANARY_ENV = 'PWP_CANARY_SPEC';
  * closes), never in their environment, argv or files.
  */
 export const MARK_ENV = 'PWP_COMPLETION_MARK';
+/** The descriptor on which the tests' process finds the sealed test files' text (pwp_pytest.py reads it, then drops the variable). */
+export const SEALED_ENV = 'PWP_SEALED_FD';
 /** The task's hidden folder: root-only while the tests' processes live (the runner closes it to them). */
 export const HIDDEN_DIR = '/pwp/hidden';
 
 /** What the runner file is told of the verifier's layout. */
 export const RUN_LAYOUT: RunLayout = {
-  results: RESULTS_DIR, canaryEnv: CANARY_ENV, canaryRoot: CANARY_ROOT, canaryPlaceholder: CANARY_PLACEHOLDER, markEnv: MARK_ENV, hidden: HIDDEN_DIR,
+  results: RESULTS_DIR, canaryEnv: CANARY_ENV, canaryRoot: CANARY_ROOT, canaryPlaceholder: CANARY_PLACEHOLDER, markEnv: MARK_ENV, sealedEnv: SEALED_ENV, hidden: HIDDEN_DIR,
 };
 export interface RunOutcome { exitCode: number; timedOut: boolean; stdout: string; stderr: string; report?: Buffer; survivors: number; problem?: string }
 

@@ -17,6 +17,8 @@ export interface PythonCheckInput {
   scanRoot?: string;
   scan?: string[];
   localModules: string[];
+  /** Names the task's hidden Python files import as (hiddenModules): the deliverable must not import them. */
+  hiddenModules?: string[];
 }
 
 const isPython = (p: string) => p.endsWith('.py');
@@ -34,20 +36,38 @@ function localModules(paths: Iterable<string>): string[] {
 }
 
 /**
+ * Every dotted name a hidden Python file can be imported as, whichever folder of its path is on
+ * sys.path (pytest's rootdir, `prepend` or `importlib` import modes): tests/test_x.py is
+ * `test_x` and `tests.test_x`. A deliverable that imports the hidden tests reads their expected
+ * values from their functions, constants or parametrize marks.
+ */
+export function hiddenModules(paths: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    if (!isPython(p)) continue;
+    const parts = p.replace(/\.py$/, '').split('/');
+    if (parts[parts.length - 1] === '__init__') parts.pop();
+    for (let i = parts.length - 1; i >= 0 && /^[A-Za-z_]\w*$/.test(parts[i]); i--) out.add(parts.slice(i).join('.'));
+  }
+  return [...out].sort();
+}
+
+/**
  * The script's input, or undefined when no Python file changed. `scanRoot`: where the task's
  * unchanged files can be read (the verifier's /workspace); without it they go inline.
  */
 export function pythonCheckInput(
-  changed: ReadonlyMap<string, Buffer>, baseline: ReadonlyMap<string, Buffer>, o: { scanRoot?: string; exclude?: ReadonlySet<string> } = {},
+  changed: ReadonlyMap<string, Buffer>, baseline: ReadonlyMap<string, Buffer>,
+  o: { scanRoot?: string; exclude?: ReadonlySet<string>; hidden?: Iterable<string> } = {},
 ): PythonCheckInput | undefined {
   const files = [...changed].filter(([p]) => isPython(p))
     .map(([path, content]) => ({ path, new: content.toString('base64'), old: baseline.get(path)?.toString('base64') ?? null }));
   if (!files.length) return undefined;
   const rest = [...baseline.keys()].filter((p) => isPython(p) && !changed.has(p) && !o.exclude?.has(p)).sort();
-  const modules = localModules([...baseline.keys(), ...changed.keys()]);
+  const modules = { localModules: localModules([...baseline.keys(), ...changed.keys()]), ...(o.hidden ? { hiddenModules: hiddenModules(o.hidden) } : {}) };
   return o.scanRoot
-    ? { files, scanRoot: o.scanRoot, scan: rest, localModules: modules }
-    : { files, baseline: rest.map((path) => ({ path, content: baseline.get(path)!.toString('base64') })), localModules: modules };
+    ? { files, scanRoot: o.scanRoot, scan: rest, ...modules }
+    : { files, baseline: rest.map((path) => ({ path, content: baseline.get(path)!.toString('base64') })), ...modules };
 }
 
 /** Findings from the script's stdout; a run that gave no answer is itself a finding (the check fails closed). */

@@ -15,7 +15,7 @@ import {
 } from './canary';
 import {
   CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, HIDDEN_DIR, imageRunner, JEST_CANARY, MARK_ENV, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT,
-  SCRATCH_DIR, TESTS_UID, testsEnv,
+  SCRATCH_DIR, sealedTests, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';
@@ -185,7 +185,8 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   const canarySpec = canary ? await prepareCanary(canary, sandbox) : undefined;
   const mark = e.completionMark ? `pwp-end-${randomBytes(16).toString('hex')}` : undefined;
   const argv = withReportFlags(e, report, !!canary, jestSetup);
-  const run = await runIsolated(sandbox, { id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report }, canarySpec, mark);
+  const seal = sealedTests(e, sandbox.grading?.hiddenFiles ?? []);
+  const run = await runIsolated(sandbox, { id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(seal.length ? { seal } : {}) }, canarySpec, mark);
   const ended = mark && !run.timedOut ? checkCompletionMark(mark, run.stdout) : undefined;
   const read = readCases(e, run);
   // A run that did not reach its end passes nothing.
@@ -244,7 +245,7 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
     : '';
   return {
     kind: 'tests', score, passed: allPass,
-    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${onBaseNote}${brokenNote}${baseEmpty}${why ? `; ${why}` : ''}${replaced}`,
+    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${t.skipped ? `; ${t.skipped} skipped, which do not pass` : ''}${onBaseNote}${brokenNote}${baseEmpty}${why ? `; ${why}` : ''}${replaced}`,
     tests: {
       ...t, cases, exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr),
       ...(basePassed ? { passingOnBase: [...basePassed].sort() } : {}),

@@ -35,6 +35,9 @@ import { planIntake, type ArchiveInput } from './workspaceIntake';
 
 export { VERIFIER_LABEL } from '../deployment/verifierContainer';
 
+/** The agent's final workspace in the verifier. */
+const WORKSPACE = '/workspace';
+
 /** What evaluators run against: the verifier container's runtime (or, in unit tests, a local stand-in). */
 export interface Sandbox extends Pick<Runtime, 'exec' | 'readFile' | 'readTree'> {
   /** What loading found: the agent's changes to the test infrastructure, and tampering in its deliverable. */
@@ -55,7 +58,12 @@ export interface Sandbox extends Pick<Runtime, 'exec' | 'readFile' | 'readTree'>
  */
 export const AGENT_FILE_MAX = 32 * 1024 * 1024;
 
-export interface GradingContext { infrastructure: InfrastructureChange[]; findings: TamperFinding[] }
+export interface GradingContext {
+  infrastructure: InfrastructureChange[];
+  findings: TamperFinding[];
+  /** The task's hidden files copied over the workspace (paths relative to it). */
+  hiddenFiles?: string[];
+}
 
 export interface VerifierInputs {
   /**
@@ -141,7 +149,9 @@ export class Verifier implements Sandbox {
       const { code, baseline } = intake;
       // The deliverable's Python is read as parsed code by the image's own interpreter, with the
       // task's unchanged files where they lie for the task's own use of the same capabilities.
-      const pyInput = intake.planned && pythonCheckInput(code, baseline, { scanRoot: '/workspace', exclude: new Set(overlay.map((f) => f.path)) });
+      const pyInput = intake.planned && pythonCheckInput(code, baseline, {
+        scanRoot: '/workspace', exclude: new Set(overlay.map((f) => f.path)), hidden: overlay.map((f) => f.path),
+      });
       const head: TarEntry[] = [
         ...fileEntries([...runnerFiles(), deliverableFile(code, intake.planned ? baseline : undefined), { path: 'pwp/report/.keep', content: '' }], ROOT),
         // Scratch space the IDE user can write in; root's like the rest of /pwp.
@@ -184,7 +194,7 @@ export class Verifier implements Sandbox {
             { user: 'root', cwd: '/', timeoutSec: 300 })) : []),
         ]
         : [];
-      this.grading = { infrastructure: intake.changes, findings };
+      this.grading = { infrastructure: intake.changes, findings, hiddenFiles: overlay.map((f) => f.path) };
     } finally {
       intake.close();
     }
@@ -210,12 +220,31 @@ export class Verifier implements Sandbox {
     return this.runtime.exec(argv, opts);
   }
 
-  readFile(path: string, o?: ReadOptions): Promise<Buffer | undefined> {
+  async readFile(path: string, o?: ReadOptions): Promise<Buffer | undefined> {
+    await this.insideWorkspace(path);
     return this.runtime.readFile(path, o);
   }
 
-  readTree(dir: string, o?: ReadOptions): Promise<Map<string, Buffer> | undefined> {
+  async readTree(dir: string, o?: ReadOptions): Promise<Map<string, Buffer> | undefined> {
+    await this.insideWorkspace(dir);
     return this.runtime.readTree(dir, o);
+  }
+
+  /**
+   * Graders read the agent's files as root, through the engine, which follows links in every
+   * folder on the way (`src -> /pwp/hidden/expected/src` would hand a diff grader the expected
+   * files as the agent's). A workspace path is read only when it resolves inside the workspace;
+   * one that leads out fails the grading with where it leads. Nothing of the agent's runs
+   * while graders read (every process of the tests' user is gone), so the links stay as checked.
+   */
+  private async insideWorkspace(path: string): Promise<void> {
+    if (path !== WORKSPACE && !path.startsWith(`${WORKSPACE}/`)) return;
+    const r = await this.exec(['realpath', '-m', '--', path], { user: 'root', cwd: '/' });
+    const real = r.stdout.trim();
+    if (r.exitCode === 0 && (real === WORKSPACE || real.startsWith(`${WORKSPACE}/`))) return;
+    throw new Error(r.exitCode === 0
+      ? `${path.slice(WORKSPACE.length + 1)} leads out of the workspace, to ${real}: the verifier reads the agent's files only inside it`
+      : `cannot resolve ${path}: ${r.stderr.trim()}`);
   }
 
   async digests(dir: string): Promise<Map<string, string> | undefined> {

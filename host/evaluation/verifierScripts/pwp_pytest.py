@@ -12,11 +12,21 @@
 #   value (str, int, list, dict, ...) is found equal to an object of another type whose
 #   __eq__/__ne__ the agent wrote fails the test as tampering.
 #
+# - sealed test files: the task's hidden test modules are root's alone while the tests run (the
+#   deliverable could read their expected values); the runner hands their text over on a
+#   descriptor, read here before any code of the workspace runs, and pytest's assertion
+#   rewriting takes each from there once (a module pytest does not rewrite, from a loader of
+#   this file's), after which nothing in the process holds it.
+#
 # Plain Python 3 for the image's interpreter; it runs as the tests' user inside the tests'
 # process, so it holds nothing secret beyond the canary's names (read once, then dropped
-# from the environment).
+# from the environment) and the sealed test files not yet imported.
 # Everything imported here, before the workspace is on sys.path: a module of the workspace
 # must never be imported in place of one of these.
+import ast
+import base64
+import importlib.abc
+import importlib.machinery
 import json
 import os
 import sys
@@ -34,6 +44,50 @@ if _dir:
             _canary = json.load(f)
     except OSError:
         pass
+
+# ---- sealed test files ----------------------------------------------------------------------
+
+def _seal():
+    """Takes the sealed test files' text from the runner's descriptor; installs what reads them from there, once each."""
+    fd = os.environ.pop("PWP_SEALED_FD", "")
+    if not fd:
+        return
+    with os.fdopen(int(fd), "rb") as f:
+        texts = {path: base64.b64decode(text) for path, text in json.loads(f.read() or b"{}").items()}
+    original = rewrite._rewrite_test
+
+    def _rewrite_test(fn, config):
+        source = texts.pop(str(fn), None)
+        if source is None:
+            return original(fn, config)
+        strfn = str(fn)
+        tree = ast.parse(source, filename=strfn)
+        rewrite.rewrite_asserts(tree, source, strfn, config)
+        return os.stat(fn), compile(tree, strfn, "exec", dont_inherit=True)
+
+    class _Loader(importlib.abc.Loader):
+        def create_module(self, spec):
+            return None
+
+        def exec_module(self, module):
+            source = texts.pop(module.__spec__.origin, b"")
+            exec(compile(source, module.__spec__.origin, "exec", dont_inherit=True), module.__dict__)
+
+    class _Finder(importlib.abc.MetaPathFinder):
+        # After pytest's rewriting hook (it goes first): a sealed module it does not rewrite.
+        def find_spec(self, name, path=None, target=None):
+            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            if spec is None or spec.origin not in texts:
+                return None
+            spec.loader = _Loader()
+            return spec
+
+    rewrite._rewrite_test = _rewrite_test
+    sys.meta_path.insert(0, _Finder())
+
+
+_seal()
+
 
 # ---- the canary ---------------------------------------------------------------------------
 

@@ -64,12 +64,27 @@ killAll();
 // run's processes are gone.
 let hiddenMode;
 try { hiddenMode = fs.statSync(spec.layout.hidden).mode & 0o7777; fs.chmodSync(spec.layout.hidden, 0o700); } catch { hiddenMode = undefined; }
+// Hidden test files the tests' process gets from here instead of from disk (spec.seal): read
+// now, through no link, then root's alone until the run's processes are gone; their text goes to
+// the tests on a pipe the verifier's plugin reads before any code of the workspace runs.
+const sealed = [];
+for (const p of spec.seal || []) {
+  let fd;
+  try {
+    fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.uid !== 0 || st.size > MAX) continue;
+    sealed.push({ path: p, mode: st.mode & 0o7777, text: fs.readFileSync(fd).toString('base64') });
+    fs.fchmodSync(fd, 0o600);
+  } catch { /* not there: nothing to seal */ } finally { if (fd !== undefined) fs.closeSync(fd); }
+}
 if (spec.report) spawnSync('setpriv', [...asTests, 'mkdir', '-p', '-m', '755', require('node:path').dirname(spec.report)], { stdio: 'ignore' });
 const canary = process.env[spec.layout.canaryEnv] ? JSON.parse(process.env[spec.layout.canaryEnv]) : undefined;
 // The completion mark goes to the tests on descriptor 3 only: a pipe written and closed here.
 const mark = process.env[spec.layout.markEnv];
 const env = Object.assign({}, process.env, spec.env);
-for (const k of [...spec.dropEnv, spec.layout.canaryEnv, spec.layout.markEnv, 'PWP_CANARY_DIR']) delete env[k];
+for (const k of [...spec.dropEnv, spec.layout.canaryEnv, spec.layout.markEnv, spec.layout.sealedEnv, 'PWP_CANARY_DIR']) delete env[k];
+if (sealed.length) env[spec.layout.sealedEnv] = '4';
 let argv = spec.argv;
 if (canary) {
   // The root is 0711: the tests' user reaches the run's folder by its name only.
@@ -81,8 +96,9 @@ if (canary) {
   env.PWP_CANARY_DIR = canary.dir;
   argv = argv.map((a) => a.split(spec.layout.canaryPlaceholder).join(canary.dir));
 }
-const child = spawn('setpriv', [...asTests, ...argv], { cwd: spec.cwd, env, stdio: ['ignore', 'pipe', 'pipe', ...(mark ? ['pipe'] : [])] });
+const child = spawn('setpriv', [...asTests, ...argv], { cwd: spec.cwd, env, stdio: ['ignore', 'pipe', 'pipe', mark ? 'pipe' : 'ignore', sealed.length ? 'pipe' : 'ignore'] });
 if (mark) { child.stdio[3].on('error', () => {}); child.stdio[3].end(mark + '\n'); }
+if (sealed.length) { child.stdio[4].on('error', () => {}); child.stdio[4].end(JSON.stringify(Object.fromEntries(sealed.map((f) => [f.path, f.text])))); }
 const out = collect(child.stdout);
 const err = collect(child.stderr);
 let timedOut = false;
@@ -102,6 +118,7 @@ async function finish(code, signal, started) {
   const report = spec.report ? readReport(spec.report) : {};
   if (canary) fs.rmSync(canary.dir, { recursive: true, force: true });
   if (hiddenMode !== undefined && !survivors) fs.chmodSync(spec.layout.hidden, hiddenMode);
+  if (!survivors) for (const f of sealed) { try { fs.chmodSync(f.path, f.mode); } catch { /* gone */ } }
   if (report.data) fs.writeFileSync(results + '/report', report.data, { mode: 0o644 });
   fs.writeFileSync(results + '/stdout', out.text(), { mode: 0o644 });
   fs.writeFileSync(results + '/stderr', err.text(), { mode: 0o644 });

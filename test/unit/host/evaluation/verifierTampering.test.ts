@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { imageRunner, testsEnv } from '../../../../host/evaluation/isolatedRunner';
+import { imageRunner, sealedTests, testsEnv } from '../../../../host/evaluation/isolatedRunner';
 import { crossCheck, jestSummary, pytestSummary, tapSummary } from '../../../../host/evaluation/runnerOutput';
 import { findJsTampering } from '../../../../host/evaluation/jsCodeCheck';
 import { pythonCheckInput, pythonFindings } from '../../../../host/evaluation/pythonCodeCheck';
@@ -87,6 +87,24 @@ describe('isolated runners', () => {
     assert.equal(env.PATH.split(':').some((p) => p.startsWith('/workspace')), false, 'no task or agent puts a workspace folder on PATH');
     assert.equal(env.FOO, '1');
     assert.equal(env.PYTEST_DISABLE_PLUGIN_AUTOLOAD, '1');
+  });
+
+  it('seals the hidden test modules and conftest.py files a pytest command runs, and nothing a script or another runner reads', () => {
+    const hidden = [
+      'tests/test_roman_hidden.py', 'tests/conftest.py', 'tests/helpers.py', 'other/test_else.py', '.swebench/test_swebench.py', '.swebench/runner_canary.py', 'size_test.go',
+    ];
+    const seal = (command: string[], framework = 'pytest') => sealedTests({ framework: framework as 'pytest', command }, hidden);
+    assert.deepEqual(seal(['python3', '-m', 'pytest', '-q', '-o', 'faulthandler_timeout=20', 'tests/test_roman_hidden.py']),
+      ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py']);
+    assert.deepEqual(seal(['pytest', 'tests/']), ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py']);
+    assert.deepEqual(seal(['python3', '-m', 'pytest', '.swebench/test_swebench.py::test_result']),
+      ['/workspace/tests/conftest.py', '/workspace/.swebench/test_swebench.py']);
+    assert.deepEqual(seal(['python3', '-m', 'pytest']),
+      ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py', '/workspace/other/test_else.py', '/workspace/.swebench/test_swebench.py'],
+      'all of them when it names none');
+    assert.deepEqual(seal(['python3', '-m', 'pytest', '--assert=plain', 'tests']), [], 'without rewriting pytest reads them from disk');
+    assert.deepEqual(seal(['bash', 'run_tests.sh']), [], 'a script may run pytest more than once');
+    assert.deepEqual(seal(['node', '--test'], 'node'), []);
   });
 });
 

@@ -850,6 +850,21 @@ def go_packages(workspace):
     return out
 
 
+def go_canary_source(pkg, passing, failing):
+    """The canary's test file. The test that must pass also checks that the binary's standard
+    output is the one go test gave it (fd 1, a pipe or file its parent holds): a deliverable that
+    splices a filter in between (a pipe to sed rewriting the task's "--- FAIL" lines) would
+    otherwise rewrite the task's results and leave the canary's alone."""
+    os_, conv = "os" + passing[4:].lower(), "strconv" + passing[4:].lower()
+    check = ("\tif {os}.Stdout == nil || {os}.Stdout.Fd() != 1 {{\n\t\tt.Fatal(\"os.Stdout is not file descriptor 1\")\n\t}}\n"
+             "\tmine, err := {os}.Readlink(\"/proc/self/fd/1\")\n\tif err != nil {{\n\t\tt.Fatal(err)\n\t}}\n"
+             "\tdir := \"/proc/\" + {conv}.Itoa({os}.Getppid()) + \"/fd/\"\n\tfds, err := {os}.ReadDir(dir)\n\tif err != nil {{\n\t\tt.Fatal(err)\n\t}}\n"
+             "\tfor _, fd := range fds {{\n\t\tif theirs, err := {os}.Readlink(dir + fd.Name()); err == nil && theirs == mine {{\n\t\t\treturn\n\t\t}}\n\t}}\n"
+             "\tt.Fatal(\"standard output \" + mine + \" is not one go test gave\")\n").format(os=os_, conv=conv)
+    return ('package %s\n\nimport (\n\t%s "os"\n\t%s "strconv"\n\t"testing"\n)\n\nfunc %s(t *testing.T) {\n%s}\n\n'
+            'func %s(t *testing.T) {\n\tt.Fatal("expected failure")\n}\n') % (pkg, os_, conv, passing, check, failing)
+
+
 class GoCanary:
     def __init__(self, workspace, env, scratch, argv):
         self.dir = scratch / ("c" + word(16))
@@ -859,7 +874,7 @@ class GoCanary:
         replace = {}
         for folder, pkg in go_packages(workspace).items():
             src = self.dir / ("%s_%s_test.go" % (pkg, word(8)))
-            src.write_text('package %s\n\nimport "testing"\n\nfunc %s(t *testing.T) {}\n\nfunc %s(t *testing.T) {\n\tt.Fatal("expected failure")\n}\n' % (pkg, self.passing, self.failing))
+            src.write_text(go_canary_source(pkg, self.passing, self.failing))
             replace[str(folder / (word(10) + "_test.go"))] = str(src)
         (self.dir / "overlay.json").write_text(json.dumps({"Replace": replace}))
         i = argv.index("test") + 1 if "test" in argv else len(argv)
