@@ -150,8 +150,8 @@ async function putBack(
   if (o.reload) await client.call('proc.closeWorkbench', { clearState: true });
   else if (workbench) await client.call('ide.workbench.clear', { revert: true });
   o.lap('workbench');
-  const parts: UserStatePart[] = (['processes', 'input', 'files'] as const).filter((p) => o.skip.has(p));
-  const u = await recycleUserState(runtime, { skip: parts, workbenchClosed: o.reload });
+  const skipped: UserStatePart[] = (['processes', 'input', 'files'] as const).filter((p) => o.skip.has(p));
+  const u = await recycleUserState(runtime, { skip: skipped, workbenchClosed: o.reload });
   o.lap('userState');
   if (o.reload) {
     // A reopened workbench has the files the recycle put back; its zoom comes from the browser (put back below).

@@ -694,7 +694,7 @@ export class Env implements EnvLike {
  * A warm IDE gets its files copied in and its settings through the IDE (no reload); the two
  * go side by side, as one is Docker's work and the other the IDE's.
  */
-async function prepareWarm(deployment: Deployment, env: RunningEnvironment, o: ResetOptions): Promise<void> {
+export async function prepareWarm(deployment: Deployment, env: RunningEnvironment, o: ResetOptions): Promise<void> {
   const files = async () => {
     if (!o.workspaceDir && !(o.files && Object.keys(o.files).length)) return;
     const runtime = await deployment.runtime(env.info.id);

@@ -9,7 +9,7 @@ import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import type { EnvironmentInfo } from '../../host/deployment/deployment';
 import { startEnvironment, type RunningEnvironment } from '../../host/running/runningEnvironment';
 import { EnvPool } from '../../host/env/pool';
-import { tarOfFiles } from '../../host/deployment/tarArchive';
+import { prepareWarm } from '../../host/env/env';
 import { spawn } from 'node:child_process';
 import { OWNER, OWNER_LABEL } from '../../host/deployment/ownedContainers';
 import { ensureImage } from '../../host/imageBuild/buildImage';
@@ -112,8 +112,7 @@ export function useEnvironment(files: Record<string, string> = {}, opts: { memor
       deployment = pool.deployment as DockerDeployment;
       env = (await pool.acquire()).env;
       if (Object.keys(files).length) {
-        await (await deployment.runtime(env.info.id)).archiveIn('/workspace', tarOfFiles(files));
-        await env.client.call('tools.baseline', {});
+        await prepareWarm(deployment, env, { files });
         await showInExplorer(env.client, files);
       }
       give = async () => { pool.release(env); };
