@@ -97,11 +97,3 @@ export function differences(base: Fingerprint, now: Fingerprint): string[] {
   if (base.screen !== now.screen) out.push(`screen: ${now.screen ?? 'unreadable'}`);
   return out;
 }
-
-/** Thrown where a recycled environment is not as a fresh one: `differences` names each part. */
-export class NotPristineError extends Error {
-  constructor(readonly differences: string[]) {
-    super(`the recycled environment is not pristine: ${differences.slice(0, 5).join('; ')}${differences.length > 5 ? ` (and ${differences.length - 5} more)` : ''}`);
-    this.name = 'NotPristineError';
-  }
-}
