@@ -20,9 +20,13 @@ describe('ide.terminals', function () {
 
   it('lists a terminal the IDE opened, with its shell\'s pid, command line and working directory', async () => {
     const { pid } = await openTerminal('pwp-test-shell');
-    const r = await callIde('ide.terminals', {});
-    const t = r.terminals.find((x) => x.name === 'pwp-test-shell');
-    assert.ok(t, JSON.stringify(r.terminals));
+    // The pid comes as the pty host forks; the shell's command line once it has exec'ed (read
+    // between the two, /proc has none yet).
+    const t = await eventually(async () => {
+      const r = await callIde('ide.terminals', {});
+      const found = r.terminals.find((x) => x.name === 'pwp-test-shell');
+      return found?.commandLine?.length ? found : undefined;
+    }, 'the shell listed with its command line');
     assert.equal(t.processId, pid);
     assert.match(t.commandLine?.[0] ?? '', /bash$/);
     assert.equal(t.cwd, workspaceDir());
