@@ -93,7 +93,8 @@ export async function gradeDiff(e: DiffEvaluator, sandbox: Sandbox): Promise<Eva
     else {
       const now = final ?? new Map<string, string>();
       const changed: string[] = [];
-      for (const path of new Set([...initial.keys(), ...now.keys()])) {
+      // In path order: how a sandbox lists its files is not the grader's concern.
+      for (const path of [...new Set([...initial.keys(), ...now.keys()])].sort()) {
         if (expected.has(path) || overlay?.has(path) || matchesAny(path, e.ignore)) continue;
         const a = initial.get(path);
         const b = now.get(path);

@@ -1,8 +1,14 @@
-// Grades a state of a task's workspace (and IDE) in a fresh verifier container with the task's
-// evaluator; the verifier is removed afterwards. An evaluator that runs its tests on the task's
-// base first gets that base in a second verifier, removed when its run ends.
+// Grades a state of a task's workspace (and IDE) with the task's evaluator: in a fresh verifier
+// container, removed afterwards, when the evaluator runs anything (tests, commands, renders); on
+// the host from the same archives when it only reads the state (evaluation/archiveSandbox.ts). An
+// evaluator that runs its tests on the task's base first gets that base in a second verifier,
+// removed when its run ends.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Deployment } from '../deployment/deployment';
 import { evaluate } from '../evaluation/evaluate';
+import { ArchiveSandbox, readsOnly } from '../evaluation/archiveSandbox';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { restoreRulesOf } from '../evaluation/testInfrastructure';
 import { Verifier } from '../evaluation/verifier';
@@ -12,6 +18,17 @@ import { taskName, type Task } from './loadTask';
 export async function gradeState(task: Task, s: {
   image: string; deployment?: Deployment; workspaceTar: ArchiveInput; initialTar?: ArchiveInput; ideState?: Parameters<Verifier['load']>[0]['ideState']; answer?: string;
 }): Promise<EvaluationResult> {
+  if (readsOnly(task.evaluator)) {
+    const scratchDir = mkdtempSync(join(tmpdir(), 'pwp-grade-'));
+    try {
+      const sandbox = await ArchiveSandbox.open({
+        workspaceTar: s.workspaceTar, initialTar: s.initialTar, hiddenDir: task.hiddenDir, ideState: s.ideState, answer: s.answer, scratchDir,
+      });
+      return await evaluate(task.evaluator, sandbox);
+    } finally {
+      rmSync(scratchDir, { recursive: true, force: true });
+    }
+  }
   const start = () => Verifier.start({ deployment: s.deployment, image: s.image, labels: { 'pwp.task': taskName(task) }, network: task.verifierNetwork });
   const load = (v: Verifier, workspaceTar: ArchiveInput) => v.load({
     workspaceTar, initialTar: s.initialTar, baselineDir: task.workspaceDir, rules: restoreRulesOf(task.evaluator, task.grading),
