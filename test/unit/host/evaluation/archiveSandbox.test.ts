@@ -67,7 +67,9 @@ describe('grading on the host (archive sandbox)', () => {
   });
 
   it('follows links inside the workspace on the way, and a link as the last part reads as no file', async () => {
-    const sb = await open({ real: null, 'real/f.txt': 'F', via: { link: 'real' }, abs: { link: '/workspace/real' }, 'last.txt': { link: 'real/f.txt' }, 'hard.txt': { hard: 'real/f.txt' } });
+    const sb = await open({
+      real: null, 'real/f.txt': 'F', via: { link: 'real' }, abs: { link: '/workspace/real' }, 'last.txt': { link: 'real/f.txt' }, 'hard.txt': { hard: 'real/f.txt' },
+    });
     assert.equal((await sb.readFile('/workspace/via/f.txt'))?.toString(), 'F');
     assert.equal((await sb.readFile('/workspace/abs/f.txt'))?.toString(), 'F');
     assert.equal((await sb.readFile('/workspace/real/../real/./f.txt'))?.toString(), 'F');
