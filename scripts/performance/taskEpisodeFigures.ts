@@ -1,6 +1,6 @@
 // Bench part (scripts/performance/performance.ts runs it): episodes per hour and CPU per episode on
 // real tasks. The vscode-config suite's oracle acts through the task Env (makeEnv: reset sets the
-// task up, the done step grades it in a verifier container), 1, 2 and 4 episodes at a time, three
+// task up, the done step grades it: on the host, its evaluators only read), 1, 2 and 4 episodes at a time, three
 // ways side by side in one run:
 //   recycled   a pool of as many containers as episodes at a time, each recycled in place between
 //              its episodes (host/checkpoint/recycle.ts), no spare: a reset waits for the recycle
@@ -42,7 +42,7 @@ interface Episode {
   resetMs: number;
   /** ms of the recycle the reset waited for (a used environment), by phase */
   recycle?: { ms: number; how: string; phases: Record<string, number> };
-  /** CPU-seconds of the whole machine while the oracle acted (meaningful one at a time) */
+  /** CPU-seconds of the whole machine while the oracle acted, its done step's grading left out (meaningful one at a time) */
   agentCpu: number;
   gradeMs: number;
   /** ms to remove the environment (a force-remove of the container and its network) */
@@ -53,8 +53,12 @@ interface Episode {
 /** Keeps every step's info, so the episode can tell the agent's time from the grading's. */
 class StepLog extends EnvWrapper {
   readonly steps: StepInfo[] = [];
+  /** CPU-seconds of the whole machine during the done step: the grading, not the agent's. */
+  doneCpu = 0;
   override async step(action: Action): Promise<StepResult> {
+    const c0 = busyCpuSeconds();
     const r = await super.step(action);
+    if (action.type === 'done') this.doneCpu += busyCpuSeconds() - c0;
     this.steps.push(r.info);
     return r;
   }
@@ -77,7 +81,8 @@ async function episode(task: Task, o: { image: string; deployment: DockerDeploym
     const ca = busyCpuSeconds();
     const { outcome, error } = await runAgent(new OracleAgent(), env as EnvLike, task);
     const runMs = performance.now() - ta;
-    e.agentCpu = busyCpuSeconds() - ca;
+    // The done step grades: its CPU is the episode's overhead, not the oracle's.
+    e.agentCpu = busyCpuSeconds() - ca - env.doneCpu;
     // The done step grades (the task Env's stepReward); done neither settles nor, here, takes long to observe.
     const done = env.steps.find((s) => s.action.type === 'done' && s.evaluation);
     e.gradeMs = done ? done.durationMs - done.actionMs - done.observeMs : 0;
@@ -111,11 +116,20 @@ interface LevelRun { wallMs: number; cpu: number; episodes: Episode[] }
 async function level(tasks: Task[], concurrency: number, way: Way, o: { image: string; deployment: DockerDeployment }): Promise<LevelRun> {
   const spec = { image: o.image, labels: LABELS };
   const recycling = way === 'recycled' || way === 'spare';
-  const pool = recycling ? new EnvPool({ size: concurrency, total: concurrency + (way === 'spare' ? 1 : 0), episodes: tasks.length, spec, deployment: o.deployment, recycle: {} })
-    : way === 'fresh' ? new EnvPool({ size: concurrency, total: tasks.length, spec, deployment: o.deployment, recycle: false })
+  // A warm-up round of `concurrency` episodes before the clock, so that every timed episode
+  // meets the pool as it is in a long run: recycled ones a used environment to recycle, fresh ones
+  // a replacement start of their own (with the pool's first IDEs on the clock, a quarter of a
+  // 16-episode level at 4 at a time needed no start: the fresh figure was flattered).
+  const warmUp = way === 'new' ? [] : tasks.slice(0, concurrency);
+  const served = tasks.length + warmUp.length;
+  const pool = recycling ? new EnvPool({ size: concurrency, total: concurrency + (way === 'spare' ? 1 : 0), episodes: served, spec, deployment: o.deployment, recycle: {} })
+    : way === 'fresh' ? new EnvPool({ size: concurrency, total: served, spec, deployment: o.deployment, recycle: false })
       : undefined;
   try {
     await pool?.fill(); // a warm pool is kept ready between benches; filling it is not an episode's cost
+    const warm = await Promise.all(warmUp.map((t) => episode(t, { ...o, pool })));
+    const failed = warm.find((e) => e.error);
+    if (failed) throw new Error(`the warm-up episode ${failed.task} failed: ${failed.error}`);
     const t0 = performance.now();
     const c0 = busyCpuSeconds();
     const episodes: Episode[] = [];
@@ -168,9 +182,9 @@ export async function benchTaskEpisodes(
     task_episodes_method: `${SUITE} oracle through makeEnv, the same ${perLevel} tasks per level; per level: wall clock from the first episode's start to the last one's end; `
       + 'recycled = a pool of as many containers as episodes at a time, recycled in place between episodes, no spare (a reset waits for the recycle); '
       + 'fresh = a warm pool (filled before the clock) handing each IDE out once and starting a replacement; new = a new container per episode on its path; '
-      + `the pools' first environments are started before the clock (at 4 at a time, 4 of the fresh level's ${perLevel} episodes need no start of their own: fewer episodes per level favour fresh); `
-      + 'episode = makeEnv + reset + the oracle + grading in a verifier (the done step) + close; CPU = the whole machine\'s busy CPU over the level / episodes; '
-      + 'besides agent = less the CPU while the oracle acted (one at a time only: at 2 and 4 the windows overlap other episodes\' work)',
+      + 'the pools are filled and one warm-up round of as many episodes as run at a time is played before the clock (every timed episode meets a used environment, or needs a start of its own); '
+      + 'episode = makeEnv + reset + the oracle + grading (the done step) + close; CPU = the whole machine\'s busy CPU over the level / episodes; '
+      + 'besides agent = less the CPU while the oracle acted, its done step\'s grading counted as overhead (one at a time only: at 2 and 4 the windows overlap other episodes\' work)',
   };
   const rows: Row[] = [];
   const errors: string[] = [];
