@@ -40,6 +40,19 @@ export function goPackageFailures(failedPackages: readonly string[], cases: read
 }
 
 /**
+ * Tests that did not pass on the base and are not in the agent's run at all, as failed cases: a
+ * change that makes a failing test vanish (deleted, renamed, never collected) has not made it
+ * pass. A go package's own failure on the base (goPackageFailures) is left out: it vanishes
+ * when the package builds, as the task's change should make it.
+ */
+export function vanishedSinceBase(base: readonly TestCase[], now: readonly TestCase[]): TestCase[] {
+  const passed = passingOnBase(base);
+  const ran = new Set(now.flatMap((c) => [c.id, ...c.aliases]));
+  const gone = [...new Set(base.map((c) => c.id))].filter((id) => !passed.has(id) && !id.endsWith('::(package)') && !ran.has(id));
+  return gone.map((id) => ({ id, aliases: [], status: 'failed', message: 'failed on the base and did not run in the agent\'s run' }));
+}
+
+/**
  * The cases that count past the base: every case that did not pass there, and one that did and
  * fails now (the change broke it); a case passing on both sides counts neither way. `extra` (a
  * go package's failure) counts as it is.

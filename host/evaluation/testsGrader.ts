@@ -22,7 +22,7 @@ import { match } from './matcher';
 import { crossCheck } from './runnerOutput';
 import { describeFindings } from './tamperCheck';
 import { parseGoTestJson, parseJestJson, parseJUnitXml, parseMochaJson, tally, type TestCase } from './testReports';
-import { goPackageFailures, onBase, passingOnBase, pastBase } from './baseRun';
+import { goPackageFailures, onBase, passingOnBase, pastBase, vanishedSinceBase } from './baseRun';
 import type { Sandbox } from './verifier';
 
 let runs = 0;
@@ -200,12 +200,14 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   const failed = (summary: string): EvaluationResult => ({ kind: 'tests', score: 0, passed: false, summary, durationMs: Date.now() - t0 });
   // The base first (countFailingOnBase), prepared as the agent's run is: the ids of the tests that already pass there.
   let basePassed: Set<string> | undefined;
+  let baseCases: TestCase[] = [];
   let baseEmpty = '';
   if (e.countFailingOnBase) {
     const base = await onBase(sandbox, async (b) => (await prepare(e, b)) ?? runTests(e, b, `${id}-base`, false));
     if ('stale' in base) return failed(`could not remove the stale report ${base.stale} before the base run`);
     if ('unprepared' in base) return failed(`on the base, ${base.unprepared}`);
     basePassed = passingOnBase(base.all);
+    baseCases = base.all;
     // Nothing to leave out (a build the task's tests break on the base, say): every test counts, and the summary says why.
     if (!base.all.length) baseEmpty = `; no test ran on the base (exit code ${base.run.exitCode}${base.problem ? `: ${base.problem}` : ''}), so every test counts`;
   }
@@ -216,7 +218,9 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   const { run, all, canary, ended, problem } = done;
   const cases = canary ? all.filter((c) => !isCanaryCase(canary, c)) : all;
   // Only the tests the task's change makes pass count (countFailingOnBase), and those it breaks.
-  const past = basePassed ? pastBase(cases, basePassed, e.framework === 'go' ? goPackageFailures(goFailedPackages(run.stdout), all) : []) : undefined;
+  const past = basePassed ? pastBase(cases, basePassed, [
+    ...(e.framework === 'go' ? goPackageFailures(goFailedPackages(run.stdout), all) : []), ...vanishedSinceBase(baseCases, cases),
+  ]) : undefined;
   const counted = past?.counted ?? cases;
   const t = tally(counted, e.expected);
   const ctx = sandbox.grading;

@@ -3,7 +3,7 @@
 // stand-in verifiers. The runs themselves, in real verifiers: test/integration/ideBenchRunners.test.ts.
 import { strict as assert } from 'node:assert';
 import type { ExecResult } from '../../../../host/deployment/runtime';
-import { goPackageFailures, onBase, passingOnBase, pastBase } from '../../../../host/evaluation/baseRun';
+import { goPackageFailures, onBase, passingOnBase, pastBase, vanishedSinceBase } from '../../../../host/evaluation/baseRun';
 import { evaluate } from '../../../../host/evaluation/evaluate';
 import { EvaluatorSchema, type TestsEvaluator } from '../../../../host/evaluation/evaluatorSchema';
 import type { Sandbox } from '../../../../host/evaluation/verifier';
@@ -28,6 +28,12 @@ describe('base runs', () => {
     const extra = [c('ex/t::(package)', 'failed')];
     const past = pastBase(now, new Set(['kept', 'broken', 'skip']), extra);
     assert.deepEqual([past.counted.map((t) => t.id), past.leftOut, past.broken], [['broken', 'new', 'still', 'ex/t::(package)'], 2, 1]);
+  });
+
+  it('fails the tests that did not pass on the base and are gone from the agent\'s run (a go package\'s own failure aside)', () => {
+    const base = [c('kept', 'passed'), c('fixed', 'failed'), c('gone', 'failed'), c('skipped', 'skipped'), c('ex/t::(package)', 'failed'), c('aka', 'failed')];
+    const now = [c('kept', 'passed'), c('fixed', 'passed'), { ...c('renamed', 'passed'), aliases: ['aka'] }];
+    assert.deepEqual(vanishedSinceBase(base, now).map((t) => [t.id, t.status]), [['gone', 'failed'], ['skipped', 'failed']]);
   });
 
   it('refuses a grading without a base, and removes the base after its run, thrown or not', async () => {
@@ -106,6 +112,9 @@ describe('a tests evaluator that counts only what fails on the base', () => {
     const unbuilt = await evaluate(evaluator(), new GoRun(gold, new GoRun([['ex/g', undefined, 'fail']])));
     assert.deepEqual([unbuilt.score, unbuilt.tests?.total], [1, 3], unbuilt.summary);
     assert.equal(unbuilt.summary, '3/3 tests pass (exit code 0); no test ran on the base (exit code 1), so every test counts');
+    // A change that makes one failing test pass and the other vanish: the vanished one fails.
+    const deleted = await evaluate(evaluator(), new GoRun([['ex/g', 'TestInside', 'pass'], ['ex/g', 'TestLow', 'pass']], new GoRun(base)));
+    assert.deepEqual([deleted.score, deleted.passed, deleted.tests?.total], [0.5, false, 2], deleted.summary);
     const done = await evaluate(evaluator(), new GoRun(gold, new GoRun(gold)));
     assert.deepEqual([done.score, done.passed], [0, false]);
     assert.equal(done.summary, '0/0 tests pass (exit code 0); 3 passing on the base not counted; every test that ran passes on the base: the task\'s change makes none pass');
