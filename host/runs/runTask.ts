@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { createDeployment } from '../deployment/backends';
 import { paths } from '../common/paths';
 import type { Deployment } from '../deployment/deployment';
+import { readsOnly } from '../evaluation/archiveSandbox';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
 import { testCounts } from '../evaluation/evaluationResult';
 import { LimitReachedError, type Agent, type AgentOutcome } from '../agents/agent';
@@ -200,7 +201,8 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
         env.annotate({ type: 'note', text: `no video: ${(err as Error).message}` });
       }
     }
-    progress(`${taskName(task)}: grading in a verifier container`);
+    // Where it grades (gradeState.ts): an evaluator that runs anything gets a verifier container, one that only reads is graded on the host.
+    progress(`${taskName(task)}: grading ${readsOnly(task.evaluator) ? 'outside the environment (its evaluator only reads the final state)' : 'in a verifier container'}`);
     // The done step graded already (its reward); its grading time is then not the agent's.
     const ended = env.episode;
     const graded = ended.over === 'done' ? ended.evaluation : null;

@@ -11,7 +11,7 @@
     bench = PwPBench('humaneval')
     dataset = bench.get_dataset()
     env = bench.get_env(dataset[0])          # started on the task, set up
-    reward = bench.get_reward(env, dataset[0])   # graded in a separate verifier container
+    reward = bench.get_reward(env, dataset[0])   # graded outside the environment
 
 Same names and return shapes as PwP's env and bench; what differs is said where it differs
 (docs/python.md has the side-by-side table). `env.env` is the gymnasium-style pwp.Env underneath.
@@ -183,8 +183,8 @@ class PwPBench:
         return PwP(task=_task_name(row), client=self.client, **{**self.make_options, **make_options})
 
     def get_reward(self, env, row):
-        """The task's score for the state now (a float, 1.0 when solved), graded in a separate verifier
-        container; the grading's detail is in env.env.last_evaluation."""
+        """The task's score for the state now (a float, 1.0 when solved), graded outside the environment
+        (in a verifier container where it runs tests); the grading's detail is in env.env.last_evaluation."""
         mine = env.env.task['name'] if env.env.task else None
         if mine != _task_name(row):
             raise ValueError(f'the environment is on {mine}, not on {_task_name(row)}')

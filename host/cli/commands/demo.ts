@@ -61,7 +61,7 @@ export function register(program: Command): void {
         console.log(`\nthe oracle acted through keyboard and mouse only (${actions.length} action${actions.length === 1 ? '' : 's'}):`);
         console.log(actions.join('\n'));
       }
-      console.log(`\nreward: ${r.score.toFixed(2)}  (${r.passed ? 'solved' : 'not solved'}; graded in a separate verifier container)`);
+      console.log(`\nreward: ${r.score.toFixed(2)}  (${r.passed ? 'solved' : 'not solved'}; graded outside the agent's environment)`);
       if (r.evaluation) console.log(`  ${r.evaluation.summary}`);
       if (r.error) console.log(`  ${r.status}: ${r.error}`);
       console.log(`\ntrajectory:  ${r.trajectory ?? '(none)'}`);
