@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { bufferOf, packEntries, type Header } from '../../host/deployment/tarArchive';
+import { workspaceArchive as archive, type WorkspaceSpec as Spec } from '../support/workspaceArchive';
 import { ArchiveSandbox } from '../../host/evaluation/archiveSandbox';
 import { evaluate } from '../../host/evaluation/evaluate';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
@@ -15,22 +15,6 @@ import { EvaluatorSchema, type Evaluator } from '../../host/evaluation/evaluator
 import type { IdeState } from '../../host/evaluation/ideState';
 import { Verifier } from '../../host/evaluation/verifier';
 import { testImage } from './environmentFixture';
-
-const owner = { uid: 1000, gid: 1000 };
-type Spec = Record<string, string | { link: string } | { hard: string } | null>;
-
-function archive(spec: Spec): Promise<Buffer> {
-  return bufferOf(packEntries([
-    { header: { name: 'workspace/', type: 'directory', mode: 0o755, ...owner } as Header, content: Buffer.alloc(0) },
-    ...Object.entries(spec).map(([p, v]) => {
-      const name = `workspace/${p}`;
-      if (v === null) return { header: { name: `${name}/`, type: 'directory', mode: 0o755, ...owner } as Header, content: Buffer.alloc(0) };
-      if (typeof v === 'object' && 'link' in v) return { header: { name, type: 'symlink', linkname: v.link, mode: 0o777, ...owner } as Header, content: Buffer.alloc(0) };
-      if (typeof v === 'object') return { header: { name, type: 'link', linkname: `workspace/${v.hard}`, mode: 0o644, ...owner } as Header, content: Buffer.alloc(0) };
-      return { header: { name, type: 'file', mode: 0o644, ...owner } as Header, content: Buffer.from(v) };
-    }),
-  ]));
-}
 
 /** A result without its timings, for comparing. */
 function comparable(r: EvaluationResult): unknown {

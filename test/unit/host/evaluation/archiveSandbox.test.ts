@@ -8,29 +8,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { LimitExceededError } from '../../../../bridge/protocol';
 import type { Deployment } from '../../../../host/deployment/deployment';
-import { bufferOf, packEntries, type Header } from '../../../../host/deployment/tarArchive';
+import { workspaceArchive as archive, type WorkspaceSpec as Spec } from '../../../support/workspaceArchive';
 import { ArchiveSandbox, readsOnly } from '../../../../host/evaluation/archiveSandbox';
 import { evaluate } from '../../../../host/evaluation/evaluate';
 import { EvaluatorSchema, type Evaluator } from '../../../../host/evaluation/evaluatorSchema';
 import { gradeState } from '../../../../host/taskEnv/gradeState';
 import type { Task } from '../../../../host/taskEnv/loadTask';
-
-const owner = { uid: 1000, gid: 1000 };
-type Spec = Record<string, string | { link: string } | { hard: string } | null>;
-
-/** An archive of /workspace as the engine gives it: `null` a folder, `{ link }` a symlink, `{ hard }` a hard link. */
-function archive(spec: Spec): Promise<Buffer> {
-  return bufferOf(packEntries([
-    { header: { name: 'workspace/', type: 'directory', mode: 0o755, ...owner } as Header, content: Buffer.alloc(0) },
-    ...Object.entries(spec).map(([p, v]) => {
-      const name = `workspace/${p}`;
-      if (v === null) return { header: { name: `${name}/`, type: 'directory', mode: 0o755, ...owner } as Header, content: Buffer.alloc(0) };
-      if (typeof v === 'object' && 'link' in v) return { header: { name, type: 'symlink', linkname: v.link, mode: 0o777, ...owner } as Header, content: Buffer.alloc(0) };
-      if (typeof v === 'object') return { header: { name, type: 'link', linkname: `workspace/${v.hard}`, mode: 0o644, ...owner } as Header, content: Buffer.alloc(0) };
-      return { header: { name, type: 'file', mode: 0o644, ...owner } as Header, content: Buffer.from(v) };
-    }),
-  ]));
-}
 
 function writeTree(root: string, files: Record<string, string>): void {
   for (const [p, c] of Object.entries(files)) { mkdirSync(dirname(join(root, p)), { recursive: true }); writeFileSync(join(root, p), c); }
