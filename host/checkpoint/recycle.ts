@@ -23,7 +23,7 @@
 import type { BridgeClient } from '../client/bridgeClient';
 import type { Deployment, EnvironmentInfo } from '../deployment/deployment';
 import type { Runtime } from '../deployment/runtime';
-import { differences, fingerprint, type Fingerprint } from '../running/pristine';
+import { differences, fingerprint, offScreen, onScreen, type Fingerprint } from '../running/pristine';
 import { READY_TIMEOUT_MS } from '../running/runningEnvironment';
 import { recycleUserState, saveBaseline, writableRoots, type UserStatePart, type UserStateRecycled } from '../running/userState';
 import { waitForSettle } from '../running/settle';
@@ -68,6 +68,8 @@ export interface RecycleOptions {
 
 /** A settled screen, so that the screen and Set-of-Marks parts compare like with like. */
 const settle = (client: BridgeClient) => waitForSettle(client, { quietMs: 300, capMs: 5000 });
+/** The recycle check's first quiet window: a step's (running/settle.ts); a check that finds a difference waits the longer one. */
+const QUICK_QUIET_MS = 150;
 
 /** Takes a container's baseline; call it right after the start, before anything else happens in it. */
 export async function takeBaseline(deployment: Deployment, info: EnvironmentInfo, client: BridgeClient): Promise<Baseline> {
@@ -133,12 +135,26 @@ export async function recycle(
   };
 }
 
+/**
+ * The pristine check after a recycle. What does not wait for the screen (processes, files, input,
+ * IDE state) is read while the screen settles over a short quiet window; the Set-of-Marks and
+ * the screen after it. Only a check that finds nothing passes on that: one that finds a difference
+ * is taken again whole after the longer quiet window of the baseline's, so a screen, a list or
+ * an IDE part still catching up is not taken for a difference.
+ */
 async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap: (name: string) => void): Promise<string[]> {
+  const parts = offScreen(runtime, client);
+  parts.catch(() => undefined);
+  await waitForSettle(client, { quietMs: QUICK_QUIET_MS, capMs: 5000 });
+  lap('settle');
+  const diff = differences(base.fingerprint, { ...(await parts), ...(await onScreen(runtime, client)) });
+  lap('check');
+  if (!diff.length) return diff;
   await settle(client);
   lap('settle');
-  const diff = differences(base.fingerprint, await fingerprint(runtime, client));
+  const again = differences(base.fingerprint, await fingerprint(runtime, client));
   lap('check');
-  return diff;
+  return again;
 }
 
 /** One pass of putting everything back, in place or around a closed workbench. */

@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { BridgeClient } from '../client/bridgeClient';
 import type { Runtime } from '../deployment/runtime';
-import { readUserState, type ScreenBox } from './userState';
+import { readScreen, readUserState, readUserStateOffScreen, type ScreenBox } from './userState';
 
 /**
  * What of the screen changes by itself and is left out of the comparison: none at a fresh start
@@ -46,8 +46,35 @@ export type FingerprintPart = keyof Fingerprint;
  * userState.ts); `baseline`: this is the baseline's, whose screen the later ones are compared with.
  */
 export async function fingerprint(runtime: Runtime, client: BridgeClient, o: { baseline?: boolean } = {}): Promise<Fingerprint> {
-  const [state, editors, terminals, debug, settings, keybindings, extensions, marks] = await Promise.all([
-    readUserState(runtime, { mask: SCREEN_MASK, saveScreen: o.baseline }),
+  const [state, ide, marks] = await Promise.all([readUserState(runtime, { mask: SCREEN_MASK, saveScreen: o.baseline }), ideState(runtime, client), marksOf(client)]);
+  return { processes: state.processes, files: state.files, input: state.input, ide, marks, screen: state.screen };
+}
+
+/** What the screen shows: read once it has settled. */
+export type OnScreen = Pick<Fingerprint, 'marks' | 'screen'>;
+
+/**
+ * The fingerprint but what the screen shows (processes, files, input, IDE state): none of it waits
+ * for the screen to settle, so it is read while it does (the recycle's check).
+ */
+export async function offScreen(runtime: Runtime, client: BridgeClient): Promise<Omit<Fingerprint, keyof OnScreen>> {
+  const [state, ide] = await Promise.all([readUserStateOffScreen(runtime), ideState(runtime, client)]);
+  return { processes: state.processes, files: state.files, input: state.input, ide };
+}
+
+/** The Set-of-Marks listing and the screen, compared with the baseline's as fingerprint() compares them. */
+export async function onScreen(runtime: Runtime, client: BridgeClient): Promise<OnScreen> {
+  const [screen, marks] = await Promise.all([readScreen(runtime, { mask: SCREEN_MASK }), marksOf(client)]);
+  return { marks, screen };
+}
+
+async function marksOf(client: BridgeClient): Promise<string[]> {
+  const marks = await client.call('dom.marks', {});
+  return marks.marks.map((m) => [m.role, m.text, m.part, JSON.stringify(m.box), m.focused ? 'focused' : '', m.selected ? 'selected' : '', m.expanded === undefined ? '' : `expanded=${m.expanded}`, m.checked === undefined ? '' : `checked=${m.checked}`].join(' ').trim());
+}
+
+async function ideState(runtime: Runtime, client: BridgeClient): Promise<Record<string, unknown>> {
+  const [editors, terminals, debug, settings, keybindings, extensions] = await Promise.all([
     client.call('ide.editors', { maxTextChars: 0 }),
     client.call('ide.terminals', {}),
     client.call('ide.debug', {}),
@@ -55,23 +82,15 @@ export async function fingerprint(runtime: Runtime, client: BridgeClient, o: { b
     runtime.readFile('/home/pwp/ide/user-data/User/settings.json', { maxBytes: 16 * 1024 * 1024 }),
     client.call('ide.keybindings.get', {}),
     client.call('ide.extensions', { kind: 'user' }),
-    client.call('dom.marks', {}),
   ]);
   return {
-    processes: state.processes,
-    files: state.files,
-    input: state.input,
-    ide: {
-      tabs: editors.groups.map((g) => g.tabs.map((t) => `${t.kind}:${t.path ?? t.label}`)),
-      terminals: terminals.terminals.map((t) => t.name),
-      breakpoints: debug.breakpoints,
-      sessions: debug.sessions.map((s) => s.name),
-      settings: settings?.toString('utf8') ?? null,
-      keybindings: keybindings,
-      extensions: extensions.extensions.map((e) => `${e.id}@${e.version}`).sort(),
-    },
-    marks: marks.marks.map((m) => [m.role, m.text, m.part, JSON.stringify(m.box), m.focused ? 'focused' : '', m.selected ? 'selected' : '', m.expanded === undefined ? '' : `expanded=${m.expanded}`, m.checked === undefined ? '' : `checked=${m.checked}`].join(' ').trim()),
-    screen: state.screen,
+    tabs: editors.groups.map((g) => g.tabs.map((t) => `${t.kind}:${t.path ?? t.label}`)),
+    terminals: terminals.terminals.map((t) => t.name),
+    breakpoints: debug.breakpoints,
+    sessions: debug.sessions.map((s) => s.name),
+    settings: settings?.toString('utf8') ?? null,
+    keybindings: keybindings,
+    extensions: extensions.extensions.map((e) => `${e.id}@${e.version}`).sort(),
   };
 }
 

@@ -421,12 +421,19 @@ def main():
         if 'input' not in SKIP:
             clear_input(X)
     else:
-        ps = procs()
-        stray, ide = classify(ps)
-        out['processes'] = sorted(' '.join(ps[p]['argv']) for p in ide + stray if not (p in ide and on_demand(p, ps)))
-        out['stray'] = sorted(' '.join(ps[p]['argv']) for p in stray)
-        out['input'] = input_state(X)
-        out['screen'] = screen(os.environ.get('PWP_SAVE_SCREEN') == '1')
+        # PWP_PARTS: 'screen' alone (once the screen has settled), 'rest' without it, or all.
+        parts = os.environ.get('PWP_PARTS', 'all')
+        if parts != 'screen':
+            ps = procs()
+            stray, ide = classify(ps)
+            out['processes'] = sorted(' '.join(ps[p]['argv']) for p in ide + stray if not (p in ide and on_demand(p, ps)))
+            out['stray'] = sorted(' '.join(ps[p]['argv']) for p in stray)
+            out['input'] = input_state(X)
+        if parts != 'rest':
+            out['screen'] = screen(os.environ.get('PWP_SAVE_SCREEN') == '1')
+        if parts == 'screen':
+            print(json.dumps(out))
+            return
     rf, lf, kf, tf = (open(os.path.join(B, n), m) for n, m in (('roots.json', 'rb'), ('listing.json', 'rb'), ('known.json', 'r+b'), ('base.tar', 'rb')))
     roots = json.load(rf)
     was = json.load(lf)

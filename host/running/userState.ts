@@ -146,3 +146,10 @@ export const recycleUserState = (runtime: Runtime, o: { skip?: readonly UserStat
  */
 export const readUserState = (runtime: Runtime, o: { mask?: readonly ScreenBox[]; saveScreen?: boolean } = {}) =>
   run<UserState>(runtime, 'state', { PWP_SCREEN_MASK: JSON.stringify(o.mask ?? []), ...(o.saveScreen ? { PWP_SAVE_SCREEN: '1' } : {}) });
+
+/** The user state but the screen: what does not wait for the screen to settle. */
+export const readUserStateOffScreen = (runtime: Runtime) => run<Omit<UserState, 'screen'>>(runtime, 'state', { PWP_PARTS: 'rest' });
+
+/** The screen alone, compared with the baseline's as readUserState compares it. */
+export const readScreen = async (runtime: Runtime, o: { mask?: readonly ScreenBox[] } = {}) =>
+  (await run<Pick<UserState, 'screen'>>(runtime, 'state', { PWP_PARTS: 'screen', PWP_SCREEN_MASK: JSON.stringify(o.mask ?? []) })).screen;
