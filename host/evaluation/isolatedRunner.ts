@@ -42,6 +42,11 @@ export const NODE_PRELOAD = `${RUNNER_DIR}/node/pwp_node.js`;
 export const MOCHA_CANARY = `${RUNNER_DIR}/node/pwp_mocha_canary.js`;
 /** jest's canary, the last of its setupFilesAfterEnv. */
 export const JEST_CANARY = `${RUNNER_DIR}/node/pwp_jest_canary.js`;
+/** The preload (node's own --require) that serves sealed test files to node --test, mocha and jest (pwp_seal.js). */
+export const SEAL_PRELOAD = `${RUNNER_DIR}/node/pwp_seal.js`;
+/** The image's mocha and jest as node scripts, so a sealed run loads SEAL_PRELOAD before them. */
+export const MOCHA_SCRIPT = '/opt/test-runners/node_modules/mocha/bin/mocha.js';
+export const JEST_SCRIPT = '/opt/test-runners/node_modules/jest/bin/jest.js';
 const script = (name: string) => readFileSync(join(__dirname, 'verifierScripts', name), 'utf8');
 
 const PYTHON_SHIM = `#!/bin/sh
@@ -65,6 +70,7 @@ export function runnerFiles(): { path: string; content: string; mode: number }[]
     { path: NODE_PRELOAD.slice(1), content: script('pwp_node.js'), mode: 0o644 },
     { path: MOCHA_CANARY.slice(1), content: script('pwp_mocha_canary.js'), mode: 0o644 },
     { path: JEST_CANARY.slice(1), content: script('pwp_jest_canary.js'), mode: 0o644 },
+    { path: SEAL_PRELOAD.slice(1), content: script('pwp_seal.js'), mode: 0o644 },
   ];
 }
 
@@ -91,16 +97,33 @@ export function imageRunner(argv: readonly string[]): string[] {
 }
 
 const TEST_FILE = /(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$/;
+/** JavaScript and TypeScript sources node, mocha and jest load as modules. */
+const JS_SOURCE = /\.(?:[cm]?js|[cm]?ts|jsx|tsx)$/;
+
+/** Whether the command is the image's node --test, mocha or jest itself (not a script that may run it more than once). */
+function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): boolean {
+  const argv = imageRunner(e.command);
+  switch (e.framework) {
+    case 'node': return argv[0] === 'node' && argv.includes('--test');
+    case 'mocha': return argv[0] === 'mocha' && !argv.some((a) => a === '--parallel' || a === '-p');
+    case 'jest': return argv[0] === 'jest';
+    default: return false;
+  }
+}
 
 /**
- * The task's hidden test files a pytest run seals (RunSpec.seal): its test modules and
- * conftest.py files among the hidden files, under the paths the command names (all of them
- * when it names none). The deliverable runs inside pytest's process, and a test file it can
- * read hands it the expected values (`traceback.extract_stack()` gives the calling assert's
- * line). Only a command that is pytest itself, with assertion rewriting (the rewrite is where
- * pytest reads a test module), seals: a script may run pytest more than once.
+ * The task's hidden test files a run seals (RunSpec.seal). The deliverable runs inside the
+ * tests' process, and a test file it can read hands it the expected values.
+ * - pytest: its test modules and conftest.py files among the hidden files, under the paths the
+ *   command names (all of them when it names none); `traceback.extract_stack()` would give the
+ *   calling assert's line. Only a command that is pytest itself, with assertion rewriting (the
+ *   rewrite is where pytest reads a test module), seals: a script may run pytest more than once.
+ * - node --test, mocha, jest: every hidden JavaScript or TypeScript source (tests and the helpers
+ *   they load), served to the runner's module loading by the verifier's preload (pwp_seal.js).
+ *   A hidden source the tests read as data, not as a module, finds it sealed.
  */
 export function sealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'>, hiddenFiles: readonly string[]): string[] {
+  if (nodeRunnerCommand(e)) return hiddenFiles.filter((p) => JS_SOURCE.test(p) && !p.split('/').includes('node_modules')).map((p) => `/workspace/${p}`);
   if (e.framework !== 'pytest') return [];
   const argv = imageRunner(e.command);
   const args = argv[0] === 'python3' && argv[1] === '-m' && argv[2] === 'pytest' ? argv.slice(3) : ['pytest', 'py.test'].includes(argv[0]) ? argv.slice(1) : undefined;
@@ -138,10 +161,10 @@ export function testsEnv(e: Pick<TestsEvaluator, 'env'>): Record<string, string>
 export interface RunSpec {
   argv: string[]; cwd: string; env: Record<string, string>; dropEnv: string[]; timeoutSec: number; uid: number; gid: number; id: string; report?: string;
   /**
-   * Hidden test files the run's pytest reads from the runner instead of from disk (sealedTests):
+   * Hidden test files the run's runner reads from the verifier instead of from disk (sealedTests):
    * root's alone while the tests' processes live, their text handed to the tests' process on
-   * a descriptor (SEALED_ENV names it) that the verifier's plugin reads before any code of the
-   * workspace runs.
+   * a descriptor (SEALED_ENV names it) that the verifier's pytest plugin or node preload
+   * (pwp_seal.js) reads before any code of the workspace runs.
    */
   seal?: string[];
   /** Where the runner keeps results and how it finds the canary (the file has no constants of its own). */
@@ -163,7 +186,7 @@ export const CANARY_ENV = 'PWP_CANARY_SPEC';
  * closes), never in their environment, argv or files.
  */
 export const MARK_ENV = 'PWP_COMPLETION_MARK';
-/** The descriptor on which the tests' process finds the sealed test files' text (pwp_pytest.py reads it, then drops the variable). */
+/** The descriptor on which the tests' process finds the sealed test files' text (pwp_pytest.py or pwp_seal.js reads it, then drops the variable). */
 export const SEALED_ENV = 'PWP_SEALED_FD';
 /** The task's hidden folder: root-only while the tests' processes live (the runner closes it to them). */
 export const HIDDEN_DIR = '/pwp/hidden';
