@@ -352,7 +352,7 @@ describe('verifier reach: sealed JavaScript test files (node --test, mocha, jest
       for (const [p, c] of Object.entries(hidden)) { mkdirSync(dirname(join(hiddenDir, p)), { recursive: true }); writeFileSync(join(hiddenDir, p), c); }
       const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-ws-'));
       writeFileSync(join(workspaceDir, 'sum.js'), 'module.exports = () => 0;\n');
-      const task = { ...base, evaluator: EvaluatorSchema.parse(evaluator) as Evaluator, grading: undefined, hiddenDir, workspaceDir } as Task;
+      const task = { ...base, evaluator: EvaluatorSchema.parse(evaluator) as Evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
       const grade = async (sum: string) => gradeState(task, {
         image: await testImage(), workspaceTar: await bufferOf(tarOf([{ path: 'workspace/sum.js', content: sum }])),
       });

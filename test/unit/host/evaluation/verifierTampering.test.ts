@@ -104,7 +104,19 @@ describe('isolated runners', () => {
       'all of them when it names none');
     assert.deepEqual(seal(['python3', '-m', 'pytest', '--assert=plain', 'tests']), [], 'without rewriting pytest reads them from disk');
     assert.deepEqual(seal(['bash', 'run_tests.sh']), [], 'a script may run pytest more than once');
-    assert.deepEqual(seal(['node', '--test'], 'node'), []);
+    assert.deepEqual(seal(['go', 'test', './...'], 'go'), [], 'go test is not sealed');
+  });
+
+  it('seals every hidden JavaScript and TypeScript source of a node --test, mocha or jest command, and nothing of a script or mocha --parallel', () => {
+    const hidden = ['test/sum.test.js', 'test/helper.mjs', 'tests/chunk.hidden.test.ts', 'src/view.tsx', 'package.json', 'test/fixture.json', 'node_modules/x/index.js', 'tests/test_a.py'];
+    const js = ['/workspace/test/sum.test.js', '/workspace/test/helper.mjs', '/workspace/tests/chunk.hidden.test.ts', '/workspace/src/view.tsx'];
+    const seal = (framework: string, command: string[]) => sealedTests({ framework: framework as 'node', command }, hidden);
+    assert.deepEqual(seal('node', ['node', '--test', 'test/']), js);
+    assert.deepEqual(seal('mocha', ['npx', 'mocha', 'test/']), js);
+    assert.deepEqual(seal('jest', ['node_modules/.bin/jest']), js);
+    assert.deepEqual(seal('node', ['node', 'test/run.js']), [], 'node without --test runs a script');
+    assert.deepEqual(seal('mocha', ['mocha', '--parallel', 'test/']), [], "mocha's workers would not get the descriptor");
+    assert.deepEqual(seal('jest', ['npm', 'test']), []);
   });
 });
 
