@@ -327,7 +327,7 @@ function visit(dir, depth) {
     let text;
     try { text = fs.readFileSync(p, 'utf8'); } catch (e) { if (/test/.test(n)) said.add(n + ': ' + e.code); continue; }
     if (/test/.test(n)) said.add(n + ': read');
-    for (const m of text.matchAll(/sum\\((-?\\d+), (-?\\d+)\\)\\)\\.?\\w*\\(?,? ?(-?\\d+)/g)) known.set(m[1] + ',' + m[2], Number(m[3]));
+    for (const m of text.matchAll(/sum\\((-?\\d+), (-?\\d+)\\)\\)?(?:\\.\\w+\\()?,? ?(-?\\d+)/g)) known.set(m[1] + ',' + m[2], Number(m[3]));
   }
 }
 visit(path.dirname(__filename), 0);
