@@ -121,8 +121,10 @@ function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): bo
  * - node --test, mocha, jest: every hidden JavaScript or TypeScript source (tests and the helpers
  *   they load), served to the runner's module loading by the verifier's preload (pwp_seal.js).
  *   A hidden source the tests read as data, not as a module, finds it sealed.
+ * - go test: every hidden `_test.go` file, read by root's build only (GoRun).
  */
 export function sealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'>, hiddenFiles: readonly string[]): string[] {
+  if (e.framework === 'go') return goRunOf(e.command) ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
   if (nodeRunnerCommand(e)) return hiddenFiles.filter((p) => JS_SOURCE.test(p) && !p.split('/').includes('node_modules')).map((p) => `/workspace/${p}`);
   if (e.framework !== 'pytest') return [];
   const argv = imageRunner(e.command);
@@ -132,6 +134,44 @@ export function sealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'>, hi
   const covered = (p: string) => named.some((n) => n === '.' || p === n || p.startsWith(`${n}/`));
   const anyNamed = hiddenFiles.some(covered);
   return hiddenFiles.filter((p) => TEST_FILE.test(p) && (!anyNamed || covered(p) || p.endsWith('conftest.py'))).map((p) => `/workspace/${p}`);
+}
+
+/**
+ * A `go test` run split in two, so its hidden `_test.go` files can be sealed: root builds each
+ * package's test binary (`go test -c`: Go's build runs no code of the packages, and the build's
+ * environment is the runner's: no go env file, GOFLAGS, toolexec or download of the workspace's)
+ * into a folder of its own, exec-only (0711) for the tests' user, who then runs each binary
+ * through `go tool test2json` (the `go test -json` stream). A test binary the tests' user cannot
+ * read is also not dumpable: its /proc/self/exe and memory are closed to other processes.
+ */
+export interface GoRun { patterns: string[]; buildFlags: string[]; testFlags: string[] }
+
+const GO_TEST_BOOL = new Set(['v', 'short', 'failfast', 'benchmem']);
+const GO_TEST_VALUE = new Set(['run', 'count', 'timeout', 'parallel', 'cpu', 'skip', 'bench', 'benchtime', 'shuffle']);
+const GO_BUILD_BOOL = new Set(['race', 'trimpath', 'a', 'x', 'n']);
+const GO_BUILD_VALUE = new Set(['tags', 'mod', 'ldflags', 'gcflags', 'asmflags', 'overlay', 'vet', 'p']);
+
+/** A `go test` command as a GoRun, or undefined when it has an argument this does not know (it then runs as given, unsealed). */
+export function goRunOf(argv: readonly string[]): GoRun | undefined {
+  if (argv[0] !== 'go' || argv[1] !== 'test') return undefined;
+  const run: GoRun = { patterns: [], buildFlags: [], testFlags: [] };
+  for (let i = 2; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('-')) { run.patterns.push(a); continue; }
+    const m = /^--?([\w.]+)(?:=(.*))?$/.exec(a);
+    if (!m) return undefined;
+    const [name, value] = [m[1].replace(/^test\./, ''), m[2]];
+    if (name === 'json') continue;
+    if (GO_TEST_BOOL.has(name)) run.testFlags.push(`-test.${name}${value === undefined ? '' : `=${value}`}`);
+    else if (GO_BUILD_BOOL.has(name)) run.buildFlags.push(a);
+    else if (GO_TEST_VALUE.has(name) || GO_BUILD_VALUE.has(name)) {
+      const v = value ?? argv[++i];
+      if (v === undefined) return undefined;
+      if (GO_TEST_VALUE.has(name)) run.testFlags.push(`-test.${name}=${v}`); else run.buildFlags.push(`-${name}=${v}`);
+    } else return undefined;
+  }
+  if (!run.patterns.length) run.patterns.push('.');
+  return run;
 }
 
 /** Environment variables that would load code before the runner or change where it looks. */
@@ -167,6 +207,8 @@ export interface RunSpec {
    * (pwp_seal.js) reads before any code of the workspace runs.
    */
   seal?: string[];
+  /** For a sealed go test run: build as root, then run the binaries as the tests' user (argv is then not run). */
+  go?: GoRun;
   /** Where the runner keeps results and how it finds the canary (the file has no constants of its own). */
   layout: RunLayout;
 }

@@ -14,8 +14,8 @@ import {
   CANARY_PLACEHOLDER, type Canary,
 } from './canary';
 import {
-  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, HIDDEN_DIR, imageRunner, JEST_CANARY, JEST_SCRIPT, MARK_ENV, MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT,
-  SCRATCH_DIR, SEAL_PRELOAD, sealedTests, TESTS_UID, testsEnv,
+  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, HIDDEN_DIR, imageRunner, JEST_CANARY, JEST_SCRIPT, MARK_ENV, MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD,
+  RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, SEAL_PRELOAD, sealedTests, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';
@@ -194,7 +194,9 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   const mark = e.completionMark ? `pwp-end-${randomBytes(16).toString('hex')}` : undefined;
   const seal = sealedTests(e, sandbox.grading?.hiddenFiles ?? []);
   const argv = withReportFlags(e, report, !!canary, jestSetup, seal.length > 0);
-  const run = await runIsolated(sandbox, { id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(seal.length ? { seal } : {}) }, canarySpec, mark);
+  const go = e.framework === 'go' && seal.length ? goRunOf(argv) : undefined;
+  const spec = { id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(seal.length ? { seal } : {}), ...(go ? { go } : {}) };
+  const run = await runIsolated(sandbox, spec, canarySpec, mark);
   const ended = mark && !run.timedOut ? checkCompletionMark(mark, run.stdout) : undefined;
   const read = readCases(e, run);
   // A run that did not reach its end passes nothing.
