@@ -8,9 +8,11 @@
 // - node's module hooks (CommonJS and ESM, TypeScript stripped as node would) load a sealed
 //   path from here, the first time it is loaded; the deliverable's `fs.readFileSync` of the
 //   path, or a second load, goes to the disk and gets EACCES;
-// - jest reads test files itself (its haste map, its runner, its runtime's transform): the
-//   fs.readFileSync every module shares answers a sealed path to each of those three, once,
-//   when the calling frame (V8's, not a stack string) is in the image's jest; to nothing else.
+// - jest reads test files itself (its haste map, its runner, its runtime's transform, again for
+//   each test file that loads a setup file or helper): the fs.readFileSync every module shares
+//   answers a sealed path when the calling frame (V8's call site, not a stack string) is one
+//   of those three modules of the image's jest, and to nothing else. What they do with the text
+//   is load it as the test's module; the texts stay in this closure while jest runs.
 //   jest's transform cache, which would keep the transformed test where the tests' user can
 //   read it, is not written.
 //
@@ -87,15 +89,15 @@ if (texts.size) {
 
 // ---- jest ------------------------------------------------------------------------------------
 
-const JEST = /^\/opt\/test-runners\/node_modules\/(jest-haste-map|jest-runner|jest-runtime)\/build\/[^/]+\.js$/;
-/** For each sealed path jest may read: which of its readers have had it. */
-const jestReaders = new Map();
+const JEST = /^\/opt\/test-runners\/node_modules\/(?:jest-haste-map|jest-runner|jest-runtime)\/build\/[^/]+\.js$/;
+/** The sealed texts jest's own modules read (each test file's setup files and helpers once per test file). */
+const jestTexts = new Map();
 if (texts.size && /\/jest\/bin\/jest\.js$/.test(process.argv[1] || '')) {
   const readFileSync = fs.readFileSync;
   const capture = Error.captureStackTrace;
   const defineProperty = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
-  for (const p of texts.keys()) jestReaders.set(p, new Set());
+  for (const [p, t] of texts) jestTexts.set(p, t);
   /** The file of the function that called fs.readFileSync, from V8's call sites. */
   const callerFile = (fn) => {
     const saved = describe(Error, 'prepareStackTrace');
@@ -112,17 +114,10 @@ if (texts.size && /\/jest\/bin\/jest\.js$/.test(process.argv[1] || '')) {
     }
   };
   const sealedRead = function readFileSync_(file, options) {
-    const readers = typeof file === 'string' ? jestReaders.get(file) : undefined;
-    if (readers && texts.has(file)) {
-      const m = JEST.exec(callerFile(sealedRead) || '');
-      if (m && !readers.has(m[1])) {
-        readers.add(m[1]);
-        const text = texts.get(file);
-        // The runtime's read is the last jest makes of a test file.
-        if (m[1] === 'jest-runtime') texts.delete(file);
-        const encoding = typeof options === 'string' ? options : options && options.encoding;
-        return encoding ? text.toString(encoding) : Buffer.from(text);
-      }
+    if (typeof file === 'string' && jestTexts.has(file) && JEST.test(callerFile(sealedRead) || '')) {
+      const text = jestTexts.get(file);
+      const encoding = typeof options === 'string' ? options : options && options.encoding;
+      return encoding ? text.toString(encoding) : Buffer.from(text);
     }
     return Reflect.apply(readFileSync, this, arguments);
   };
