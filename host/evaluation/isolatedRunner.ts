@@ -8,6 +8,9 @@
 //   script folder on sys.path, no user site, no PYTHON* variables) and puts the workspace on
 //   the path only once pytest is imported, so a pytest.py or _pytest/ in the workspace is
 //   never imported in its place; `npx jest` and node_modules/.bin runners become the image's;
+// - the task's hidden test files are sealed while the tests run (sealedTests): root's alone, their
+//   text handed to the runner's own loading (pytest's plugin, the node preload pwp_seal.js), or, for
+//   go test, read by root's build of the test binaries (GoRun);
 // - the runner writes its report into a fresh folder; when the runner's process ends, every
 //   process of the tests' user is killed, so nothing left in the background can rewrite the
 //   report, and only then root copies report, output and exit status into /pwp/report,
