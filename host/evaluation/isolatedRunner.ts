@@ -124,10 +124,12 @@ function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): bo
  * - node --test, mocha, jest: every hidden JavaScript or TypeScript source (tests and the helpers
  *   they load), served to the runner's module loading by the verifier's preload (pwp_seal.js).
  *   A hidden source the tests read as data, not as a module, finds it sealed.
- * - go test: every hidden `_test.go` file, read by root's build only (GoRun).
+ * - go test: every hidden `_test.go` file, read by root's build only (GoRun), which builds
+ *   without cgo; a task that turns cgo on (CGO_ENABLED=1) runs go test unsealed.
  */
-export function sealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'>, hiddenFiles: readonly string[]): string[] {
-  if (e.framework === 'go') return goRunOf(e.command) ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
+export function sealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'> & { env?: Record<string, string> }, hiddenFiles: readonly string[]): string[] {
+  // With cgo, C and assembler files the build compiles could include a sealed file's bytes (.incbin).
+  if (e.framework === 'go') return goRunOf(e.command) && e.env?.CGO_ENABLED !== '1' ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
   if (nodeRunnerCommand(e)) return hiddenFiles.filter((p) => JS_SOURCE.test(p) && !p.split('/').includes('node_modules')).map((p) => `/workspace/${p}`);
   if (e.framework !== 'pytest') return [];
   const argv = imageRunner(e.command);

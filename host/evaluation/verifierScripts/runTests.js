@@ -113,7 +113,12 @@ if (spec.go) {
   const goEnv = Object.assign({}, env, {
     HOME: '/root', GOENV: 'off', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOCACHE: '/pwp/gocache', GOPATH: '/root/go',
     GOMODCACHE: env.GOMODCACHE || '/home/pwp/go/pkg/mod', GOFLAGS: env.GOFLAGS || '',
+    // No C or assembler of the workspace's through gcc, whose .incbin would take a sealed file's bytes.
+    CGO_ENABLED: '0',
   });
+  // Root reads what it owns: the hidden folder is closed to the build (mode 0; no capability
+  // overrides it), so no #include or replace directive reaches the task's answers.
+  if (hiddenMode !== undefined) fs.chmodSync(spec.layout.hidden, 0);
   const flags = spec.go.buildFlags.map((a) => (canary ? a.split(spec.layout.canaryPlaceholder).join(canary.dir) : a));
   const go = (args) => spawnSync('go', args, { cwd: spec.cwd, env: goEnv, encoding: 'utf8', maxBuffer: MAX, timeout: spec.timeoutSec * 1000 });
   const event = (o) => goLines.push(JSON.stringify(Object.assign({ Time: new Date().toISOString() }, o)));
@@ -151,6 +156,7 @@ if (spec.go) {
     fs.chmodSync(bin, 0o711);
     goRuns.push(pkgDir, importPath, bin);
   }
+  if (hiddenMode !== undefined) fs.chmodSync(spec.layout.hidden, 0o700);
 }
 const GO_SCRIPT = 't=$1; n=$2; shift 2; flags=("${@:1:$n}"); shift "$n"; s=0\n'
   + 'while [ $# -gt 0 ]; do (cd "$1" && exec "$t" -p "$2" -t "$3" -test.v "${flags[@]}") || s=1; shift 3; done; exit $s';

@@ -106,6 +106,7 @@ describe('isolated runners', () => {
     assert.deepEqual(seal(['bash', 'run_tests.sh']), [], 'a script may run pytest more than once');
     assert.deepEqual(seal(['go', 'test', './...'], 'go'), ['/workspace/size_test.go'], "go test seals the hidden _test.go files");
     assert.deepEqual(seal(['go', 'test', '-exec', 'x', './...'], 'go'), [], 'an argument it does not know runs go test as given');
+    assert.deepEqual(sealedTests({ framework: 'go', command: ['go', 'test', './...'], env: { CGO_ENABLED: '1' } }, hidden), [], 'cgo could include a sealed file');
   });
 
   it('splits a go test command into packages, build flags and the test binary\'s flags', () => {
