@@ -8,6 +8,9 @@
 //   script folder on sys.path, no user site, no PYTHON* variables) and puts the workspace on
 //   the path only once pytest is imported, so a pytest.py or _pytest/ in the workspace is
 //   never imported in its place; `npx jest` and node_modules/.bin runners become the image's;
+// - the task's hidden test files are sealed while the tests run (sealedTests): root's alone, their
+//   text handed to the runner's own loading (pytest's plugin, the node preload pwp_seal.js), or, for
+//   go test, read by root's build of the test binaries (GoRun);
 // - the runner writes its report into a fresh folder; when the runner's process ends, every
 //   process of the tests' user is killed, so nothing left in the background can rewrite the
 //   report, and only then root copies report, output and exit status into /pwp/report,
@@ -42,6 +45,11 @@ export const NODE_PRELOAD = `${RUNNER_DIR}/node/pwp_node.js`;
 export const MOCHA_CANARY = `${RUNNER_DIR}/node/pwp_mocha_canary.js`;
 /** jest's canary, the last of its setupFilesAfterEnv. */
 export const JEST_CANARY = `${RUNNER_DIR}/node/pwp_jest_canary.js`;
+/** The preload (node's own --require) that serves sealed test files to node --test, mocha and jest (pwp_seal.js). */
+export const SEAL_PRELOAD = `${RUNNER_DIR}/node/pwp_seal.js`;
+/** The image's mocha and jest as node scripts, so a sealed run loads SEAL_PRELOAD before them. */
+export const MOCHA_SCRIPT = '/opt/test-runners/node_modules/mocha/bin/mocha.js';
+export const JEST_SCRIPT = '/opt/test-runners/node_modules/jest/bin/jest.js';
 const script = (name: string) => readFileSync(join(__dirname, 'verifierScripts', name), 'utf8');
 
 const PYTHON_SHIM = `#!/bin/sh
@@ -65,6 +73,7 @@ export function runnerFiles(): { path: string; content: string; mode: number }[]
     { path: NODE_PRELOAD.slice(1), content: script('pwp_node.js'), mode: 0o644 },
     { path: MOCHA_CANARY.slice(1), content: script('pwp_mocha_canary.js'), mode: 0o644 },
     { path: JEST_CANARY.slice(1), content: script('pwp_jest_canary.js'), mode: 0o644 },
+    { path: SEAL_PRELOAD.slice(1), content: script('pwp_seal.js'), mode: 0o644 },
   ];
 }
 
@@ -91,16 +100,37 @@ export function imageRunner(argv: readonly string[]): string[] {
 }
 
 const TEST_FILE = /(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$/;
+/** JavaScript and TypeScript sources node, mocha and jest load as modules. */
+const JS_SOURCE = /\.(?:[cm]?js|[cm]?ts|jsx|tsx)$/;
+
+/** Whether the command is the image's node --test, mocha or jest itself (not a script that may run it more than once). */
+function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): boolean {
+  const argv = imageRunner(e.command);
+  switch (e.framework) {
+    case 'node': return argv[0] === 'node' && argv.includes('--test');
+    case 'mocha': return argv[0] === 'mocha' && !argv.some((a) => a === '--parallel' || a === '-p');
+    case 'jest': return argv[0] === 'jest';
+    default: return false;
+  }
+}
 
 /**
- * The task's hidden test files a pytest run seals (RunSpec.seal): its test modules and
- * conftest.py files among the hidden files, under the paths the command names (all of them
- * when it names none). The deliverable runs inside pytest's process, and a test file it can
- * read hands it the expected values (`traceback.extract_stack()` gives the calling assert's
- * line). Only a command that is pytest itself, with assertion rewriting (the rewrite is where
- * pytest reads a test module), seals: a script may run pytest more than once.
+ * The task's hidden test files a run seals (RunSpec.seal). The deliverable runs inside the
+ * tests' process, and a test file it can read hands it the expected values.
+ * - pytest: its test modules and conftest.py files among the hidden files, under the paths the
+ *   command names (all of them when it names none); `traceback.extract_stack()` would give the
+ *   calling assert's line. Only a command that is pytest itself, with assertion rewriting (the
+ *   rewrite is where pytest reads a test module), seals: a script may run pytest more than once.
+ * - node --test, mocha, jest: every hidden JavaScript or TypeScript source (tests and the helpers
+ *   they load), served to the runner's module loading by the verifier's preload (pwp_seal.js).
+ *   A hidden source the tests read as data, not as a module, finds it sealed.
+ * - go test: every hidden `_test.go` file, read by root's build only (GoRun), which builds
+ *   without cgo; a task that turns cgo on (CGO_ENABLED=1) runs go test unsealed.
  */
-export function sealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'>, hiddenFiles: readonly string[]): string[] {
+export function sealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'> & { env?: Record<string, string> }, hiddenFiles: readonly string[]): string[] {
+  // With cgo, C and assembler files the build compiles could include a sealed file's bytes (.incbin).
+  if (e.framework === 'go') return goRunOf(e.command) && e.env?.CGO_ENABLED !== '1' ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
+  if (nodeRunnerCommand(e)) return hiddenFiles.filter((p) => JS_SOURCE.test(p) && !p.split('/').includes('node_modules')).map((p) => `/workspace/${p}`);
   if (e.framework !== 'pytest') return [];
   const argv = imageRunner(e.command);
   const args = argv[0] === 'python3' && argv[1] === '-m' && argv[2] === 'pytest' ? argv.slice(3) : ['pytest', 'py.test'].includes(argv[0]) ? argv.slice(1) : undefined;
@@ -109,6 +139,44 @@ export function sealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'>, hi
   const covered = (p: string) => named.some((n) => n === '.' || p === n || p.startsWith(`${n}/`));
   const anyNamed = hiddenFiles.some(covered);
   return hiddenFiles.filter((p) => TEST_FILE.test(p) && (!anyNamed || covered(p) || p.endsWith('conftest.py'))).map((p) => `/workspace/${p}`);
+}
+
+/**
+ * A `go test` run split in two, so its hidden `_test.go` files can be sealed: root builds each
+ * package's test binary (`go test -c`: Go's build runs no code of the packages, and the build's
+ * environment is the runner's: no go env file, GOFLAGS, toolexec or download of the workspace's)
+ * into a folder of its own, exec-only (0711) for the tests' user, who then runs each binary
+ * through `go tool test2json` (the `go test -json` stream). A test binary the tests' user cannot
+ * read is also not dumpable: its /proc/self/exe and memory are closed to other processes.
+ */
+export interface GoRun { patterns: string[]; buildFlags: string[]; testFlags: string[] }
+
+const GO_TEST_BOOL = new Set(['v', 'short', 'failfast', 'benchmem']);
+const GO_TEST_VALUE = new Set(['run', 'count', 'timeout', 'parallel', 'cpu', 'skip', 'bench', 'benchtime', 'shuffle']);
+const GO_BUILD_BOOL = new Set(['race', 'trimpath', 'a', 'x', 'n']);
+const GO_BUILD_VALUE = new Set(['tags', 'mod', 'ldflags', 'gcflags', 'asmflags', 'overlay', 'vet', 'p']);
+
+/** A `go test` command as a GoRun, or undefined when it has an argument this does not know (it then runs as given, unsealed). */
+export function goRunOf(argv: readonly string[]): GoRun | undefined {
+  if (argv[0] !== 'go' || argv[1] !== 'test') return undefined;
+  const run: GoRun = { patterns: [], buildFlags: [], testFlags: [] };
+  for (let i = 2; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('-')) { run.patterns.push(a); continue; }
+    const m = /^--?([\w.]+)(?:=(.*))?$/.exec(a);
+    if (!m) return undefined;
+    const [name, value] = [m[1].replace(/^test\./, ''), m[2]];
+    if (name === 'json') continue;
+    if (GO_TEST_BOOL.has(name)) run.testFlags.push(`-test.${name}${value === undefined ? '' : `=${value}`}`);
+    else if (GO_BUILD_BOOL.has(name)) run.buildFlags.push(a);
+    else if (GO_TEST_VALUE.has(name) || GO_BUILD_VALUE.has(name)) {
+      const v = value ?? argv[++i];
+      if (v === undefined) return undefined;
+      if (GO_TEST_VALUE.has(name)) run.testFlags.push(`-test.${name}=${v}`); else run.buildFlags.push(`-${name}=${v}`);
+    } else return undefined;
+  }
+  if (!run.patterns.length) run.patterns.push('.');
+  return run;
 }
 
 /** Environment variables that would load code before the runner or change where it looks. */
@@ -138,12 +206,14 @@ export function testsEnv(e: Pick<TestsEvaluator, 'env'>): Record<string, string>
 export interface RunSpec {
   argv: string[]; cwd: string; env: Record<string, string>; dropEnv: string[]; timeoutSec: number; uid: number; gid: number; id: string; report?: string;
   /**
-   * Hidden test files the run's pytest reads from the runner instead of from disk (sealedTests):
+   * Hidden test files the run's runner reads from the verifier instead of from disk (sealedTests):
    * root's alone while the tests' processes live, their text handed to the tests' process on
-   * a descriptor (SEALED_ENV names it) that the verifier's plugin reads before any code of the
-   * workspace runs.
+   * a descriptor (SEALED_ENV names it) that the verifier's pytest plugin or node preload
+   * (pwp_seal.js) reads before any code of the workspace runs.
    */
   seal?: string[];
+  /** For a sealed go test run: build as root, then run the binaries as the tests' user (argv is then not run). */
+  go?: GoRun;
   /** Where the runner keeps results and how it finds the canary (the file has no constants of its own). */
   layout: RunLayout;
 }
@@ -163,7 +233,7 @@ export const CANARY_ENV = 'PWP_CANARY_SPEC';
  * closes), never in their environment, argv or files.
  */
 export const MARK_ENV = 'PWP_COMPLETION_MARK';
-/** The descriptor on which the tests' process finds the sealed test files' text (pwp_pytest.py reads it, then drops the variable). */
+/** The descriptor on which the tests' process finds the sealed test files' text (pwp_pytest.py or pwp_seal.js reads it, then drops the variable). */
 export const SEALED_ENV = 'PWP_SEALED_FD';
 /** The task's hidden folder: root-only while the tests' processes live (the runner closes it to them). */
 export const HIDDEN_DIR = '/pwp/hidden';

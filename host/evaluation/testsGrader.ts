@@ -14,8 +14,8 @@ import {
   CANARY_PLACEHOLDER, type Canary,
 } from './canary';
 import {
-  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, HIDDEN_DIR, imageRunner, JEST_CANARY, MARK_ENV, MOCHA_CANARY, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT,
-  SCRATCH_DIR, sealedTests, TESTS_UID, testsEnv,
+  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, HIDDEN_DIR, imageRunner, JEST_CANARY, JEST_SCRIPT, MARK_ENV, MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD,
+  RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, SEAL_PRELOAD, sealedTests, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';
@@ -31,9 +31,17 @@ let runs = 0;
  * The command with the flags that make the framework write its report to `report` (and, for
  * node, TAP totals to stdout); with `canary`, also what brings in the canary (canary.ts): the
  * verifier's preload for node and mocha, the overlay for go (pytest's comes with the launch).
+ * With `sealed` (node --test, mocha, jest: sealedTests), the runner runs under node with the
+ * sealing preload (pwp_seal.js) loaded first, in one process: node --test without process
+ * isolation, jest in band (the descriptor with the sealed texts reaches that process only).
  */
-export function withReportFlags(e: Pick<TestsEvaluator, 'framework' | 'command'>, report = `${SCRATCH_DIR}/report`, canary = false, jestSetup: readonly string[] = []): string[] {
+export function withReportFlags(
+  e: Pick<TestsEvaluator, 'framework' | 'command'>, report = `${SCRATCH_DIR}/report`, canary = false, jestSetup: readonly string[] = [], sealed = false,
+): string[] {
   const argv = imageRunner(e.command);
+  if (sealed && e.framework === 'node') argv.splice(1, 0, '--require', SEAL_PRELOAD, '--test-isolation=none');
+  if (sealed && e.framework === 'mocha') argv.splice(0, 1, 'node', '--require', SEAL_PRELOAD, MOCHA_SCRIPT);
+  if (sealed && e.framework === 'jest') argv.splice(0, 1, 'node', '--require', SEAL_PRELOAD, JEST_SCRIPT, '--runInBand', '--no-cache');
   switch (e.framework) {
     case 'pytest':
       // xunit1 names each case's file; no cache in the (possibly read-only) test folders.
@@ -184,9 +192,11 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
     ? undefined : drawCanary(e.framework);
   const canarySpec = canary ? await prepareCanary(canary, sandbox) : undefined;
   const mark = e.completionMark ? `pwp-end-${randomBytes(16).toString('hex')}` : undefined;
-  const argv = withReportFlags(e, report, !!canary, jestSetup);
   const seal = sealedTests(e, sandbox.grading?.hiddenFiles ?? []);
-  const run = await runIsolated(sandbox, { id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(seal.length ? { seal } : {}) }, canarySpec, mark);
+  const argv = withReportFlags(e, report, !!canary, jestSetup, seal.length > 0);
+  const go = e.framework === 'go' && seal.length ? goRunOf(argv) : undefined;
+  const spec = { id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(seal.length ? { seal } : {}), ...(go ? { go } : {}) };
+  const run = await runIsolated(sandbox, spec, canarySpec, mark);
   const ended = mark && !run.timedOut ? checkCompletionMark(mark, run.stdout) : undefined;
   const read = readCases(e, run);
   // A run that did not reach its end passes nothing.

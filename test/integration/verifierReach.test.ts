@@ -4,10 +4,12 @@
 // reason in the result. Measured against the task's oracle, which scores 1 in the same way.
 // docs/grading-and-security.md lists these defences and what they leave open.
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { bufferOf, packEntries, tarOf, type Header } from '../../host/deployment/tarArchive';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
+import { EvaluatorSchema, type Evaluator } from '../../host/evaluation/evaluatorSchema';
 import { gradeState } from '../../host/taskEnv/gradeState';
 import { resolveTasks, type Task } from '../../host/taskEnv/loadTask';
 import { testImage } from './environmentFixture';
@@ -292,5 +294,165 @@ describe('verifier reach: the agent\'s files are read inside the workspace only 
     const r = await gradeState(task, { image: await testImage(), workspaceTar: await bufferOf(packEntries(entries)), initialTar: await bufferOf(tarOf(initial)) });
     assert.equal(r.score, 0, show(r));
     assert.match(r.summary, /leads out of the workspace, to \/pwp\/hidden\/expected\/src/, show(r));
+  });
+});
+
+// Sealed JavaScript test files (pwp_seal.js): a deliverable that reads the hidden test files of
+// its node --test, mocha or jest run (every file near it, and jest's transform cache, where the
+// transformed test would be) finds them root's alone, and answers nothing. Without the sealing
+// it reads `sum(1, 2)` and the value the test expects beside it, and scores 1.
+const SUM_TESTS: Record<string, string> = {
+  node: "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst sum = require('../sum');\n"
+    + "test('adds', () => assert.equal(sum(17, 25), 42));\ntest('adds negatives', () => assert.equal(sum(-8, -5), -13));\n",
+  mocha: "const assert = require('node:assert/strict');\nconst sum = require('../sum');\ndescribe('sum', () => {\n"
+    + "  it('adds', () => assert.equal(sum(17, 25), 42));\n  it('adds negatives', () => assert.equal(sum(-8, -5), -13));\n});\n",
+  jest: "const sum = require('../sum');\ndescribe('sum', () => {\n  test('adds', () => expect(sum(17, 25)).toBe(42));\n"
+    + "  test('adds negatives', () => expect(sum(-8, -5)).toBe(-13));\n});\n",
+};
+// Reads every file it can under the workspace and the temporary folder, and answers each call
+// with the number the tests expect beside it; says on stderr what reading a test file gave.
+const SUM_READER = `const fs = require('fs');
+const path = require('path');
+const os = require('os');
+const known = new Map();
+const said = new Set();
+function visit(dir, depth) {
+  let names = [];
+  try { names = fs.readdirSync(dir); } catch { return; }
+  for (const n of names) {
+    const p = path.join(dir, n);
+    let st;
+    try { st = fs.statSync(p); } catch { continue; }
+    if (st.isDirectory()) { if (depth < 6 && n !== 'node_modules') visit(p, depth + 1); continue; }
+    let text;
+    try { text = fs.readFileSync(p, 'utf8'); } catch (e) { if (/test/.test(n)) said.add(n + ': ' + e.code); continue; }
+    if (/test/.test(n)) said.add(n + ': read');
+    for (const m of text.matchAll(/sum\\((-?\\d+), (-?\\d+)\\)\\)?(?:\\.\\w+\\()?,? ?(-?\\d+)/g)) known.set(m[1] + ',' + m[2], Number(m[3]));
+  }
+}
+visit(path.dirname(__filename), 0);
+visit(os.tmpdir(), 0);
+process.stderr.write('pwp-reader: ' + [...said].join('; ') + '\\n');
+module.exports = (a, b) => known.get(a + ',' + b) ?? 0;
+`;
+
+describe('verifier reach: sealed JavaScript test files (node --test, mocha, jest)', function () {
+  this.timeout(15 * 60_000);
+  const runs: [string, Record<string, unknown>, string][] = [
+    ['node --test', { kind: 'tests', framework: 'node', command: ['node', '--test', 'test/sum.test.js'] }, SUM_TESTS.node],
+    ['mocha', { kind: 'tests', framework: 'mocha', command: ['npx', 'mocha', 'test/'] }, SUM_TESTS.mocha],
+    ['jest', { kind: 'tests', framework: 'jest', command: ['npx', 'jest'] }, SUM_TESTS.jest],
+  ];
+  for (const [runner, evaluator, testFile] of runs) {
+    it(`${runner}: the honest sum scores 1, the null agent 0, and a deliverable reading the hidden test file finds it sealed and scores 0`, async () => {
+      const [base] = resolveTasks(['code-edit/js-top-words']);
+      // A task of this test's own: the hidden test file and package.json go in at grading.
+      const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-'));
+      const hidden = { 'workspace/test/sum.test.js': testFile, 'workspace/package.json': JSON.stringify({ name: 's', private: true, jest: { testEnvironment: 'node' } }) };
+      for (const [p, c] of Object.entries(hidden)) { mkdirSync(dirname(join(hiddenDir, p)), { recursive: true }); writeFileSync(join(hiddenDir, p), c); }
+      const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-ws-'));
+      writeFileSync(join(workspaceDir, 'sum.js'), 'module.exports = () => 0;\n');
+      const task = { ...base, evaluator: EvaluatorSchema.parse(evaluator) as Evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
+      const grade = async (sum: string) => gradeState(task, {
+        image: await testImage(), workspaceTar: await bufferOf(tarOf([{ path: 'workspace/sum.js', content: sum }])),
+      });
+      const honest = await grade('module.exports = (a, b) => a + b;\n');
+      assert.equal(honest.score, 1, show(honest));
+      const nul = await grade('module.exports = () => 0;\n');
+      assert.equal(nul.score, 0, show(nul));
+      const reader = await grade(SUM_READER);
+      assert.equal(reader.score, 0, show(reader));
+      assert.equal(reader.tampering, undefined, `sealing, not the code check, stops it: ${show(reader)}`);
+      assert.match(show(reader), /pwp-reader: .*sum\.test\.js: EACCES/, show(reader));
+    });
+  }
+});
+
+// Sealed Go test files: root builds the test binary (go test -c), the tests' user runs it through
+// test2json, with the `_test.go` files root's alone and the binary exec-only. Without sealing,
+// each deliverable below reads the hidden test file (beside it, or embedded at build time) and
+// answers `Sum(17, 25)` with what the test expects.
+const GO_SUM_TEST = 'package gosum\n\nimport "testing"\n\n'
+  + 'func TestAdds(t *testing.T) {\n\tif Sum(17, 25) != 42 {\n\t\tt.Fatal("17+25")\n\t}\n}\n\n'
+  + 'func TestNegatives(t *testing.T) {\n\tif Sum(-8, -5) != -13 {\n\t\tt.Fatal("-8-5")\n\t}\n}\n';
+const GO_ANSWERS = `var known = map[[2]int]int{}
+
+func learn(src string) {
+\tfor _, m := range regexp.MustCompile(\`Sum\\((-?\\d+), (-?\\d+)\\) != (-?\\d+)\`).FindAllStringSubmatch(src, -1) {
+\t\tvar a, b, c int
+\t\tfmt.Sscan(m[1], &a)
+\t\tfmt.Sscan(m[2], &b)
+\t\tfmt.Sscan(m[3], &c)
+\t\tknown[[2]int{a, b}] = c
+\t}
+}
+
+func Sum(a, b int) int { return known[[2]int{a, b}] }
+`;
+const GO_READER = `package gosum
+
+import (
+\t"fmt"
+\t"os"
+\t"path/filepath"
+\t"regexp"
+)
+
+func init() {
+\tfiles, _ := filepath.Glob("*_test.go")
+\tfor _, f := range append(files, "/proc/self/exe") {
+\t\tsrc, err := os.ReadFile(f)
+\t\tif err != nil {
+\t\t\tfmt.Fprintln(os.Stderr, "pwp-reader:", err)
+\t\t\tcontinue
+\t\t}
+\t\tlearn(string(src))
+\t}
+}
+
+${GO_ANSWERS}`;
+const GO_EMBED = `package gosum
+
+import (
+\t_ "embed"
+\t"fmt"
+\t"regexp"
+)
+
+//go:embed sum_test.go
+var src string
+
+func init() { learn(src) }
+
+${GO_ANSWERS}`;
+
+describe('verifier reach: sealed Go test files (go test)', function () {
+  this.timeout(15 * 60_000);
+  it('the honest sum scores 1, the null agent 0; a deliverable reading the _test.go file or /proc/self/exe gets permission denied, one embedding it is refused, both score 0', async () => {
+    const [base] = resolveTasks(['code-edit/js-top-words']);
+    const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-go-'));
+    const hidden = { 'workspace/gosum/sum_test.go': GO_SUM_TEST, 'workspace/go.mod': 'module example.com/suites\n\ngo 1.19\n' };
+    for (const [p, c] of Object.entries(hidden)) { mkdirSync(dirname(join(hiddenDir, p)), { recursive: true }); writeFileSync(join(hiddenDir, p), c); }
+    const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-go-ws-'));
+    mkdirSync(join(workspaceDir, 'gosum'));
+    writeFileSync(join(workspaceDir, 'gosum/sum.go'), 'package gosum\n\nfunc Sum(a, b int) int { return 0 }\n');
+    const evaluator = EvaluatorSchema.parse({ kind: 'tests', framework: 'go', command: ['go', 'test', './...'] }) as Evaluator;
+    const task = { ...base, evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
+    const grade = async (sum: string) => gradeState(task, {
+      image: await testImage(), workspaceTar: await bufferOf(tarOf([{ path: 'workspace/gosum/sum.go', content: sum }])),
+    });
+    const honest = await grade('package gosum\n\nfunc Sum(a, b int) int { return a + b }\n');
+    assert.equal(honest.score, 1, show(honest));
+    assert.deepEqual(honest.tests!.cases.map((c) => c.id), ['example.com/suites/gosum::TestAdds', 'example.com/suites/gosum::TestNegatives'], show(honest));
+    const nul = await grade('package gosum\n\nfunc Sum(a, b int) int { return 0 }\n');
+    assert.equal(nul.score, 0, show(nul));
+    const reader = await grade(GO_READER);
+    assert.equal(reader.score, 0, show(reader));
+    assert.equal(reader.tampering, undefined, `sealing, not a pattern, stops it: ${show(reader)}`);
+    assert.match(show(reader), /pwp-reader: open sum_test\.go: permission denied/, show(reader));
+    assert.match(show(reader), /pwp-reader: open \/proc\/self\/exe: permission denied/, show(reader));
+    const embed = await grade(GO_EMBED);
+    assert.equal(embed.score, 0, show(embed));
+    assert.match(show(embed), /the build embeds the sealed test file \/workspace\/gosum\/sum_test\.go/, show(embed));
   });
 });

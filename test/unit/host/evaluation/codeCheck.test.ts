@@ -147,6 +147,11 @@ describe('JavaScript and TypeScript read as parsed code', () => {
     ['vm', 'a.ts', "import { runInThisContext } from 'node:vm';\n", /vm/],
     ['module.constructor', 'a.js', "module.constructor._load('x');\n", /module loader/],
     ['require.cache', 'a.js', 'delete require.cache[k];\n', /module loader/],
+    // Routes to a sealed test file's module or text once the runner has loaded it (pwp_seal.js).
+    ['require.cache read for the test module', 'a.js', 'for (const k of Object.keys(require.cache)) seen.push(k);\n', /module loader/],
+    ['module.parent', 'a.js', 'const test = module.parent;\n', /module loader/],
+    ['module.children', 'a.js', 'module.children.forEach(f);\n', /module loader/],
+    ['registerHooks of node:module', 'a.js', "require('node:module').registerHooks({ load: spy });\n", /module loader/],
     ['Reflect on an imported module', 'a.ts', "import fs from 'node:fs';\nReflect.set(fs, 'readFileSync', () => '');\n", /Reflect/],
     ['a computed key on an imported module', 'a.js', "const cp = require('child_process');\ncp[method]();\n", /computed name/],
     ['an imported module patched', 'a.js', "const fs = require('fs');\nfs.readFileSync = () => '';\n", /patches/],

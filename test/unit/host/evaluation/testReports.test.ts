@@ -131,6 +131,15 @@ describe('test reports', () => {
       '--test',
       'test/',
     ]);
+    // Sealed: node's own --require loads the sealing preload before the runner, in one process.
+    assert.deepEqual(withReportFlags({ framework: 'node', command: ['node', '--test', 'test/'] }, '/r.xml', false, [], true).slice(0, 4),
+      ['node', '--test-reporter=junit', '--test-reporter-destination=/r.xml', '--test-reporter=tap']);
+    assert.deepEqual(withReportFlags({ framework: 'node', command: ['node', '--test', 'test/'] }, '/r.xml', false, [], true).slice(-5),
+      ['--require', '/pwp/runner/node/pwp_seal.js', '--test-isolation=none', '--test', 'test/']);
+    assert.deepEqual(withReportFlags({ framework: 'mocha', command: ['npx', 'mocha', 'test/'] }, '/r.json', false, [], true).slice(0, 5),
+      ['node', '--require', '/pwp/runner/node/pwp_seal.js', '/opt/test-runners/node_modules/mocha/bin/mocha.js', 'test/']);
+    assert.deepEqual(withReportFlags({ framework: 'jest', command: ['npx', 'jest'] }, '/r.json', false, [], true).slice(0, 6),
+      ['node', '--require', '/pwp/runner/node/pwp_seal.js', '/opt/test-runners/node_modules/jest/bin/jest.js', '--runInBand', '--no-cache']);
     assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', './...'] }), ['go', 'test', '-json', './...']);
     assert.deepEqual(
       withReportFlags({ framework: 'jest', command: ['npx', 'jest'] }, '/r.json'),

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { imageRunner, sealedTests, testsEnv } from '../../../../host/evaluation/isolatedRunner';
+import { goRunOf, imageRunner, sealedTests, testsEnv } from '../../../../host/evaluation/isolatedRunner';
 import { crossCheck, jestSummary, pytestSummary, tapSummary } from '../../../../host/evaluation/runnerOutput';
 import { findJsTampering } from '../../../../host/evaluation/jsCodeCheck';
 import { pythonCheckInput, pythonFindings } from '../../../../host/evaluation/pythonCodeCheck';
@@ -104,7 +104,34 @@ describe('isolated runners', () => {
       'all of them when it names none');
     assert.deepEqual(seal(['python3', '-m', 'pytest', '--assert=plain', 'tests']), [], 'without rewriting pytest reads them from disk');
     assert.deepEqual(seal(['bash', 'run_tests.sh']), [], 'a script may run pytest more than once');
-    assert.deepEqual(seal(['node', '--test'], 'node'), []);
+    assert.deepEqual(seal(['go', 'test', './...'], 'go'), ['/workspace/size_test.go'], "go test seals the hidden _test.go files");
+    assert.deepEqual(seal(['go', 'test', '-exec', 'x', './...'], 'go'), [], 'an argument it does not know runs go test as given');
+    assert.deepEqual(sealedTests({ framework: 'go', command: ['go', 'test', './...'], env: { CGO_ENABLED: '1' } }, hidden), [], 'cgo could include a sealed file');
+  });
+
+  it('splits a go test command into packages, build flags and the test binary\'s flags', () => {
+    const argv = ['go', 'test', '-json', '-count=1', '-run', 'TestA|TestB', '-tags', 'x', '-race', '-overlay=/c/o.json', './pkg/...', '-v'];
+    assert.deepEqual(goRunOf(argv), {
+      patterns: ['./pkg/...'], buildFlags: ['-tags=x', '-race', '-overlay=/c/o.json'], testFlags: ['-test.count=1', '-test.run=TestA|TestB', '-test.v'],
+    });
+    assert.deepEqual(goRunOf(['go', 'test']), { patterns: ['.'], buildFlags: [], testFlags: [] });
+    assert.equal(goRunOf(['go', 'test', '-toolexec', '/workspace/x', '.']), undefined);
+    assert.equal(goRunOf(['go', 'test', '-run']), undefined, 'a flag without its value');
+    assert.equal(goRunOf(['go', 'vet', '.']), undefined);
+  });
+
+  it('seals every hidden JavaScript and TypeScript source of a node --test, mocha or jest command, and nothing of a script or mocha --parallel', () => {
+    const hidden = [
+      'test/sum.test.js', 'test/helper.mjs', 'tests/chunk.hidden.test.ts', 'src/view.tsx', 'package.json', 'test/fixture.json', 'node_modules/x/index.js', 'tests/test_a.py',
+    ];
+    const js = ['/workspace/test/sum.test.js', '/workspace/test/helper.mjs', '/workspace/tests/chunk.hidden.test.ts', '/workspace/src/view.tsx'];
+    const seal = (framework: string, command: string[]) => sealedTests({ framework: framework as 'node', command }, hidden);
+    assert.deepEqual(seal('node', ['node', '--test', 'test/']), js);
+    assert.deepEqual(seal('mocha', ['npx', 'mocha', 'test/']), js);
+    assert.deepEqual(seal('jest', ['node_modules/.bin/jest']), js);
+    assert.deepEqual(seal('node', ['node', 'test/run.js']), [], 'node without --test runs a script');
+    assert.deepEqual(seal('mocha', ['mocha', '--parallel', 'test/']), [], "mocha's workers would not get the descriptor");
+    assert.deepEqual(seal('jest', ['npm', 'test']), []);
   });
 });
 
