@@ -196,6 +196,10 @@ export function testsEnv(e: Pick<TestsEvaluator, 'env'>): Record<string, string>
   return {
     PYTHONDONTWRITEBYTECODE: '1', PYTHONSAFEPATH: '1', PYTHONNOUSERSITE: '1', PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1', CI: '1',
     HOME: '/home/pwp', USER: 'pwp', LOGNAME: 'pwp',
+    // Go reads its settings file from the tests' home, which their code may write: a test of one
+    // package running `go env -w GOFLAGS=-toolexec=…` would run the agent's program inside the build
+    // of the next. Without the file Go takes the image's settings ($GOROOT/go.env) and stays local.
+    GOENV: 'off', GOTOOLCHAIN: 'local',
     ...GIT_TRUSTS_WORKSPACE,
     // The task's own variables (task.json is the task's), then the PATH nobody overrides.
     ...e.env,

@@ -87,6 +87,7 @@ describe('isolated runners', () => {
     assert.equal(env.PATH.split(':').some((p) => p.startsWith('/workspace')), false, 'no task or agent puts a workspace folder on PATH');
     assert.equal(env.FOO, '1');
     assert.equal(env.PYTEST_DISABLE_PLUGIN_AUTOLOAD, '1');
+    assert.equal(env.GOENV, 'off', 'no Go settings file the tests\' code can write');
   });
 
   it('seals the hidden test modules and conftest.py files a pytest command runs, and nothing a script or another runner reads', () => {
