@@ -65,7 +65,8 @@ export async function convertChartMimic(dir: string, o: ChartMimicOptions): Prom
     const head = { id: taskId(`chart-${name}`), suite: o.suite ?? 'chartmimic' };
     const libraries = o.image ? [] : importsBeyondImage(code.toString('utf8'));
     if (libraries.length) o.onNote?.(`${script}: imports ${libraries.join(', ')}, which the IDE image lacks: the task's image adds ${libraries.length > 1 ? 'them' : 'it'} (a library Debian does not have leaves the task pending until its wheels are supplied)`);
-    const image = o.image ?? (libraries.length ? pythonLibraryImage(join(o.outRoot, head.suite), libraries, { where: script, field: 'its imports', rows: 'ChartMimic charts' }) : undefined);
+    const image = o.image
+      ?? (libraries.length ? pythonLibraryImage(join(o.outRoot, head.suite), libraries, { where: script, field: 'its imports', rows: 'ChartMimic charts' }) : undefined);
     const common = {
       ...(image ? { image } : {}),
       evaluator: { kind: 'chartmimic', script: 'chart.py', reference: 'reference.py', timeoutSec: 120, threshold: o.threshold ?? 0.9 },
