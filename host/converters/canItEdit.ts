@@ -17,11 +17,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCRIPT_LAUNCHER } from '../evaluation/isolatedRunner';
-import { IDE_IMAGE_ARG } from '../imageBuild/buildTaskImage';
 import type { Task } from '../taskEnv/loadTask';
 import { invalidTag } from '../taskEnv/taskFlags';
 import { graderScript } from './graderScripts';
-import { parseRecords, requireStrings, taskId, writeFiles, writeTaskFolder } from './taskWriter';
+import { pythonLibraryImage } from './pythonLibraries';
+import { parseRecords, requireStrings, taskId, writeTaskFolder } from './taskWriter';
 
 export interface CanItEditRow {
   id: number | string;
@@ -44,56 +44,6 @@ export interface CanItEditOptions {
   /** Run each row's `before` with its tests (python3 on PATH, 10 s) to flag rows that already pass (default true). */
   checkBefore?: boolean;
   onNote?: (line: string) => void;
-}
-
-/**
- * The Debian packages of the libraries CanItEdit's rows name (bookworm has each); a library not
- * here has no Debian package and must be supplied.
- */
-export const LIBRARY_DEBS: Readonly<Record<string, string>> = {
-  numpy: 'python3-numpy', pandas: 'python3-pandas', torch: 'python3-torch', scipy: 'python3-scipy',
-  'scikit-learn': 'python3-sklearn', sklearn: 'python3-sklearn', z3: 'python3-z3', 'z3-solver': 'python3-z3',
-  flask: 'python3-flask', matplotlib: 'python3-matplotlib', sympy: 'python3-sympy', networkx: 'python3-networkx',
-};
-
-const LIBRARY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,60}$/;
-
-/**
- * The image of rows that need these libraries: a Dockerfile shared by the suite's rows with the
- * same libraries, under <suite>/_images/<libraries>/. Libraries Debian lacks are installed from
- * wheels the user puts in wheels/<library>/ beside it; until then the task is pending with the
- * library named (resolveTaskImage.ts, MissingToolchainError).
- */
-function libraryImage(suiteDir: string, libraries: readonly string[], where: string): Record<string, unknown> {
-  for (const l of libraries) if (!LIBRARY_NAME.test(l)) throw new Error(`${where}: taxonomy.libraries has ${JSON.stringify(l)}, not a package name`);
-  const libs = [...new Set(libraries.map((l) => l.toLowerCase()))].sort();
-  const debs = [...new Set(libs.flatMap((l) => LIBRARY_DEBS[l] ?? []))].sort();
-  const missing = libs.filter((l) => !LIBRARY_DEBS[l]);
-  const key = taskId(libs.join('-'));
-  const folder = `_images/${key}`;
-  writeFiles(join(suiteDir, folder), { Dockerfile: [
-    `# CanItEdit rows that use ${libs.join(', ')}: the IDE image with ${missing.length ? 'the Debian packages there are and wheels supplied in wheels/ for the rest' : 'their Debian packages'}.`,
-    `ARG ${IDE_IMAGE_ARG}`,
-    `FROM \${${IDE_IMAGE_ARG}}`,
-    'USER root',
-    'RUN apt-get update \\',
-    ` && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${[...debs, ...(missing.length ? ['python3-pip'] : [])].join(' ')} \\`,
-    ' && apt-get clean && rm -rf /var/lib/apt/lists/*',
-    ...(missing.length ? [
-      'COPY wheels/ /tmp/pwp-wheels/',
-      'RUN python3 -m pip install --break-system-packages --no-index --find-links /tmp/pwp-wheels $(find /tmp/pwp-wheels -name "*.whl") && rm -rf /tmp/pwp-wheels',
-    ] : []),
-    'USER pwp',
-    '',
-  ].join('\n') });
-  return {
-    dockerfile: `../${folder}/Dockerfile`,
-    ...(missing.length ? { requires: missing.map((l) => ({
-      toolchain: `Python library ${l} (no Debian package)`,
-      path: `wheels/${l}`,
-      how: `put its wheels (and those of its dependencies Debian lacks) in ${folder}/wheels/${l}/ of the suite's folder, which the Dockerfile beside it installs with pip; or build an image with it yourself and run with --image <tag>`,
-    })) } : {}),
-  };
 }
 
 /**
@@ -131,7 +81,7 @@ export function canItEditTask(row: CanItEditRow, o: CanItEditOptions, where: str
   const suite = o.suite ?? 'canitedit';
   const libraries = tax.libraries ?? [];
   if (!Array.isArray(libraries) || libraries.some((l) => typeof l !== 'string')) throw new Error(`${where}: taxonomy.libraries must be a list of names`);
-  const image = o.image ?? (libraries.length ? libraryImage(join(o.outRoot, suite), libraries, where) : undefined);
+  const image = o.image ?? (libraries.length ? pythonLibraryImage(join(o.outRoot, suite), libraries, { where, field: 'taxonomy.libraries', rows: 'CanItEdit rows' }) : undefined);
   const invalid = o.checkBefore !== false && beforePasses(row) === true;
   const id = taskId(row.full_name ?? `${row.id}_${row.name}`);
   if (invalid) o.onNote?.(`${suite}/${id}: invalid row: its program before the edit already passes the tests (tagged ${invalidTag('before-passes')}; left out of bench scores by default)`);

@@ -10,10 +10,16 @@
 // GitHub repository's ori_500/ has name.pdf instead. For the second, the reference image is
 // rendered from the script in the task's image when the episode is set up (the script is copied
 // to /tmp, run, and removed before the agent starts). A chart with neither is skipped, noted.
+//
+// About one script in sixteen imports a library the IDE image lacks (scipy, pandas, networkx,
+// matplotlib_venn, squarify): its task gets an image with the library's Debian package, or, for
+// one Debian does not have, is pending with the library named until its wheels are supplied
+// (pythonLibraries.ts); set up in the IDE image its reference could not even render.
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import type { Task } from '../taskEnv/loadTask';
+import { pythonLibraryImage } from './pythonLibraries';
 import { taskId, writeTaskFolder } from './taskWriter';
 
 export interface ChartMimicOptions { outRoot: string; suite?: string; limit?: number; threshold?: number; image?: string; onNote?: (line: string) => void }
@@ -30,6 +36,25 @@ export function oracleScript(code: string): string {
   return `import matplotlib\nmatplotlib.use("Agg")\n${renamed}\n${saves ? '' : '\nimport matplotlib.pyplot as _pwp_plt\n_pwp_plt.savefig("chart.png")\n'}`;
 }
 
+/** Modules the IDE image has: matplotlib (with mpl_toolkits), numpy, and the standard library's that chart scripts use. */
+const IN_IMAGE = new Set([
+  'matplotlib', 'mpl_toolkits', 'numpy', '__future__', 'abc', 'argparse', 'array', 'base64', 'bisect', 'calendar', 'cmath', 'collections',
+  'colorsys', 'contextlib', 'copy', 'csv', 'dataclasses', 'datetime', 'decimal', 'enum', 'fractions', 'functools', 'glob', 'gzip', 'hashlib',
+  'heapq', 'io', 'itertools', 'json', 'locale', 'logging', 'math', 'numbers', 'operator', 'os', 'pathlib', 'pickle', 'pprint', 'random', 're',
+  'statistics', 'string', 'struct', 'sys', 'textwrap', 'time', 'types', 'typing', 'unicodedata', 'warnings', 'zipfile',
+]);
+
+/** The top-level modules a script imports that the IDE image does not have, sorted. */
+export function importsBeyondImage(code: string): string[] {
+  const found = new Set<string>();
+  for (const m of code.matchAll(/^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b|import[ \t]+([^#\n]+))/gm)) {
+    // `import a.b as c, d`: each name's first part.
+    const names = m[1] ? [m[1]] : m[2].split(';')[0].split(',').map((n) => n.trim().split(/[\s.]/)[0]);
+    for (const n of names) if (/^[A-Za-z_]\w*$/.test(n) && !IN_IMAGE.has(n)) found.add(n);
+  }
+  return [...found].sort();
+}
+
 export async function convertChartMimic(dir: string, o: ChartMimicOptions): Promise<Task[]> {
   const files = new Set(readdirSync(dir));
   const charts = [...files].filter((f) => f.endsWith('.py')).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
@@ -38,12 +63,16 @@ export async function convertChartMimic(dir: string, o: ChartMimicOptions): Prom
     const name = basename(script, '.py');
     const code = readFileSync(join(dir, script));
     const head = { id: taskId(`chart-${name}`), suite: o.suite ?? 'chartmimic' };
+    const libraries = o.image ? [] : importsBeyondImage(code.toString('utf8'));
+    if (libraries.length) o.onNote?.(`${script}: imports ${libraries.join(', ')}, which the IDE image lacks: the task's image adds ${libraries.length > 1 ? 'them' : 'it'} (a library Debian does not have leaves the task pending until its wheels are supplied)`);
+    const image = o.image
+      ?? (libraries.length ? pythonLibraryImage(join(o.outRoot, head.suite), libraries, { where: script, field: 'its imports', rows: 'ChartMimic charts' }) : undefined);
     const common = {
-      ...(o.image ? { image: o.image } : {}),
+      ...(image ? { image } : {}),
       evaluator: { kind: 'chartmimic', script: 'chart.py', reference: 'reference.py', timeoutSec: 120, threshold: o.threshold ?? 0.9 },
       oracle: { steps: [{ writeFile: 'chart.py', from: 'oracle/chart.py', note: 'the original script' }] },
       limits: { steps: 150, seconds: 1800 },
-      tags: ['dataset:chartmimic', `source:${script}`],
+      tags: ['dataset:chartmimic', `source:${script}`, ...libraries.map((l) => `library:${l}`)],
     };
     const oracle = { 'chart.py': oracleScript(code.toString('utf8')) };
     if (files.has(`${name}.png`)) {

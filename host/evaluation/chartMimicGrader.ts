@@ -90,10 +90,17 @@ export async function gradeChartMimic(e: ChartMimicEvaluator, sandbox: Sandbox):
     { name: 'GPT-4V', value: null, absent: GPT4V_ABSENT },
   ];
   const passed = score >= e.threshold;
+  // A reference that calls no plotting function the trace knows (a Venn diagram of
+  // matplotlib_venn's path patches) scores 0 on type and colour for any script, the original
+  // included, as in ChartMimic's own evaluator: left at 0 (leaving them out lets a different
+  // chart with the same labels pass on text, layout and SSIM), and said, since the row then
+  // cannot reach a threshold above 0.6.
+  const untraced = !Object.keys(golden.types).length && !goldenColors.length
+    ? '; the original script draws nothing ChartMimic\'s evaluator traces as a chart type or colour, so those score 0 for any script, the original included' : '';
   const notShown = unseen.length ? `; ${unseen.length} traced colour${unseen.length > 1 ? 's' : ''} not in the render, not counted (${unseen.slice(0, 3).map((u) => u[1]).join(', ')})` : '';
   return {
     kind: 'chartmimic', score, passed, components, output,
-    summary: `${generated.error ? `${e.script} failed (${generated.error.slice(0, 200)}), so nothing it drew counts; ` : ''}ChartMimic score ${score.toFixed(3)} (mean of ${componentList(components)}${notShown}); ${passed ? 'at or above' : 'below'} the threshold ${e.threshold}`,
+    summary: `${generated.error ? `${e.script} failed (${generated.error.slice(0, 200)}), so nothing it drew counts; ` : ''}ChartMimic score ${score.toFixed(3)} (mean of ${componentList(components)}${notShown}${untraced}); ${passed ? 'at or above' : 'below'} the threshold ${e.threshold}`,
     durationMs: Date.now() - t0,
   };
 }

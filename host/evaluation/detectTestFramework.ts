@@ -110,8 +110,8 @@ export function testCommand(fw: DetectedFramework, testFiles: readonly string[] 
       const pkgs = [...new Set(testFiles.map((f) => `./${dirname(f)}`.replace(/\/\.$/, '')))];
       return { framework: 'go', command: ['go', 'test', ...(pkgs.length ? pkgs : ['./...'])] };
     }
-    // libtest writes no report on stable Rust: the run is one case, passed when cargo exits 0.
-    case 'cargo': return { framework: 'exitCode', command: ['cargo', 'test', '--offline'] };
+    // libtest writes no report on stable Rust: the cases are read from its console.
+    case 'cargo': return { framework: 'cargo', command: ['cargo', 'test', '--offline'] };
     case 'ctest': return {
       framework: 'junit', report: 'build/ctest-junit.xml',
       command: ['sh', '-c', 'cmake -S . -B build >/dev/null && cmake --build build >/dev/null && ctest --test-dir build --output-junit /workspace/build/ctest-junit.xml'],

@@ -10,7 +10,7 @@ const RelPath = z.string().min(1).max(1000).refine((p) => !p.split('/').includes
 const Argv = z.array(z.string().max(100_000)).min(1).max(500);
 const Scoring = z.enum(['all', 'fraction']).default('all');
 
-export const TEST_FRAMEWORKS = ['pytest', 'node', 'jest', 'mocha', 'go', 'junit', 'exitCode'] as const;
+export const TEST_FRAMEWORKS = ['pytest', 'node', 'jest', 'mocha', 'go', 'cargo', 'junit', 'exitCode'] as const;
 
 const TestsEvaluator = z.object({
   kind: z.literal('tests'),

@@ -97,6 +97,13 @@ export function crossCheck(
     case 'go':
       if (run.exitCode === 0 && failed > 0) return `go test exited with 0 after ${failed} failures`;
       return undefined;
+    case 'cargo': {
+      // One "test result:" line per test binary, each its own count.
+      const results = [...run.stdout.matchAll(/^test result: \w+\. (\d+) passed; (\d+) failed/gm)];
+      const sum = (i: number) => results.reduce((n, m) => n + Number(m[i]), 0);
+      const own = results.length ? { passed: sum(1), failed: sum(2), source: `${results.length} test result lines` } : undefined;
+      return against(own, 'cargo test');
+    }
     default:
       return undefined;
   }

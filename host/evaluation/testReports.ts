@@ -1,5 +1,6 @@
 // Test reports as test cases: JUnit XML (pytest --junitxml, node --test-reporter=junit, most
-// JVM and .NET runners), Jest's and Mocha's JSON reporters, and `go test -json`. Each case
+// JVM and .NET runners), Jest's and Mocha's JSON reporters, `go test -json`, and cargo test's
+// console (libtest writes no report on stable Rust). Each case
 // carries the ids it can be named by, so a task's expected list (`tests/test_x.py::test_a`,
 // `TestFoo/sub`, `suite name > title`) finds it whichever runner wrote it.
 import { XMLParser } from 'fast-xml-parser';
@@ -176,6 +177,66 @@ export function parseGoTestJson(text: string): TestCase[] {
       });
     }
   }
+  return [...cases.values()];
+}
+
+// ---- cargo test's console --------------------------------------------------------------------
+
+/**
+ * The test binary a "Running" or "Doc-tests" line of cargo's starts: its source (`src/lib.rs`,
+ * `tests/api.rs`) where cargo names it, else the binary's file without the hash cargo appends
+ * (it changes with the build's inputs), so a case keeps its id between the base and the agent's run.
+ */
+function cargoBinary(line: string): string | undefined {
+  const running = /^\s*Running\s+(?:unittests\s+)?(\S+)(?:\s+\((\S+)\))?\s*$/.exec(line);
+  if (running) return running[2] ? running[1] : running[1].replace(/^.*\//, '').replace(/-[0-9a-f]{16}$/, '');
+  const doc = /^\s*Doc-tests\s+(\S+)\s*$/.exec(line);
+  return doc ? `doctests ${doc[1]}` : undefined;
+}
+
+/**
+ * `cargo test`'s console: one case per "test name ... ok|FAILED|ignored" line, its id the test
+ * binary and the name (`tests/api.rs::parses`: the same name can run in two binaries), the name
+ * alone an alias; a failed case's message is its output from the failures section. cargo names
+ * each binary on stderr as it starts it while the binaries print their results on stdout, so the
+ * n-th "running N tests" block is the n-th binary named there (or, when both streams were one,
+ * the name just before it).
+ */
+export function parseCargoTest(stdout: string, stderr = ''): TestCase[] {
+  const named = stderr.split('\n').map(cargoBinary).filter((b): b is string => b !== undefined);
+  const cases = new Map<string, TestCase>();
+  let binary = '';
+  let inline = false;
+  let block = 0;
+  // The failures section follows its binary's results: "---- name stdout ----", then the output.
+  let failing: { id: string; out: string[] } | undefined;
+  const close = () => {
+    const c = failing && cases.get(failing.id);
+    if (c?.status === 'failed') c.message = failing!.out.join('\n').trim().slice(-2000);
+    failing = undefined;
+  };
+  for (const line of stdout.split('\n')) {
+    const b = cargoBinary(line);
+    if (b !== undefined) { close(); binary = b; inline = true; continue; }
+    if (/^running \d+ tests?$/.test(line)) {
+      close();
+      block++;
+      if (!inline) binary = named[block - 1] ?? `test binary ${block}`;
+      inline = false;
+      continue;
+    }
+    const t = /^test (.+?) \.\.\. (ok|FAILED|ignored)\b/.exec(line);
+    if (t) {
+      const id = `${binary}::${t[1]}`;
+      cases.set(id, { id, aliases: [t[1]], status: t[2] === 'ok' ? 'passed' : t[2] === 'FAILED' ? 'failed' : 'skipped' });
+      continue;
+    }
+    const out = /^---- (.+?) stdout ----$/.exec(line);
+    if (out) { close(); failing = { id: `${binary}::${out[1]}`, out: [] }; continue; }
+    if (failing && /^(failures:|test result:)/.test(line)) close();
+    else failing?.out.push(line);
+  }
+  close();
   return [...cases.values()];
 }
 

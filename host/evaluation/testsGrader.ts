@@ -21,7 +21,7 @@ import {
 import { match } from './matcher';
 import { crossCheck } from './runnerOutput';
 import { describeFindings } from './tamperCheck';
-import { parseGoTestJson, parseJestJson, parseJUnitXml, parseMochaJson, tally, type TestCase } from './testReports';
+import { parseCargoTest, parseGoTestJson, parseJestJson, parseJUnitXml, parseMochaJson, tally, type TestCase } from './testReports';
 import { goPackageFailures, onBase, passingOnBase, pastBase, vanishedSinceBase } from './baseRun';
 import type { Sandbox } from './verifier';
 
@@ -61,6 +61,13 @@ export function withReportFlags(
       const vet = argv.some((a) => a.startsWith('-vet')) ? [] : ['-vet=off'];
       const extra = [...(argv.includes('-json') ? [] : ['-json']), ...(canary ? [`-overlay=${CANARY_PLACEHOLDER}/overlay.json`, ...vet] : [])];
       return i === -1 ? [...argv, ...extra] : [...argv.slice(0, i + 1), ...extra, ...argv.slice(i + 1)];
+    }
+    case 'cargo': {
+      // Every test binary runs: cargo stops at the first failing one otherwise, and the tests of
+      // the binaries after it would be missing from one run and not the other.
+      const i = argv.indexOf('test');
+      if (i === -1 || argv.includes('--no-fail-fast')) return argv;
+      return [...argv.slice(0, i + 1), '--no-fail-fast', ...argv.slice(i + 1)];
     }
     default:
       return argv;
@@ -104,6 +111,7 @@ export async function runIsolated(sandbox: Sandbox, spec: Omit<RunSpec, 'uid' | 
 
 function readCases(e: TestsEvaluator, run: RunOutcome): { cases: TestCase[]; problem?: string } {
   if (e.framework === 'go') return { cases: parseGoTestJson(run.stdout) };
+  if (e.framework === 'cargo') return { cases: parseCargoTest(run.stdout, run.stderr) };
   if (e.framework === 'exitCode') return { cases: [{ id: e.command.join(' '), aliases: [], status: run.exitCode === 0 ? 'passed' : 'failed' }] };
   const report = run.report?.toString('utf8');
   if (!report) return { cases: [], problem: run.problem ?? (e.framework === 'junit' ? `no JUnit report at ${ownReport(e, '')}` : e.framework === 'jest' || e.framework === 'mocha' ? `${e.framework} wrote no JSON report` : 'the test run wrote no report') };

@@ -5,7 +5,10 @@
 // that already pass on the base beside tests the change makes pass, converted by `pwp dataset
 // idebench` (no test script: the framework is detected) and graded for real in verifiers on the
 // IDE image: jest (its JSON report), mocha (its JSON report), go test (-json), and a task script
-// that runs node (one case, its exit status); CTest (its JUnit report) on the cpp toolchain image.
+// that runs node (one case, its exit status); CTest (its JUnit report) on the cpp toolchain image,
+// cargo (its console, per test binary) on the rust one and Maven (Surefire's per-class XML) on the
+// java one, each of those with a change that breaks the test passing on the base, counted as
+// failed, and for cargo a failing test of the repository's deleted, counted as failed too.
 // Planted: the same tasks graded without the base run give the null agent the tests that already
 // passed.
 import { strict as assert } from 'node:assert';
@@ -44,6 +47,30 @@ interface Dataset {
 
 const JS_CLAMP = 'function clamp(x, lo, hi) {\n  return x;\n}\n\nmodule.exports = { clamp };\n';
 const JS_FIXED = 'function clamp(x, lo, hi) {\n  return Math.max(lo, Math.min(hi, x));\n}\n\nmodule.exports = { clamp };\n';
+
+const RS_TASK_TESTS = '#[test]\nfn inside() {\n    assert_eq!(gauge::clamp(5, 0, 10), 5);\n}\n\n#[test]\nfn low() {\n    assert_eq!(gauge::clamp(-5, 0, 10), 0);\n}\n';
+/** The repository's own test of the crate, failing on the base. */
+const RS_OWN_TEST = '\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn high() {\n        assert_eq!(super::clamp(50, 0, 10), 10);\n    }\n}\n';
+const rsClamp = (body: string, ownTest = true) => `pub fn clamp(x: i32, lo: i32, hi: i32) -> i32 {\n    ${body}\n}\n${ownTest ? RS_OWN_TEST : ''}`;
+const JAVA_CLAMP = (body: string) => `package gauge;\n\npublic class Gauge {\n  public static int clamp(int x, int lo, int hi) {\n    ${body}\n  }\n}\n`;
+/** Maven with JUnit 5 at the versions the java toolchain's offline Debian repository has; the task's tests are the test sources. */
+const POM = `<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>gauge</groupId><artifactId>gauge</artifactId><version>1</version>
+  <properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>
+  <dependencies>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter-api</artifactId><version>5.9.2</version><scope>test</scope></dependency>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter-engine</artifactId><version>5.9.2</version><scope>test</scope></dependency>
+  </dependencies>
+  <build>
+    <testSourceDirectory>tasks/task-1</testSourceDirectory>
+    <plugins>
+      <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.10.1</version></plugin>
+      <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>2.22.3</version></plugin>
+    </plugins>
+  </build>
+</project>
+`;
 
 const DATASETS: Record<string, Dataset> = {
   jest: {
@@ -112,6 +139,33 @@ const DATASETS: Record<string, Dataset> = {
     },
     framework: 'exitCode', command: ['sh', '.pwp-idebench/run-tests.sh'], counted: 1, onBase: 0,
   },
+  // A crate whose own unit test fails on the base, and the task's tests as a test target of its own: two binaries, on the rust toolchain image.
+  cargo: {
+    repo: {
+      'Cargo.toml': '[package]\nname = "gauge"\nversion = "0.1.0"\nedition = "2021"\n\n[[test]]\nname = "task_tests"\npath = "tasks/task-1/task_tests.rs"\n',
+      'src/lib.rs': rsClamp('let _ = (lo, hi);\n    x'),
+    },
+    fix: { 'src/lib.rs': rsClamp('x.max(lo).min(hi)') },
+    task: { 'task_tests.rs': RS_TASK_TESTS },
+    framework: 'cargo', command: ['cargo', 'test'], counted: 2, onBase: 1,
+  },
+  // Maven with JUnit 5: Surefire's XML report per test class, on the java toolchain image.
+  maven: {
+    repo: { 'pom.xml': POM, 'src/main/java/gauge/Gauge.java': JAVA_CLAMP('return x;') },
+    fix: { 'src/main/java/gauge/Gauge.java': JAVA_CLAMP('return Math.max(lo, Math.min(hi, x));') },
+    task: {
+      'task_tests.java': 'package gauge;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\nimport org.junit.jupiter.api.Test;\n\nclass ClampTest {\n'
+        + '  @Test void inside() { assertEquals(5, Gauge.clamp(5, 0, 10)); }\n  @Test void low() { assertEquals(0, Gauge.clamp(-5, 0, 10)); }\n'
+        + '  @Test void high() { assertEquals(10, Gauge.clamp(50, 0, 10)); }\n}\n',
+    },
+    framework: 'junit', command: ['sh', '-c'], counted: 2, onBase: 1,
+  },
+};
+
+/** A change to each toolchain dataset that makes the tests failing on the base pass and breaks the one passing there. */
+const BREAKS: Record<string, Record<string, string>> = {
+  cargo: { 'src/lib.rs': rsClamp('if x < lo { lo } else { hi }') },
+  maven: { 'src/main/java/gauge/Gauge.java': JAVA_CLAMP('return x < lo ? lo : hi;') },
 };
 
 /** A workspace state as the verifier receives it. */
@@ -168,6 +222,31 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
       assert.ok(without.score > 0, show(without));
     });
   }
+
+  for (const [kind, files] of Object.entries(BREAKS)) {
+    it(`${kind}: a change that makes the two failing tests pass and breaks the passing one counts it as failed, by the same id as on the base`, async () => {
+      const task = tasks[kind];
+      const s = states(task);
+      const state = new Map(s.gold);
+      for (const [p, c] of Object.entries(files)) state.set(p, Buffer.from(c));
+      const r = await grade(task, { initial: s.initial, state });
+      assert.deepEqual([r.score, r.tests?.total, r.tests?.failed], [2 / 3, 3, 1], show(r));
+      const broken = r.tests!.cases.find((c) => c.status === 'failed')!;
+      assert.ok(r.tests?.passingOnBase?.includes(broken.id) && /inside/.test(broken.id), show(r));
+      assert.match(r.summary, /; 1 passing on the base fail now/, show(r));
+    });
+  }
+
+  it('cargo: the repository\'s failing test deleted, not made to pass, counts as failed (fixing the other and deleting it scored 1)', async () => {
+    const task = tasks.cargo;
+    const s = states(task);
+    const state = new Map(s.initial);
+    state.set('src/lib.rs', Buffer.from(rsClamp('x.max(lo)', false)));
+    const r = await grade(task, { initial: s.initial, state });
+    // Counted: low (passes now) and high (gone, failed); inside passes on both sides.
+    assert.deepEqual([r.score, r.tests?.total, r.tests?.passed, r.tests?.failed], [0.5, 2, 1, 1], show(r));
+    assert.ok(r.tests?.passingOnBase?.length === 1 && !r.tests.cases.some((c) => /high/.test(c.id)), show(r));
+  });
 
   it('a task whose tests already pass on the base leaves nothing the change makes pass: the golden patch scores 0 and says why', async () => {
     const task = tasks.mocha;

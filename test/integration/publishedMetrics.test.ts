@@ -59,6 +59,10 @@ const FORGED_TRACE = 'import json, os, sys\nreport = {"texts": ["Left", "Right"]
   + 'import re\nseen = open("/proc/self/cmdline", "rb").read() + open("/proc/self/environ", "rb").read()\n'
   + 'print("argv", sys.argv, len(re.findall(rb"[0-9a-f]{32}", seen)))\n';
 // The original chart plus fully transparent bars in colours it does not have: traced, never drawn.
+// A chart drawn with path patches only, as matplotlib_venn draws a Venn diagram: no plotting call the trace knows.
+const CIRCLES_PY = 'import matplotlib.pyplot as plt\nfrom matplotlib.patches import PathPatch\nfrom matplotlib.path import Path\nfig, ax = plt.subplots(figsize=(4, 3))\n'
+  + 'ax.add_patch(PathPatch(Path.circle((0.4, 0.5), 0.3), facecolor="pink", alpha=0.6))\nax.add_patch(PathPatch(Path.circle((0.6, 0.5), 0.3), facecolor="lightgreen", alpha=0.6))\n'
+  + 'ax.text(0.3, 0.5, "24")\nax.text(0.7, 0.5, "8")\nax.set_title("Overlap")\nax.axis("off")\nplt.savefig("circles.pdf")\n';
 const GHOST_PY = REF_PY.replace('plt.savefig', 'left.bar(["z", "w"], [1, 1], color=["#FF00FF", "#00FFFF"], alpha=0)\nplt.savefig');
 
 const near = (actual: number | null | undefined, expected: number, tol: number, what: string) =>
@@ -76,11 +80,12 @@ describe('published metrics in the verifier', function () {
     const hidden = mkdtempSync(join(tmpdir(), 'pwp-metrics-hidden-'));
     writeFileSync(join(hidden, 'reference.html'), REF_HTML);
     writeFileSync(join(hidden, 'reference.py'), REF_PY);
+    writeFileSync(join(hidden, 'circles.py'), CIRCLES_PY);
     v = await Verifier.start({ image, labels: { 'pwp.test': '1' } });
     const files = {
       'index.html': CAND_HTML, 'same.html': REF_HTML, ...PAGES,
       'chart.py': CAND_PY, 'same.py': REF_PY, 'broken.py': 'import matplotlib.pyplot as plt\nplt.bar([0], [1])\nraise SystemExit(3)\n', 'peek.py': PEEK_PY,
-      'forged.py': FORGED_TRACE, 'ghost.py': GHOST_PY,
+      'forged.py': FORGED_TRACE, 'ghost.py': GHOST_PY, 'circles.py': CIRCLES_PY, 'bars.py': CIRCLES_PY.replace(/ax\.add_patch\(.*\n/g, '').replace('ax.text', 'ax.bar([0.4, 0.6], [0.5, 0.5], color="pink")\nax.text'),
     };
     await v.load({ workspaceTar: await bufferOf(tarOf(Object.entries(files).map(([path, content]) => ({ path: `workspace/${path}`, content })))), hiddenDir: hidden });
   });
@@ -186,5 +191,15 @@ describe('published metrics in the verifier', function () {
     assert.match(r.summary, /2 traced colours not in the render, not counted \(#00FFFF, #FF00FF\)/);
     assert.equal(component(r, 'colour')?.value, 1, r.summary);
     assert.ok((component(r, 'type')?.value ?? 1) < 1, 'the extra bar call still counts as a call');
+  });
+
+  it('ChartMimic: a reference that draws nothing the trace knows (path patches only, as a Venn diagram) scores 0 on type and colour for the original too, as ChartMimic\'s evaluator does, and the summary says so', async () => {
+    const same = await grade({ kind: 'chartmimic', script: 'circles.py', reference: 'circles.py' });
+    assert.deepEqual(['type', 'colour', 'text', 'visual (SSIM)'].map((n) => component(same, n)?.value), [0, 0, 1, 1], same.summary);
+    near(same.score, 0.6, 1e-9, 'score');
+    assert.match(same.summary, /; the original script draws nothing ChartMimic's evaluator traces as a chart type or colour, so those score 0 for any script, the original included\); below the threshold 0\.9$/);
+    // Leaving type and colour out would let another chart with the same labels pass: it stays below the original.
+    const bars = await grade({ kind: 'chartmimic', script: 'bars.py', reference: 'circles.py' });
+    assert.ok(bars.score < same.score, bars.summary);
   });
 });

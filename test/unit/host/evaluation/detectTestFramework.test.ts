@@ -49,7 +49,7 @@ describe('test-framework detection from a repository\'s files', () => {
 
   it('finds go, cargo, maven and gradle by their build files, with commands that leave a report', () => {
     assert.deepEqual(detect({ 'go.mod': 'module x\n', 'x.go': 'package x\n' })?.evaluator, { framework: 'go', command: ['go', 'test', './...'] });
-    assert.deepEqual(detect({ 'Cargo.toml': '[package]\nname = "x"\n' })?.evaluator, { framework: 'exitCode', command: ['cargo', 'test', '--offline'] });
+    assert.deepEqual(detect({ 'Cargo.toml': '[package]\nname = "x"\n' })?.evaluator, { framework: 'cargo', command: ['cargo', 'test', '--offline'] });
     const maven = detect({ 'pom.xml': '<project/>\n' });
     assert.deepEqual([maven?.detected, maven?.evaluator.framework, maven?.evaluator.report], ['maven', 'junit', 'target/pwp-junit.xml']);
     assert.match(maven!.evaluator.command.join(' '), /^sh -c mvn -o -q test; .*target\/surefire-reports\/TEST-\*\.xml.*> target\/pwp-junit\.xml; exit \$s$/);

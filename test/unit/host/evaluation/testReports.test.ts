@@ -4,7 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findCase, parseGoTestJson, parseJestJson, parseJUnitXml, parseMochaJson, tally } from '../../../../host/evaluation/testReports';
+import { findCase, parseCargoTest, parseGoTestJson, parseJestJson, parseJUnitXml, parseMochaJson, tally } from '../../../../host/evaluation/testReports';
+import { crossCheck } from '../../../../host/evaluation/runnerOutput';
 import { withReportFlags } from '../../../../host/evaluation/testsGrader';
 
 const fixture = (f: string) => readFileSync(join(__dirname, '../../../support/fixtures/reports', f), 'utf8');
@@ -149,5 +150,36 @@ describe('test reports', () => {
     assert.deepEqual(withReportFlags({ framework: 'mocha', command: ['npx', 'mocha'] }, '/r.json'), ['mocha', '--reporter', 'json', '--reporter-option', 'output=/r.json']);
     assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', '-json', './...'] }), ['go', 'test', '-json', './...']);
     assert.deepEqual(withReportFlags({ framework: 'junit', command: ['gradle', 'test'] }), ['gradle', 'test'], 'a junit command writes its own report');
+  });
+
+  // cargo test as the rust toolchain image's cargo 1.65 prints it: the binaries named on stderr, their results on stdout.
+  const CARGO_STDOUT = '\nrunning 1 test\ntest tests::inside ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n\n'
+    + 'running 3 tests\ntest inside ... ok\ntest low ... FAILED\ntest slow ... ignored\n\nfailures:\n\n---- low stdout ----\ntrying low\nthread \'low\' panicked at \'assertion failed\', tests/clamp.rs:4:36\n\n\n'
+    + 'failures:\n    low\n\ntest result: FAILED. 1 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n\n'
+    + 'running 1 test\ntest src/lib.rs - clamp (line 1) ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.33s\n\n';
+  const CARGO_STDERR = '   Compiling gauge v0.1.0 (/w)\n    Finished test [unoptimized + debuginfo] target(s) in 1.47s\n'
+    + '     Running unittests src/lib.rs (target/debug/deps/gauge-06e687143e0d44c0)\n     Running tests/clamp.rs (target/debug/deps/clamp-25c76e87b0c267b8)\n'
+    + 'error: test failed, to rerun pass `--test clamp`\n   Doc-tests gauge\nerror: 1 target failed:\n    `--test clamp`\n';
+
+  it('reads cargo test\'s console: each case by its test binary\'s source and name, the same name in two binaries apart, a failure with its output', () => {
+    const cases = parseCargoTest(CARGO_STDOUT, CARGO_STDERR);
+    assert.deepEqual(cases.map((c) => [c.id, c.status]), [
+      ['src/lib.rs::tests::inside', 'passed'], ['tests/clamp.rs::inside', 'passed'], ['tests/clamp.rs::low', 'failed'], ['tests/clamp.rs::slow', 'skipped'],
+      ['doctests gauge::src/lib.rs - clamp (line 1)', 'passed'],
+    ]);
+    assert.match(cases[2].message!, /^trying low\nthread 'low' panicked at 'assertion failed', tests\/clamp\.rs:4:36$/);
+    assert.deepEqual(cases[1].aliases, ['inside']);
+    // The same run with both streams as one (a command that sends stderr to stdout): the same ids.
+    const merged = CARGO_STDOUT.split('\n\n\n').map((block, i) => `${CARGO_STDERR.split('\n').filter((l) => /Running|Doc-tests/.test(l))[i]}\n${block}`).join('\n\n\n');
+    assert.deepEqual(parseCargoTest(merged).map((c) => c.id), cases.map((c) => c.id));
+    // The binary's hash changes with the build: a binary cargo names without its source is named without the hash.
+    assert.deepEqual(parseCargoTest('running 1 test\ntest a ... ok\n', '     Running target/debug/deps/clamp-25c76e87b0c267b8\n').map((c) => c.id), ['clamp::a']);
+    assert.equal(crossCheck('cargo', cases, { exitCode: 101, stdout: CARGO_STDOUT, stderr: CARGO_STDERR, timedOut: false }), undefined);
+    assert.match(crossCheck('cargo', cases, { exitCode: 0, stdout: CARGO_STDOUT, stderr: CARGO_STDERR, timedOut: false })!, /^cargo test exited with 0 after 1 failures \(3 test result lines\)/);
+  });
+
+  it('runs every test binary of cargo test, so a failing one does not hide the tests of those after it', () => {
+    assert.deepEqual(withReportFlags({ framework: 'cargo', command: ['cargo', 'test', '--offline'] }), ['cargo', 'test', '--no-fail-fast', '--offline']);
+    assert.deepEqual(withReportFlags({ framework: 'cargo', command: ['cargo', 'test', '--no-fail-fast'] }), ['cargo', 'test', '--no-fail-fast']);
   });
 });
