@@ -236,9 +236,9 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   const { run, all, canary, ended, problem } = done;
   const cases = canary ? all.filter((c) => !isCanaryCase(canary, c)) : all;
   // Only the tests the task's change makes pass count (countFailingOnBase), and those it breaks.
-  const past = basePassed ? pastBase(cases, basePassed, [
-    ...(e.framework === 'go' ? goPackageFailures(goFailedPackages(run.stdout), all) : []), ...vanishedSinceBase(baseCases, cases),
-  ]) : undefined;
+  // Failures no runner reported as a case (a go package that did not build, a test gone since the base): listed with the run's cases.
+  const extra = basePassed ? [...(e.framework === 'go' ? goPackageFailures(goFailedPackages(run.stdout), all) : []), ...vanishedSinceBase(baseCases, cases)] : [];
+  const past = basePassed ? pastBase(cases, basePassed, extra) : undefined;
   const counted = past?.counted ?? cases;
   const t = tally(counted, e.expected);
   const ctx = sandbox.grading;
@@ -269,7 +269,7 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
     kind: 'tests', score, passed: allPass,
     summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${t.skipped ? `; ${t.skipped} skipped, which do not pass` : ''}${onBaseNote}${brokenNote}${baseEmpty}${why ? `; ${why}` : ''}${replaced}`,
     tests: {
-      ...t, cases, exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr),
+      ...t, cases: [...cases, ...extra], exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr),
       ...(basePassed ? { passingOnBase: [...basePassed].sort() } : {}),
     },
     ...(tampering ? { tampering: { reason: tampering, findings, disagreement: disagreement ?? ([...equality, ...inner].join('; ') || undefined) } } : {}),

@@ -106,7 +106,7 @@ describe('a tests evaluator that counts only what fails on the base', () => {
     // The task's tests in a package that builds on neither side: without its failure nothing would count.
     const broken: Events = [['ex/g', 'TestInside', 'pass'], ['ex/t', undefined, 'fail']];
     const r = await evaluate(evaluator(), new GoRun(broken, new GoRun(broken)));
-    assert.deepEqual([r.score, r.tests?.total, r.tests?.cases.map((t) => t.id)], [0, 1, ['ex/g::TestInside']], r.summary);
+    assert.deepEqual([r.score, r.tests?.total, r.tests?.cases.map((t) => t.id)], [0, 1, ['ex/g::TestInside', 'ex/t::(package)']], r.summary);
     assert.match(r.summary, /^0\/1 tests pass \(exit code 1\); 1 passing on the base not counted/);
     // Nothing ran on the base (its build failed before any test): every test counts, and the summary says so.
     const unbuilt = await evaluate(evaluator(), new GoRun(gold, new GoRun([['ex/g', undefined, 'fail']])));
@@ -115,6 +115,7 @@ describe('a tests evaluator that counts only what fails on the base', () => {
     // A change that makes one failing test pass and the other vanish: the vanished one fails.
     const deleted = await evaluate(evaluator(), new GoRun([['ex/g', 'TestInside', 'pass'], ['ex/g', 'TestLow', 'pass']], new GoRun(base)));
     assert.deepEqual([deleted.score, deleted.passed, deleted.tests?.total], [0.5, false, 2], deleted.summary);
+    assert.deepEqual(deleted.tests?.cases.filter((t) => t.status === 'failed').map((t) => [t.id, t.message]), [['ex/g::TestHigh', 'failed on the base and did not run in the agent\'s run']]);
     const done = await evaluate(evaluator(), new GoRun(gold, new GoRun(gold)));
     assert.deepEqual([done.score, done.passed], [0, false]);
     assert.equal(done.summary, '0/0 tests pass (exit code 0); 3 passing on the base not counted; every test that ran passes on the base: the task\'s change makes none pass');
