@@ -83,6 +83,8 @@ export async function gradeChartMimic(e: ChartMimicEvaluator, sandbox: Sandbox):
   const goldenColors = (await coloursShown(golden.colors, goldenPng)).shown;
   const s = chartMimicScores({ ...generated, colors: generatedColors }, { ...golden, colors: goldenColors });
   const score = (s.text.f1 + s.layout.f1 + s.type.f1 + s.color.f1 + visual) / 5;
+  /** The most a script scores with type and colour at 0: the other three of the five parts. */
+  const MAX_WITHOUT_TYPE_AND_COLOUR = 3 / 5;
   const components = [
     { name: 'text', value: s.text.f1 }, { name: 'layout', value: s.layout.f1 },
     { name: 'type', value: s.type.f1 }, { name: 'colour', value: s.color.f1 },
@@ -95,11 +97,14 @@ export async function gradeChartMimic(e: ChartMimicEvaluator, sandbox: Sandbox):
   // included, as in ChartMimic's own evaluator: left at 0 (leaving them out lets a different
   // chart with the same labels pass on text, layout and SSIM), and said, since the row then
   // cannot reach a threshold above 0.6.
-  const untraced = !Object.keys(golden.types).length && !goldenColors.length
-    ? '; the original script draws nothing ChartMimic\'s evaluator traces as a chart type or colour, so those score 0 for any script, the original included' : '';
+  const untracedWhy = !Object.keys(golden.types).length && !goldenColors.length
+    ? 'the original script draws nothing ChartMimic\'s evaluator traces as a chart type or colour, so those score 0 for any script, the original included' : undefined;
+  const untraced = untracedWhy ? `; ${untracedWhy}` : '';
   const notShown = unseen.length ? `; ${unseen.length} traced colour${unseen.length > 1 ? 's' : ''} not in the render, not counted (${unseen.slice(0, 3).map((u) => u[1]).join(', ')})` : '';
   return {
     kind: 'chartmimic', score, passed, components, output,
+    // Type and colour are two of the mean's parts: at 0 the original cannot reach a threshold above what the rest can give.
+    ...(untracedWhy && e.threshold > MAX_WITHOUT_TYPE_AND_COLOUR ? { unreachable: `${untracedWhy}: no script reaches the threshold ${e.threshold}` } : {}),
     summary: `${generated.error ? `${e.script} failed (${generated.error.slice(0, 200)}), so nothing it drew counts; ` : ''}ChartMimic score ${score.toFixed(3)} (mean of ${componentList(components)}${notShown}${untraced}); ${passed ? 'at or above' : 'below'} the threshold ${e.threshold}`,
     durationMs: Date.now() - t0,
   };

@@ -45,7 +45,18 @@ export interface EvaluationResult {
   infrastructure?: InfrastructureChange[];
   /** The parts of an `all` evaluator. */
   parts?: EvaluationResult[];
+  /**
+   * Why no deliverable can pass this grading, the reference included (a published metric that
+   * cannot score the task's own original to its threshold): the row is invalid as published, and
+   * benches and dataset checks list it apart instead of counting it.
+   */
+  unreachable?: string;
   durationMs: number;
+}
+
+/** Why a result (or one of its parts) cannot be passed by any deliverable, if it says so. */
+export function unreachableOf(r: EvaluationResult): string | undefined {
+  return r.unreachable ?? r.parts?.map(unreachableOf).find((u) => u !== undefined);
 }
 
 export function fromChecks(kind: string, checks: CheckResult[], scoring: 'all' | 'fraction', t0: number): EvaluationResult {

@@ -8,7 +8,7 @@
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { summarizeAgentStats, type AgentMetrics } from '../models/runStatistics';
 import { summarizeWork, type WorkSummary } from '../trajectory/workMetrics';
-import { metricComponents, type MetricComponent } from '../evaluation/evaluationResult';
+import { metricComponents, unreachableOf, type MetricComponent } from '../evaluation/evaluationResult';
 import type { RunResult } from './runTask';
 import { CATEGORIES, categoryOf, type Category } from './families';
 import { bootstrapMeanInterval, stratifiedBootstrapInterval, wilsonInterval, type Stratum } from './intervals';
@@ -17,7 +17,7 @@ import { bootstrapMeanInterval, stratifiedBootstrapInterval, wilsonInterval, typ
  * What results.jsonl keeps of a run (the full evaluation stays in the run's folder): its
  * summary, and the components of a published metric (Design2Code, ChartMimic) where it has one.
  */
-export type ResultLine = Omit<RunResult, 'evaluation'> & { summary?: string; components?: MetricComponent[] };
+export type ResultLine = Omit<RunResult, 'evaluation'> & { summary?: string; components?: MetricComponent[]; unreachable?: string };
 
 export function runKey(r: Pick<ResultLine, 'task' | 'agent' | 'attempt' | 'model'>): string {
   return `${r.task}|${r.agent}${r.model ? `@${r.model}` : ''}|${r.attempt}`;
@@ -26,7 +26,8 @@ export function runKey(r: Pick<ResultLine, 'task' | 'agent' | 'attempt' | 'model
 export function toLine(r: RunResult): ResultLine {
   const { evaluation, ...rest } = r;
   const components = evaluation && metricComponents(evaluation);
-  return { ...rest, summary: evaluation?.summary, ...(components ? { components } : {}) };
+  const unreachable = evaluation && unreachableOf(evaluation);
+  return { ...rest, summary: evaluation?.summary, ...(components ? { components } : {}), ...(unreachable ? { unreachable } : {}) };
 }
 
 /** Whether a non-empty file's last byte is not a newline (a line cut by a crash, or a hand edit). */
@@ -147,7 +148,12 @@ export interface Summary {
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 /** `leftOut`: the tasks not run or not counted, listed apart (their results, if any, are not in `results`). */
-export function summarize(results: readonly ResultLine[], leftOut: readonly LeftOutTask[] = []): Summary {
+export function summarize(all: readonly ResultLine[], flagged: readonly LeftOutTask[] = []): Summary {
+  // A task whose grading says no deliverable can pass it (its own original cannot) is invalid as
+  // published: listed apart with why, its runs not counted.
+  const unpassable = new Map(all.filter((r) => r.unreachable).map((r) => [r.task, { task: r.task, suite: r.suite, kind: 'invalid' as const, reason: `no deliverable can pass its grading: ${r.unreachable}` }]));
+  const results = all.filter((r) => !unpassable.has(r.task));
+  const leftOut = [...flagged, ...[...unpassable.values()].filter((u) => !flagged.some((f) => f.task === u.task))];
   const groups = new Map<string, ResultLine[]>();
   for (const r of results) {
     const k = `${r.suite}\u0000${r.agent}\u0000${r.model ?? ''}`;

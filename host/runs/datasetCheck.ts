@@ -144,9 +144,12 @@ export function notesOf(task: string, notes: readonly string[]): string[] {
 /** Judges one row from its task, its two runs (null when not run) and the converter's notes. */
 export function judgeRow(task: Task, gold: ResultLine | undefined, nul: ResultLine | undefined, o: { pending?: LeftOutTask; notes: readonly string[] }): CheckRow {
   const name = taskName(task);
-  const flagged = flaggedOut(task);
+  // A grading that says no deliverable can pass it (the gold run's own) makes the row invalid as published.
+  const unreachable = gold?.unreachable;
+  const flagged = flaggedOut(task) ?? (unreachable ? { task: name, suite: task.suite, kind: 'invalid' as const, reason: `no deliverable can pass its grading: ${unreachable}` } : undefined);
   const leftOut = o.pending ?? flagged;
   const quirks = task.tags.filter((t) => t.startsWith(`${INVALID_TAG}:`) || t.startsWith(`${PENDING_TAG}:`) || t === LIVE_SERVER_TAG);
+  if (unreachable) quirks.push(`${INVALID_TAG}:unreachable`);
   if (o.pending) quirks.push('pending');
   if (task.verifierNetwork) quirks.push('verifier-network');
   const g = runOf(gold);

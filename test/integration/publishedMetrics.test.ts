@@ -193,11 +193,13 @@ describe('published metrics in the verifier', function () {
     assert.ok((component(r, 'type')?.value ?? 1) < 1, 'the extra bar call still counts as a call');
   });
 
-  it('ChartMimic: a reference that draws nothing the trace knows (path patches only, as a Venn diagram) scores 0 on type and colour for the original too, as ChartMimic\'s evaluator does, and the summary says so', async () => {
+  it('ChartMimic: a reference that draws nothing the trace knows (path patches only, as a Venn diagram) scores 0 on type and colour for the original too, as ChartMimic\'s evaluator does, and the result says no script can pass', async () => {
     const same = await grade({ kind: 'chartmimic', script: 'circles.py', reference: 'circles.py' });
     assert.deepEqual(['type', 'colour', 'text', 'visual (SSIM)'].map((n) => component(same, n)?.value), [0, 0, 1, 1], same.summary);
     near(same.score, 0.6, 1e-9, 'score');
     assert.match(same.summary, /; the original script draws nothing ChartMimic's evaluator traces as a chart type or colour, so those score 0 for any script, the original included\); below the threshold 0\.9$/);
+    // Nothing can reach 0.9 with two of five parts at 0: the row is invalid as published, and benches and checks list it apart.
+    assert.match(same.unreachable ?? '', /draws nothing ChartMimic's evaluator traces .*: no script reaches the threshold 0\.9$/, same.summary);
     // Leaving type and colour out would let another chart with the same labels pass: it stays below the original.
     const bars = await grade({ kind: 'chartmimic', script: 'bars.py', reference: 'circles.py' });
     assert.ok(bars.score < same.score, bars.summary);

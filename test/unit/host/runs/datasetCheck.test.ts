@@ -46,16 +46,20 @@ describe('pwp dataset check: bookkeeping', () => {
     const tagged = judgeRow(task('ext', ['pending:needs the marketplace']), failsByDesign, nul(), { notes: [] });
     assert.deepEqual([tagged.valid, tagged.verdict, tagged.quirks, tagged.leftOut?.kind],
       [false, 'left-out', ['pending:needs the marketplace', 'gold-error'], 'pending']);
+    // A row whose gold grading says no deliverable can pass it (ChartMimic's untraced Venn diagram) is invalid as published.
+    const unpassable = judgeRow(task('venn'), gold({ score: 0.6, passed: false, unreachable: 'the original draws nothing traced' }), nul(), { notes: [] });
+    assert.deepEqual([unpassable.valid, unpassable.verdict, unpassable.quirks, unpassable.leftOut],
+      [false, 'left-out', ['invalid:unreachable', 'gold-fails'], { kind: 'invalid', reason: 'no deliverable can pass its grading: the original draws nothing traced' }]);
     const pending: LeftOutTask = { task: 's/p', suite: 's', kind: 'pending', reason: 'toolchain missing: Python library autograd' };
     const p = judgeRow(task('p'), undefined, undefined, { pending, notes: [] });
     assert.deepEqual([p.valid, p.verdict, p.quirks, p.leftOut], [false, 'pending', ['pending'], { kind: 'pending', reason: pending.reason }]);
 
     const ok = judgeRow(task('a'), gold(), nul(), { notes: [] });
-    const s = summarizeCheck([ok, invalid, live, p], 10);
+    const s = summarizeCheck([ok, invalid, live, p, unpassable], 10);
     assert.deepEqual({ valid: s.valid, gold: s.gold, null: s.null, ok: s.ok, left: s.leftOut.map((l) => [l.task, l.kind]) },
       {
         valid: 1, gold: { passed: 1, of: 1, rate: 1 }, null: { passed: 0, of: 1, rate: 0 }, ok: true,
-        left: [['s/inv', 'invalid'], ['s/net', 'needs-live-server'], ['s/p', 'pending']],
+        left: [['s/inv', 'invalid'], ['s/net', 'needs-live-server'], ['s/p', 'pending'], ['s/venn', 'invalid']],
       });
     // A planted violation among the valid rows fails the check; with no valid row nothing is proved.
     const bad = summarizeCheck([ok, judgeRow(task('b'), gold({ score: 0, passed: false }), nul(), { notes: [] })], 2);
@@ -162,6 +166,10 @@ describe('pwp bench: tasks left out of the scores', () => {
     assert.match(markdownReport(s, [], '/o', 't'), /## Left out of the scores[\s\S]*\| s\/p \| pending \| toolchain missing: Python library autograd \|/);
     assert.match(htmlReport(s, [], '/o', 't'), /<h2>Left out of the scores<\/h2>[\s\S]*<td>s\/inv<\/td><td>invalid row<\/td>/);
     assert.doesNotMatch(summaryTable(summarize([])), /left out/);
+    // A task whose runs say no deliverable can pass its grading: its runs counted in no figure, the task listed apart with why.
+    const withVenn = summarize([resultLine({ agent: 'cua', task: 's/a', passed: true, score: 1 }), resultLine({ agent: 'cua', task: 's/venn', score: 0.6, unreachable: 'untraced' })]);
+    assert.deepEqual([withVenn.groups[0].tasks, withVenn.groups[0].meanScore], [1, 1]);
+    assert.deepEqual(withVenn.leftOut, [{ task: 's/venn', suite: 's', kind: 'invalid', reason: 'no deliverable can pass its grading: untraced' }]);
   });
 
   it('a bench on the fake deployment runs no pending task and lists it apart', async function () {
