@@ -18,10 +18,11 @@ results="$(cd "$results" && pwd)"
 base() { echo "$results/${1//[^A-Za-z0-9_.-]/_}"; }
 has_script() { node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$1"; }
 
-# run SCRIPT [npm option]: the script to its end, its exit status beside its report.
+# run SCRIPT [npm option]: the script to its end, its exit status beside its report, and each test
+# file's wall time (test/support/fileTimes.cjs) beside that.
 run() {
   local file; file="$(base "$1")"
-  npm run "$1" ${2:-} -- --no-color --reporter-option "json=$file.json"
+  PWP_TEST_TIMES="$file.times" npm run "$1" ${2:-} -- --no-color --reporter-option "json=$file.json"
   echo $? >"$file.exit"
 }
 
@@ -31,7 +32,7 @@ took() { printf '\n=== %s took %d s ===\n' "$1" "$((SECONDS - $2))" >&2; }
 for stage in "$@"; do
   IFS='+' read -ra scripts <<<"$stage"
   since=$SECONDS
-  for s in "${scripts[@]}"; do rm -f "$(base "$s").json" "$(base "$s").exit" "$(base "$s").log"; all+=("$s"); done
+  for s in "${scripts[@]}"; do rm -f "$(base "$s").json" "$(base "$s").exit" "$(base "$s").log" "$(base "$s").times"; all+=("$s"); done
   if [ "${#scripts[@]}" -eq 1 ]; then
     printf '\n=== %s ===\n' "npm run ${scripts[0]}" >&2
     run "${scripts[0]}"

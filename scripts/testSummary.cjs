@@ -30,7 +30,15 @@ function readStage(results, script) {
   }
   if (!stats && !problem) problem = `ended (exit ${exit ?? 'unknown'}) before mocha reported: no test ran or none was counted (see its output above)`;
   else if (stats && exit !== 0 && stats.failures === 0) problem = `exited with ${exit ?? 'unknown'} although mocha reported no failure (see its output above)`;
-  return { script, exit, stats, failed, problem };
+  return { script, exit, stats, failed, problem, slowest: slowestFiles(`${base}.times`) };
+}
+
+/** The slowest test files of a stage, hooks included (test/support/fileTimes.cjs wrote their times), as lines. */
+function slowestFiles(file, n = 8) {
+  if (!existsSync(file)) return [];
+  const times = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => { try { return JSON.parse(l); } catch { return null; } })
+    .filter((t) => t && typeof t.file === 'string' && Number.isFinite(t.ms));
+  return times.sort((a, b) => b.ms - a.ms).slice(0, n).map((t) => `${String(Math.round(t.ms / 1000)).padStart(6)} s  ${t.file}`);
 }
 
 function summarise(results, scripts) {
@@ -44,6 +52,9 @@ function summarise(results, scripts) {
       const why = String(f.err?.message ?? '').split('\n').filter((l) => l.trim()).slice(0, 4).map((l) => `      ${l.slice(0, 400)}`);
       lines.push(`failed in npm run ${st.script}: ${f.fullTitle ?? f.title ?? '(untitled)'}`, ...why);
     }
+  }
+  for (const st of stages) {
+    if (st.slowest.length > 1) lines.push(`slowest files of npm run ${st.script} (wall clock, hooks included):`, ...st.slowest);
   }
   for (const st of stages) {
     if (st.stats) for (const k of Object.keys(total)) total[k] += st.stats[k];

@@ -15,7 +15,7 @@ function project(scripts: Record<string, string>): string {
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({
     name: 'stages', private: true, scripts,
-    mocha: { reporter: join(ROOT, 'test/support/specAndJsonReporter.cjs') },
+    mocha: { reporter: join(ROOT, 'test/support/specAndJsonReporter.cjs'), require: [join(ROOT, 'test/support/fileTimes.cjs')] },
   }));
   writeFileSync(join(dir, 'good.test.js'), "describe('good', () => { it('a', () => {}); it('b', () => {}); it.skip('c', () => {}); });\n");
   writeFileSync(join(dir, 'bad.test.js'), "describe('bad', () => { it('ok', () => {}); it('breaks', () => { throw new Error('no'); }); });\n");
@@ -46,6 +46,15 @@ describe('CI test stages (scripts/runTestStages.sh)', function () {
     const tail = r.out.slice(r.out.lastIndexOf('failed in npm run'));
     assert.match(r.out, /failed in npm run first: bad breaks\n\s+no\n/);
     assert.match(tail, /stage npm run first/);
+  });
+
+  it('lists the slowest files of a stage with their wall clock, hooks included, above the closing line', () => {
+    const dir = project({ both: 'mocha --parallel --jobs 2 good.test.js slow.test.js' });
+    dirs.push(dir);
+    writeFileSync(join(dir, 'slow.test.js'), "describe('slow', () => { before((done) => setTimeout(done, 1600)); it('a', () => {}); });\n");
+    const r = runStages(dir, ['both']);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /slowest files of npm run both \(wall clock, hooks included\):\n\s+[2-9] s {2}slow\.test\.js\n\s+0 s {2}good\.test\.js\n/, r.out);
   });
 
   it('exits 0 when every stage passes', () => {
