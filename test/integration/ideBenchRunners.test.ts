@@ -245,7 +245,10 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
     const r = await grade(task, { initial: s.initial, state });
     // Counted: low (passes now) and high (gone, failed); inside passes on both sides.
     assert.deepEqual([r.score, r.tests?.total, r.tests?.passed, r.tests?.failed], [0.5, 2, 1, 1], show(r));
-    assert.ok(r.tests?.passingOnBase?.length === 1 && !r.tests.cases.some((c) => /high/.test(c.id)), show(r));
+    assert.equal(r.tests?.passingOnBase?.length, 1, show(r));
+    // The gone test is named among the result's cases, as failed and why.
+    assert.deepEqual(r.tests?.cases.filter((c) => /high/.test(c.id)).map((c) => [c.status, c.message]),
+      [['failed', 'failed on the base and did not run in the agent\'s run']], show(r));
   });
 
   it('a task whose tests already pass on the base leaves nothing the change makes pass: the golden patch scores 0 and says why', async () => {
