@@ -70,6 +70,8 @@ export interface RecycleOptions {
 const settle = (client: BridgeClient) => waitForSettle(client, { quietMs: 300, capMs: 5000 });
 /** The recycle check's first quiet window: a step's (running/settle.ts); a check that finds a difference waits the longer one. */
 const QUICK_QUIET_MS = 150;
+/** Settled looks again at differences only on the screen (marks, pixels) before they count. */
+const ON_SCREEN_LOOKS = 3;
 
 /** Takes a container's baseline; call it right after the start, before anything else happens in it. */
 export async function takeBaseline(deployment: Deployment, info: EnvironmentInfo, client: BridgeClient): Promise<Baseline> {
@@ -139,8 +141,9 @@ export async function recycle(
  * The pristine check after a recycle. What does not wait for the screen (processes, files, input,
  * IDE state) is read while the screen settles over a short quiet window; the Set-of-Marks and
  * the screen after it. Only a check that finds nothing passes on that: one that finds a difference
- * is taken again whole after the longer quiet window of the baseline's, so a screen, a list or
- * an IDE part still catching up is not taken for a difference.
+ * is taken again whole after the longer quiet window of the baseline's, and again a few times while
+ * what differs is only on the screen, so a screen, a list or an IDE part still catching up is not
+ * taken for a difference.
  */
 async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap: (name: string) => void): Promise<string[]> {
   const parts = offScreen(runtime, client);
@@ -150,10 +153,16 @@ async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap
   const diff = differences(base.fingerprint, { ...(await parts), ...(await onScreen(runtime, client)) });
   lap('check');
   if (!diff.length) return diff;
-  await settle(client);
-  lap('settle');
-  const again = differences(base.fingerprint, await fingerprint(runtime, client));
-  lap('check');
+  let again = diff;
+  // What the screen shows may trail the state it shows (Source Control's badge after a reload
+  // waits for git): differences only there get a few more settled looks before they count.
+  for (let look = 0; look <= ON_SCREEN_LOOKS && again.length; look++) {
+    if (look > 0 && !again.every((d) => d.startsWith('marks:') || d.startsWith('screen:'))) break;
+    await settle(client);
+    lap('settle');
+    again = differences(base.fingerprint, await fingerprint(runtime, client));
+    lap('check');
+  }
   return again;
 }
 
