@@ -9,14 +9,15 @@
 // where it leads, and a link as the last part reads as no file (the engine archives the link
 // itself, not its target).
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join, posix, relative, sep } from 'node:path';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, posix, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { LimitExceededError } from '../../bridge/protocol';
 import type { ExecResult, ReadOptions } from '../deployment/runtime';
 import { spoolArchive, spooledEntries, type SpooledArchive } from '../deployment/tarArchive';
 import type { Evaluator } from './evaluatorSchema';
 import { leaves } from './evaluatorSchema';
+import { hostFiles } from './hostFolder';
 import type { IdeState } from './ideState';
 import type { Sandbox } from './verifier';
 import type { ArchiveInput } from './workspaceIntake';
@@ -53,20 +54,6 @@ export interface ArchiveSandboxInputs {
 
 const rel = (name: string) => name.replace(/^workspace\/?/, '').replace(/\/$/, '');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-/** Regular files under a host folder by relative path (links and other types left out, as an archive of it would carry them). */
-function hostFiles(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile()) out.set(relative(dir, p).split(sep).join('/'), p);
-    }
-  };
-  try { walk(dir); } catch { return new Map(); }
-  return out;
-}
 
 export class ArchiveSandbox implements Sandbox {
   private constructor(

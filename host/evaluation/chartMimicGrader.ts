@@ -14,6 +14,8 @@ import { structuralSimilarity } from './imageSimilarity';
 import { prepareReference } from './referenceRun';
 import { AGENT_FILE_MAX, type Sandbox } from './verifier';
 
+/** The most a script scores with type and colour at 0: the other three of the five parts of the mean. */
+const MAX_WITHOUT_TYPE_AND_COLOUR = 3 / 5;
 const CHART_TRACE_PY = readFileSync(join(__dirname, 'verifierScripts', 'chartTrace.py'), 'utf8');
 const traceArgv = (script: string) => ['/usr/bin/python3', '-I', '-c', CHART_TRACE_PY, script];
 
@@ -83,8 +85,6 @@ export async function gradeChartMimic(e: ChartMimicEvaluator, sandbox: Sandbox):
   const goldenColors = (await coloursShown(golden.colors, goldenPng)).shown;
   const s = chartMimicScores({ ...generated, colors: generatedColors }, { ...golden, colors: goldenColors });
   const score = (s.text.f1 + s.layout.f1 + s.type.f1 + s.color.f1 + visual) / 5;
-  /** The most a script scores with type and colour at 0: the other three of the five parts. */
-  const MAX_WITHOUT_TYPE_AND_COLOUR = 3 / 5;
   const components = [
     { name: 'text', value: s.text.f1 }, { name: 'layout', value: s.layout.f1 },
     { name: 'type', value: s.type.f1 }, { name: 'colour', value: s.color.f1 },

@@ -17,14 +17,14 @@
 //   /pwp/report              what the test runner kept of each run (root-owned)
 //   /pwp/out                 scratch space for reports (writable by the IDE user)
 //   /pwp/check               the Python code check and its input (root's alone)
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import { createDeployment } from '../deployment/backends';
 import type { Deployment } from '../deployment/deployment';
 import { ROOT, type FileEntry } from '../deployment/fileEntry';
 import { archiveEntriesIn, type ExecOptions, type ExecResult, type ReadOptions, type Runtime } from '../deployment/runtime';
 import { fileEntries, indexArchive, type PackEntry, type TarEntry } from '../deployment/tarArchive';
 import type { VerifierContainer } from '../deployment/verifierContainer';
+import { hostFiles } from './hostFolder';
 import type { IdeState } from './ideState';
 import { deliverableFile, HIDDEN_DIR, runnerFiles, SCRATCH_DIR } from './isolatedRunner';
 import { findJsTampering } from './jsCodeCheck';
@@ -100,16 +100,7 @@ export interface VerifierOptions {
 }
 
 function listHostFiles(dir: string): FileEntry[] {
-  const out: FileEntry[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile()) out.push({ path: relative(dir, p), content: readFileSync(p), mode: statSync(p).mode & 0o777 });
-    }
-  };
-  walk(dir);
-  return out;
+  return [...hostFiles(dir)].map(([path, p]) => ({ path, content: readFileSync(p), mode: statSync(p).mode & 0o777 }));
 }
 
 export class Verifier implements Sandbox {
