@@ -285,9 +285,12 @@ export const ideMethods = {
       'is closed, terminals are disposed and debug sessions stopped. With layout: true the layout is also put back as ' +
       'a fresh workbench has it: panel, secondary side bar, quick input, notifications and zen mode closed, the ' +
       'Explorer shown in the side bar with its folders collapsed, search results and query cleared, and the focus on ' +
-      'the (empty) editor group.',
-    z.object({ revert: z.boolean().default(false), layout: z.boolean().default(false) }).strict(),
-    z.object({ reverted: z.array(z.string()), closedTabs: z.int(), terminals: z.int(), debugSessions: z.int() }),
+      'the (empty) editor group. With started: true, what the IDE starts on demand and a fresh one has not started ' +
+      'yet is ended as well: the Python language server stopped (it starts again with the next Python document) ' +
+      'and the status bar\'s debug entry a debug session leaves behind removed (this writes the user settings: ' +
+      'a caller that puts them back does so afterwards). `ended` names what was.',
+    z.object({ revert: z.boolean().default(false), layout: z.boolean().default(false), started: z.boolean().default(false) }).strict(),
+    z.object({ reverted: z.array(z.string()), closedTabs: z.int(), terminals: z.int(), debugSessions: z.int(), ended: z.array(z.string()) }),
   ),
 
   'ide.diagnostics': method(

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { extensionLinkUrl } from '../../bridge/protocol';
 import { Dispatcher } from '../../bridge/rpc/dispatcher';
 import { BridgeConnection } from './bridgeConnection';
-import { registerDebug } from './state/debug';
+import { DebugStatusEntry, registerDebug } from './state/debug';
 import { registerDiagnostics } from './state/diagnostics';
 import { registerEditors } from './state/editors';
 import { registerExtensions } from './state/extensions';
@@ -39,8 +39,13 @@ export function activate(context: vscode.ExtensionContext): PwpExtensionApi {
   registerUserData(dispatcher, userDataDir(context), log);
   registerExtensions(dispatcher, context);
   registerTerminals(dispatcher);
-  registerWorkbench(dispatcher);
-  context.subscriptions.push(registerTools(dispatcher, log), startPythonLanguageServer(log), registerPythonDebugger(), registerPythonFormatting());
+  const pythonServer = startPythonLanguageServer(log);
+  const debugEntry = new DebugStatusEntry();
+  registerWorkbench(dispatcher, [
+    { name: 'Python language server', end: () => pythonServer.stop() },
+    { name: 'debug status bar entry', end: () => debugEntry.end() },
+  ]);
+  context.subscriptions.push(registerTools(dispatcher, log), pythonServer, debugEntry, registerPythonDebugger(), registerPythonFormatting());
   if (!port || !token) {
     log('PWP_EXTENSION_PORT/PWP_EXTENSION_TOKEN not set: not running under the pwp bridge');
     return { dispatcher };

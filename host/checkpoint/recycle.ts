@@ -4,8 +4,9 @@
 // the IDE user can write, the workspace, the IDE's user data and extensions included), the
 // pointer's position and the pristine fingerprint (host/running/pristine.ts).
 // A recycle, in order:
-//   workbench    unsaved changes reverted; editors, terminals and debug sessions closed; the
-//                layout as a fresh workbench has it (ide.workbench.clear with layout)
+//   workbench    unsaved changes reverted; editors, terminals and debug sessions closed; what
+//                the IDE started on demand ended (the Python language server, the status bar's
+//                debug entry); the layout as a fresh workbench has it (ide.workbench.clear)
 //   processes    every process of the IDE user that is not the IDE's ends (shells, jobs, daemons)
 //   input        held keys and buttons released, clipboard and primary selection dropped
 //   files        every path the user can write put back, what the baseline lacks removed
@@ -123,10 +124,16 @@ export async function recycle(
     return r;
   };
   let reason: string | undefined;
-  const first = await pass(false);
-  if (first.extensionsChanged && o.reload !== false && !skip.has('workbench')) reason = 'the installed extensions changed (their host must start again)';
+  const reloads = o.reload !== false && !skip.has('workbench');
+  // In place fails where the IDE refuses a part of it (a command canceled under it): the next step up.
+  const first = await pass(false).catch((err: Error) => {
+    if (!reloads) throw err;
+    reason = `in place failed: ${err.message}`;
+    return undefined;
+  });
+  if (first?.extensionsChanged && reloads) reason = 'the installed extensions changed (their host must start again)';
   let diff = reason ? [] : await check(runtime, client, base, lap);
-  if (!reason && diff.length && o.reload !== false && !skip.has('workbench')) reason = `in place left differences: ${diff.slice(0, 3).join('; ')}`;
+  if (!reason && diff.length && reloads) reason = `in place left differences: ${diff.slice(0, 3).join('; ')}`;
   if (reason) {
     await pass(true);
     diff = await check(runtime, client, base, lap);
@@ -173,7 +180,9 @@ async function putBack(
 ): Promise<{ killed: string[]; removed: string[]; restored: string[]; extensionsChanged: boolean }> {
   const workbench = !o.skip.has('workbench');
   if (o.reload) await client.call('proc.closeWorkbench', { clearState: true });
-  else if (workbench) await client.call('ide.workbench.clear', { revert: true });
+  // In place, what the IDE started on demand ends too (its language server, the debug entry):
+  // before the files, which put back the user settings that ending the debug entry writes.
+  else if (workbench) await client.call('ide.workbench.clear', { revert: true, started: true });
   o.lap('workbench');
   const skipped: UserStatePart[] = (['processes', 'input', 'files'] as const).filter((p) => o.skip.has(p));
   const u = await recycleUserState(runtime, { skip: skipped, workbenchClosed: o.reload });

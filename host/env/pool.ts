@@ -57,6 +57,8 @@ export interface PoolStats {
   recycled: number;
   /** Containers removed instead of recycled, by why. */
   replaced: { cap: number; notPristine: number; failed: number };
+  /** Why each container replaced for a difference or a failure was, in order (as the log says). */
+  replacements: string[];
   /** ms of each recycle, in order. */
   recycleMs: number[];
   /** Why each recycle that needed more than in place did (a workbench reload), in order. */
@@ -124,7 +126,7 @@ export class EnvPool {
   private readonly removing = new Set<Promise<void>>();
   /** Environments handed out so far: once `episodes` have been, none that comes back is needed again. */
   private handedOut = 0;
-  readonly stats: PoolStats = { started: 0, recycled: 0, replaced: { cap: 0, notPristine: 0, failed: 0 }, recycleMs: [], reloads: [], phaseMs: {} };
+  readonly stats: PoolStats = { started: 0, recycled: 0, replaced: { cap: 0, notPristine: 0, failed: 0 }, replacements: [], recycleMs: [], reloads: [], phaseMs: {} };
   /** Starts failed in a row since the last one that succeeded (or the last error reported). */
   private failedInARow = 0;
 
@@ -292,6 +294,7 @@ export class EnvPool {
     const cap = (this.opts.recycle || undefined)?.maxEpisodes ?? DEFAULT_MAX_EPISODES;
     const replace = (why: keyof PoolStats['replaced'] | null, message?: string) => {
       if (why) this.stats.replaced[why]++;
+      if (why && why !== 'cap') this.stats.replacements.push(`${env.info.id} (${why}): ${message ?? 'no recycling baseline'}`);
       if (message) this.opts.log?.(`pool: ${env.info.id} is replaced by a fresh one: ${message}`);
       this.started--; // its replacement may start
       void this.discard(env);

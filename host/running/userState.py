@@ -46,8 +46,12 @@ def procs():
                 argv = f.read().split(b'\0')[:-1]
         except (OSError, IndexError):
             continue
+        try:
+            exe = os.readlink('/proc/%s/exe' % p)
+        except OSError:
+            exe = ''
         fields = st[st.rindex(')') + 2:].split()
-        out[int(p)] = {'uid': uid, 'ppid': int(fields[1]), 'argv': [a.decode('utf8', 'replace') for a in argv]}
+        out[int(p)] = {'uid': uid, 'ppid': int(fields[1]), 'exe': exe, 'argv': [a.decode('utf8', 'replace') for a in argv]}
     return out
 
 
@@ -56,6 +60,17 @@ def ide_program(a):
     if any(x.startswith(IDE) for x in args[:2]):
         return True
     return a[:4] == ['python3', '-X', 'utf8', '-c']
+
+
+# Programs of the image's that the IDE's built-in extensions run for themselves while it works
+# (the Git extension refreshes its view with `git status`, `git rev-parse`...): IDE processes
+# when the extension host itself started them, judged by the kernel's executable, not by argv.
+# What such a program starts in turn (a hook, an alias) is not the IDE's.
+IDE_HELPERS = ('/usr/bin/git',)
+
+
+def ide_helper(v, par):
+    return v['exe'] in IDE_HELPERS and par is not None and '--type=extensionHost' in par['argv']
 
 
 def on_demand(p, ps):
@@ -88,7 +103,7 @@ def classify(ps):
         v = ps[p]
         par = ps.get(v['ppid'])
         keep[p] = False
-        if ide_program(v['argv']):
+        if ide_program(v['argv']) or ide_helper(v, par):
             keep[p] = v['ppid'] in bridge if par is None or par['uid'] != USER else ide(v['ppid'])
         return keep[p]
 

@@ -161,4 +161,23 @@ describe('recycling (real container)', function () {
       assert.deepEqual(differences(baseline.fingerprint, await fingerprint(runtime, client)), []);
     });
   }
+  it('an episode that debugged Python in a Git repository is recycled in place (the language server, the debug entry, Git\'s refresh)', async () => {
+    const run = { name: 'Run prog', type: 'debugpy', request: 'launch', program: '${workspaceFolder}/prog.py', console: 'internalConsole' };
+    const launch = { version: '0.2.0', configurations: [run] };
+    await env.reset({ options: { files: { 'prog.py': 'print("hello")\n', '.vscode/launch.json': JSON.stringify(launch) }, open: ['prog.py'] } });
+    await env.exec(['sh', '-c', 'cd /workspace && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm start && echo "print(2)" >> prog.py']);
+    const debugEntry = async () => (await env.client.call('dom.marks', {})).marks.some((m) => m.part === 'statusbar' && /^Debug\b/.test(m.text));
+    assert.equal(await debugEntry(), false, 'a fresh IDE shows no debug entry');
+    await env.client.call('input.key', { keys: 'f5' });
+    await eventually(debugEntry);
+    await eventually(async () => (await env.client.call('ide.debug', {})).sessions.length === 0);
+    const pyright = async () => (await env.exec(['pgrep', '-f', 'pyright/langserver'])).exitCode === 0;
+    await eventually(pyright);
+    const { info, client } = env.unwrapped;
+    const r = await recycle(env.deployment, info, client, pool.baselineOf(info.id)!);
+    assert.deepEqual(r.differences, []);
+    assert.equal(r.how, 'in-place', r.reason);
+    assert.equal(await debugEntry(), false);
+    assert.equal(await pyright(), false, 'the language server a fresh IDE has not started is stopped');
+  });
 });

@@ -62,7 +62,7 @@ describe(`bundled tasks: all ${tasks.length} (oracle 1, null 0), ${parallel} at 
   if (recycled) {
     it('every recycled environment passed the pristine check (none replaced for a difference or a failure)', function () {
       for (const [image, s] of Object.entries(poolStats)) {
-        assert.equal(s.replaced.notPristine + s.replaced.failed, 0, `${image}: ${JSON.stringify(s.replaced)} (the pool's log above says what differed)`);
+        assert.equal(s.replaced.notPristine + s.replaced.failed, 0, `${image}: ${JSON.stringify(s.replaced)}:\n${s.replacements.map((r) => r.slice(0, 1500)).join('\n')}`);
       }
     });
   }

@@ -75,3 +75,36 @@ export function registerDebug(d: Dispatcher): vscode.Disposable {
 
   return { dispose: () => { for (const s of subs) s.dispose(); } };
 }
+
+/**
+ * The status bar's debug entry ("Debug: <configuration>"). With debug.showInStatusBar at its
+ * default, onFirstSessionStart, the workbench adds it when the debugger first leaves its inactive
+ * state and keeps it for good, while a fresh IDE has none. Setting "never" removes it, and putting
+ * the setting back does not add it again (only the debugger starting does): how a recycled IDE
+ * loses it in place. The extension cannot see the entry; it sees the launches that add it (each
+ * one's configuration is resolved, even where no session starts after) and the sessions.
+ */
+export class DebugStatusEntry implements vscode.Disposable {
+  private shown = vscode.debug.activeDebugSession !== undefined;
+  private readonly subs = [
+    vscode.debug.onDidStartDebugSession(() => { this.shown = true; }),
+    vscode.debug.registerDebugConfigurationProvider('*', {
+      resolveDebugConfiguration: (_folder, config) => { this.shown = true; return config; },
+    }),
+  ];
+
+  /** Removes the entry if a launch may have added it; true when it did. Writes the user settings (and puts them back). */
+  async end(): Promise<boolean> {
+    if (!this.shown) return false;
+    this.shown = false;
+    const config = vscode.workspace.getConfiguration('debug');
+    // "always" shows it at a fresh start too, "never" not even now: only the default is undone.
+    if (config.get('showInStatusBar') !== 'onFirstSessionStart') return false;
+    const before = config.inspect('showInStatusBar')?.globalValue;
+    await config.update('showInStatusBar', 'never', vscode.ConfigurationTarget.Global);
+    await config.update('showInStatusBar', before, vscode.ConfigurationTarget.Global);
+    return true;
+  }
+
+  dispose(): void { for (const s of this.subs) s.dispose(); }
+}

@@ -2,7 +2,8 @@
 // groups, terminals and debug sessions closed), so that a checkpoint restore can swap the
 // files under it and reopen its own editors without the seconds a workbench reload costs;
 // with `layout`, also the layout a fresh workbench has (a recycled environment's next episode
-// must not start from the last one's panels, views and focus).
+// must not start from the last one's panels, views and focus); with `started`, also what the IDE
+// started on demand since (StartedPart), which a fresh one has not.
 import * as vscode from 'vscode';
 import { ActionFailedError } from '../../../bridge/protocol';
 import type { Dispatcher } from '../../../bridge/rpc/dispatcher';
@@ -16,8 +17,15 @@ function dirtyNames(): string[] {
   return [...dirtyDocuments().map((d) => d.uri.fsPath || d.uri.toString()), ...notebooks];
 }
 
-export function registerWorkbench(d: Dispatcher): void {
-  d.register('ide.workbench.clear', async ({ revert, layout }) => {
+/** Something the IDE starts on demand that a fresh IDE has not: ended by `ide.workbench.clear` with `started`. */
+export interface StartedPart {
+  readonly name: string;
+  /** Ends it if it was started; true when it was. */
+  end(): Promise<boolean>;
+}
+
+export function registerWorkbench(d: Dispatcher, started: readonly StartedPart[] = []): void {
+  d.register('ide.workbench.clear', async ({ revert, layout, started: endStarted }) => {
     const dirty = dirtyNames();
     if (dirty.length && !revert) throw new ActionFailedError(`unsaved changes in ${dirty.join(', ')} (pass revert: true to drop them)`);
     // Revert acts on the active editor: each dirty document is shown, then reverted.
@@ -41,8 +49,10 @@ export function registerWorkbench(d: Dispatcher): void {
       debugSessions = 1;
       await vscode.debug.stopDebugging();
     }
+    const ended: string[] = [];
+    if (endStarted) for (const p of started) if (await p.end()) ended.push(p.name);
     if (layout) await freshLayout();
-    return { reverted: dirty, closedTabs, terminals, debugSessions };
+    return { reverted: dirty, closedTabs, terminals, debugSessions, ended };
   });
 }
 

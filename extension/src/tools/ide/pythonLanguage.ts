@@ -10,8 +10,18 @@ import { runProcess } from '../processRunner';
 
 export const PYRIGHT_SERVER = '/opt/pwp-tools/node_modules/pyright/langserver.index.js';
 
-export function startPythonLanguageServer(log: (line: string) => void, serverModule = PYRIGHT_SERVER): vscode.Disposable {
-  if (!existsSync(serverModule)) { log(`no Python language server at ${serverModule}`); return { dispose: () => undefined }; }
+/** The Python language server, started with the first Python document. */
+export interface PythonLanguageServer extends vscode.Disposable {
+  /**
+   * Stops the server if it runs, back to a fresh IDE's state (none runs; the next Python
+   * document starts it again). Its progress in the status bar ("N files to analyze") ends with
+   * it: a recycled IDE must not show the last episode's. True when there was one to stop.
+   */
+  stop(): Promise<boolean>;
+}
+
+export function startPythonLanguageServer(log: (line: string) => void, serverModule = PYRIGHT_SERVER): PythonLanguageServer {
+  if (!existsSync(serverModule)) { log(`no Python language server at ${serverModule}`); return { dispose: () => undefined, stop: async () => false }; }
   const server: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
     debug: { module: serverModule, transport: TransportKind.ipc },
@@ -29,16 +39,36 @@ export function startPythonLanguageServer(log: (line: string) => void, serverMod
   };
   const client = new LanguageClient('pwp-pyright', 'Python (pyright)', server, options);
   // Started with the first Python document (about 90 MB): environments without Python pay nothing.
-  let started = false;
-  const start = () => {
-    if (started) return;
-    started = true;
-    client.start().then(() => log('pyright language server started'), (err: Error) => log(`pyright failed to start: ${err.message}`));
-  };
+  let running: Promise<void> | undefined;
+  let subs: vscode.Disposable[] = [];
   const isPython = (d: vscode.TextDocument) => d.languageId === 'python' && (d.uri.scheme === 'file' || d.uri.scheme === 'untitled');
-  const sub = vscode.workspace.onDidOpenTextDocument((d) => { if (isPython(d)) { sub.dispose(); start(); } });
+  const start = () => {
+    if (running) return;
+    for (const s of subs.splice(0)) s.dispose();
+    running = client.start().then(() => log('pyright language server started'), (err: Error) => log(`pyright failed to start: ${err.message}`));
+  };
+  // After a stop, documents of closed editors may stay loaded for a while without being opened
+  // again: an editor showing one starts the server too.
+  const arm = () => {
+    subs = [
+      vscode.workspace.onDidOpenTextDocument((d) => { if (isPython(d)) start(); }),
+      vscode.window.onDidChangeVisibleTextEditors((es) => { if (es.some((e) => isPython(e.document))) start(); }),
+    ];
+  };
+  arm();
   if (vscode.workspace.textDocuments.some(isPython)) start();
-  return { dispose: () => { sub.dispose(); if (started) void client.stop().catch(() => undefined); output.dispose(); } };
+  return {
+    stop: async () => {
+      const was = running;
+      if (!was) return false;
+      running = undefined;
+      await was;
+      await client.stop().catch((err: Error) => log(`pyright did not stop cleanly: ${err.message}`));
+      arm();
+      return true;
+    },
+    dispose: () => { for (const s of subs) s.dispose(); if (running) void client.stop().catch(() => undefined); output.dispose(); },
+  };
 }
 
 export function registerPythonDebugger(): vscode.Disposable {
