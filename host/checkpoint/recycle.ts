@@ -73,6 +73,13 @@ const settle = (client: BridgeClient) => waitForSettle(client, { quietMs: 300, c
 const QUICK_QUIET_MS = 150;
 /** Settled looks again at differences only on the screen (marks, pixels) before they count. */
 const ON_SCREEN_LOOKS = 3;
+/**
+ * After a reload, which costs seconds anyway, such differences get looks until this long has
+ * passed: a workbench just opened on a loaded machine takes its time over what it shows
+ * (extensions activating, Source Control's count), and a difference that stays is a replaced
+ * container, which costs far more.
+ */
+const ON_SCREEN_AFTER_RELOAD_MS = 30_000;
 
 /** Takes a container's baseline; call it right after the start, before anything else happens in it. */
 export async function takeBaseline(deployment: Deployment, info: EnvironmentInfo, client: BridgeClient): Promise<Baseline> {
@@ -136,7 +143,7 @@ export async function recycle(
   if (!reason && diff.length && reloads) reason = `in place left differences: ${diff.slice(0, 3).join('; ')}`;
   if (reason) {
     await pass(true);
-    diff = await check(runtime, client, base, lap);
+    diff = await check(runtime, client, base, lap, ON_SCREEN_AFTER_RELOAD_MS);
   }
   return {
     pristine: diff.length === 0, how: reason ? 'reload' : 'in-place', ...(reason ? { reason } : {}),
@@ -150,9 +157,9 @@ export async function recycle(
  * the screen after it. Only a check that finds nothing passes on that: one that finds a difference
  * is taken again whole after the longer quiet window of the baseline's, and again a few times while
  * what differs is only on the screen, so a screen, a list or an IDE part still catching up is not
- * taken for a difference.
+ * taken for a difference (after a reload, for as long as onScreenMs).
  */
-async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap: (name: string) => void): Promise<string[]> {
+async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap: (name: string) => void, onScreenMs = 0): Promise<string[]> {
   const parts = offScreen(runtime, client);
   parts.catch(() => undefined);
   await waitForSettle(client, { quietMs: QUICK_QUIET_MS, capMs: 5000 });
@@ -163,7 +170,8 @@ async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap
   let again = diff;
   // What the screen shows may trail the state it shows (Source Control's badge after a reload
   // waits for git): differences only there get a few more settled looks before they count.
-  for (let look = 0; look <= ON_SCREEN_LOOKS && again.length; look++) {
+  const until = Date.now() + onScreenMs;
+  for (let look = 0; (look <= ON_SCREEN_LOOKS || Date.now() < until) && again.length; look++) {
     if (look > 0 && !again.every((d) => d.startsWith('marks:') || d.startsWith('screen:'))) break;
     await settle(client);
     lap('settle');

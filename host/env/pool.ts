@@ -57,8 +57,8 @@ export interface PoolStats {
   recycled: number;
   /** Containers removed instead of recycled, by why. */
   replaced: { cap: number; notPristine: number; failed: number };
-  /** Why each container replaced for a difference or a failure was, in order (as the log says). */
-  replacements: string[];
+  /** Each container replaced for a difference or a failure, in order: what the last check found, or the error. */
+  replacements: { env: string; why: 'notPristine' | 'failed'; differences: string[]; message: string }[];
   /** ms of each recycle, in order. */
   recycleMs: number[];
   /** Why each recycle that needed more than in place did (a workbench reload), in order. */
@@ -292,9 +292,9 @@ export class EnvPool {
     this.onLoan = Math.max(0, this.onLoan - 1);
     const s = this.served.get(env.info.id);
     const cap = (this.opts.recycle || undefined)?.maxEpisodes ?? DEFAULT_MAX_EPISODES;
-    const replace = (why: keyof PoolStats['replaced'] | null, message?: string) => {
+    const replace = (why: keyof PoolStats['replaced'] | null, message?: string, differences: string[] = []) => {
       if (why) this.stats.replaced[why]++;
-      if (why && why !== 'cap') this.stats.replacements.push(`${env.info.id} (${why}): ${message ?? 'no recycling baseline'}`);
+      if (why && why !== 'cap') this.stats.replacements.push({ env: env.info.id, why, differences, message: message ?? 'no recycling baseline' });
       if (message) this.opts.log?.(`pool: ${env.info.id} is replaced by a fresh one: ${message}`);
       this.started--; // its replacement may start
       void this.discard(env);
@@ -310,7 +310,7 @@ export class EnvPool {
       this.stats.recycleMs.push(r.ms);
       if (r.reason) this.stats.reloads.push(r.reason);
       for (const [k, v] of Object.entries(r.phases)) this.stats.phaseMs[k] = (this.stats.phaseMs[k] ?? 0) + v;
-      if (!r.pristine) return replace('notPristine', r.differences.slice(0, 5).join('; '));
+      if (!r.pristine) return replace('notPristine', r.differences.slice(0, 5).join('; '), r.differences);
       this.stats.recycled++;
       s.episodes++;
       s.last = { episodes: s.episodes, how: r.how, ...(r.reason ? { reason: r.reason } : {}), ms: r.ms, phases: r.phases };

@@ -228,6 +228,7 @@ describe('EnvPool recycling (faked environments and recycler)', () => {
     assert.equal(second.env.info.id, 'e2');
     await until(() => f.removed.includes('e1'));
     assert.deepEqual(pool.stats.replaced, { cap: 0, notPristine: 1, failed: 0 });
+    assert.deepEqual(pool.stats.replacements.map((x) => [x.env, x.why, x.differences]), [['e1', 'notPristine', ['files: /tmp/x: absent -> f']]]);
     await closeAll(pool);
   });
 
