@@ -51,6 +51,10 @@ def procs():
         except OSError:
             exe = ''
         fields = st[st.rindex(')') + 2:].split()
+        # A zombie has ended (no command line, nothing it can do) and waits for its parent,
+        # the IDE's or tini, to collect it: not a process that is left.
+        if fields[0] == 'Z':
+            continue
         out[int(p)] = {'uid': uid, 'ppid': int(fields[1]), 'exe': exe, 'argv': [a.decode('utf8', 'replace') for a in argv]}
     return out
 
