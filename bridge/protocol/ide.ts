@@ -378,6 +378,14 @@ export const ideMethods = {
     z.object({ extension: ExtensionInfo, loaded: z.boolean() }),
   ),
 
+  'ide.extensions.uninstall': method(
+    'Uninstall, through the IDE, every user extension but those kept (ids, any case); waits (at most timeoutMs) ' +
+      'until the running IDE has unloaded each. One it keeps loaded (it ran code: its host must start again for ' +
+      'it to go) is listed in stillLoaded; one the IDE does not know as installed is left to the caller.',
+    z.object({ keep: z.array(z.string().min(1).max(300)).max(1000), timeoutMs: z.int().min(0).max(20_000).default(5_000) }).strict(),
+    z.object({ uninstalled: z.array(z.string()), stillLoaded: z.array(z.string()) }),
+  ),
+
   'ide.debug': method(
     'Breakpoints (with conditions, hit counts, log messages) and debug sessions.',
     Empty,

@@ -6,7 +6,7 @@
 // A recycle, in order:
 //   workbench    unsaved changes reverted; editors, terminals and debug sessions closed; what
 //                the IDE started on demand ended (the Python language server, the status bar's
-//                debug entry); the layout as a fresh workbench has it (ide.workbench.clear)
+//                debug entry); extensions the episode installed uninstalled through the IDE
 //   processes    every process of the IDE user that is not the IDE's ends (shells, jobs, daemons)
 //   input        held keys and buttons released, clipboard and primary selection dropped
 //   files        every path the user can write put back, what the baseline lacks removed
@@ -16,11 +16,12 @@
 //   breakpoints  every breakpoint removed
 //   zoom         the browser's zoom back to 100%
 //   pointer      the mouse back where it was
-// then the pristine check. Where in place is not enough (the installed extensions changed, or
-// the check found a difference), the next step up: the same with the workbench closed and opened
-// again around the files (which puts back the IDE's storage and the page's own state too); where
-// even that fails the check, the caller (the pool) starts a new container. The result says what
-// was done and why.
+// then the pristine check. Extensions the episode installed are uninstalled through the IDE at
+// the start, which unloads them unless they ran code. Where in place is not enough (such an
+// extension stays loaded, in place fails, or the check found a difference), the next step up:
+// the same with the workbench closed and opened again around the files (which puts back the
+// IDE's storage and the page's own state too); where even that fails the check, the caller (the
+// pool) starts a new container. The result says what was done and why.
 import type { BridgeClient } from '../client/bridgeClient';
 import type { Deployment, EnvironmentInfo } from '../deployment/deployment';
 import type { Runtime } from '../deployment/runtime';
@@ -28,7 +29,7 @@ import { differences, fingerprint, offScreen, onScreen, type Fingerprint } from 
 import { READY_TIMEOUT_MS } from '../running/runningEnvironment';
 import { recycleUserState, saveBaseline, writableRoots, type UserStatePart, type UserStateRecycled } from '../running/userState';
 import { waitForSettle } from '../running/settle';
-import { EXTENSIONS, USER_DATA } from './checkpoint';
+import { USER_DATA } from './checkpoint';
 import { settingsTakenUp } from './restore';
 
 export const RECYCLE_PARTS = ['workbench', 'processes', 'input', 'files', 'breakpoints', 'zoom', 'pointer'] as const;
@@ -138,7 +139,7 @@ export async function recycle(
     reason = `in place failed: ${err.message}`;
     return undefined;
   });
-  if (first?.extensionsChanged && reloads) reason = 'the installed extensions changed (their host must start again)';
+  if (first?.stillLoaded.length && reloads) reason = `an installed extension ran code (its host must start again): ${first.stillLoaded.join(', ')}`;
   let diff = reason ? [] : await check(runtime, client, base, lap);
   if (!reason && diff.length && reloads) reason = `in place left differences: ${diff.slice(0, 3).join('; ')}`;
   if (reason) {
@@ -185,12 +186,17 @@ async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap
 async function putBack(
   runtime: Runtime, client: BridgeClient, base: Baseline,
   o: { reload: boolean; skip: ReadonlySet<RecyclePart>; timeoutMs: number; lap: (name: string) => void },
-): Promise<{ killed: string[]; removed: string[]; restored: string[]; extensionsChanged: boolean }> {
+): Promise<{ killed: string[]; removed: string[]; restored: string[]; stillLoaded: string[] }> {
   const workbench = !o.skip.has('workbench');
+  let stillLoaded: string[] = [];
   if (o.reload) await client.call('proc.closeWorkbench', { clearState: true });
-  // In place, what the IDE started on demand ends too (its language server, the debug entry):
-  // before the files, which put back the user settings that ending the debug entry writes.
-  else if (workbench) await client.call('ide.workbench.clear', { revert: true, started: true });
+  else if (workbench) {
+    // In place, what the IDE started on demand ends too (its language server, the debug entry),
+    // and the extensions the episode installed are uninstalled through it: before the files,
+    // which put back the user settings that ending the debug entry writes, and the extensions'.
+    await client.call('ide.workbench.clear', { revert: true, started: true });
+    stillLoaded = (await client.call('ide.extensions.uninstall', { keep: baselineExtensions(base) })).stillLoaded;
+  }
   o.lap('workbench');
   const skipped: UserStatePart[] = (['processes', 'input', 'files'] as const).filter((p) => o.skip.has(p));
   const u = await recycleUserState(runtime, { skip: skipped, workbenchClosed: o.reload });
@@ -208,6 +214,11 @@ async function putBack(
   if (!o.skip.has('zoom')) await client.call('dom.zoom', { reset: true });
   if (!o.skip.has('pointer')) await client.call('input.move', { x: base.pointer.x, y: base.pointer.y });
   o.lap('ide');
-  const extensionsChanged = [...u.removed, ...u.restored].some((p) => p === EXTENSIONS || p.startsWith(`${EXTENSIONS}/`));
-  return { killed: u.killed, removed: u.removed, restored: u.restored, extensionsChanged };
+  return { killed: u.killed, removed: u.removed, restored: u.restored, stillLoaded };
+}
+
+/** The user extensions of the baseline's IDE state (`id@version` in the fingerprint), by id. */
+function baselineExtensions(base: Baseline): string[] {
+  const list = base.fingerprint.ide.extensions;
+  return Array.isArray(list) ? list.map((e) => String(e).replace(/@[^@]*$/, '')) : [];
 }

@@ -61,6 +61,16 @@ function waitForExtension(id: string, version: string | undefined, timeoutMs: nu
   });
 }
 
+function waitUntilUnloaded(ids: readonly string[], timeoutMs: number): Promise<string[]> {
+  const loaded = () => ids.filter((id) => vscode.extensions.getExtension(id));
+  if (!loaded().length) return Promise.resolve([]);
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); sub.dispose(); resolve(loaded()); };
+    const sub = vscode.extensions.onDidChange(() => { if (!loaded().length) done(); });
+    const timer = setTimeout(done, timeoutMs);
+  });
+}
+
 export function registerExtensions(d: Dispatcher, context: vscode.ExtensionContext): void {
   // Built-ins ship with the IDE and never change while it runs: read their manifests once,
   // now, so that the first ide.extensions call does not wait for a hundred files.
@@ -81,6 +91,23 @@ export function registerExtensions(d: Dispatcher, context: vscode.ExtensionConte
       iconTheme: findTheme(manifests, 'iconThemes', setting('iconTheme')),
       productIconTheme: findTheme(manifests, 'productIconThemes', setting('productIconTheme')),
     };
+  });
+
+  // A recycled IDE's way back to its start's extensions without a reload: the workbench drops an
+  // extension it uninstalls from the running host unless the extension was activated.
+  d.register('ide.extensions.uninstall', async ({ keep, timeoutMs }) => {
+    const kept = new Set(keep.map((k) => k.toLowerCase()));
+    const doomed = (await readUserExtensions(extensionsDir(context))).map((e) => e.id).filter((id) => !kept.has(id.toLowerCase()));
+    const uninstalled: string[] = [];
+    for (const id of doomed) {
+      try {
+        await vscode.commands.executeCommand('workbench.extensions.uninstallExtension', id);
+        uninstalled.push(id);
+      } catch (err) {
+        throw new ActionFailedError(`the IDE could not uninstall ${id}: ${(err as Error).message}`);
+      }
+    }
+    return { uninstalled, stillLoaded: await waitUntilUnloaded(uninstalled, timeoutMs) };
   });
 
   d.register('ide.extensions.install', async ({ vsix, timeoutMs }) => {
