@@ -30,30 +30,44 @@ export function registerWorkbench(d: Dispatcher, started: readonly StartedPart[]
     if (dirty.length && !revert) throw new ActionFailedError(`unsaved changes in ${dirty.join(', ')} (pass revert: true to drop them)`);
     // Revert acts on the active editor: each dirty document is shown, then reverted.
     for (const doc of dirtyDocuments()) {
-      await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: false });
-      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await step(`reverting ${doc.uri.fsPath || doc.uri.toString()}`, async () => {
+        await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: false });
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      });
     }
     for (const nb of vscode.workspace.notebookDocuments.filter((n) => n.isDirty)) {
-      await vscode.window.showNotebookDocument(nb, { preview: false });
-      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await step(`reverting ${nb.uri.fsPath || nb.uri.toString()}`, async () => {
+        await vscode.window.showNotebookDocument(nb, { preview: false });
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      });
     }
     // Closing a dirty editor would open a modal save prompt and hang the call: refuse instead.
     const left = dirtyNames();
     if (left.length) throw new ActionFailedError(`could not revert ${left.join(', ')}; nothing was closed`);
     const closedTabs = vscode.window.tabGroups.all.reduce((n, g) => n + g.tabs.length, 0);
-    await vscode.commands.executeCommand('workbench.action.closeAllGroups');
+    await step('closing the editors', () => vscode.commands.executeCommand('workbench.action.closeAllGroups'));
     const terminals = vscode.window.terminals.length;
     for (const t of vscode.window.terminals) t.dispose();
     let debugSessions = 0;
     if (vscode.debug.activeDebugSession) {
       debugSessions = 1;
-      await vscode.debug.stopDebugging();
+      await step('stopping the debug session', () => vscode.debug.stopDebugging());
     }
     const ended: string[] = [];
-    if (endStarted) for (const p of started) if (await p.end()) ended.push(p.name);
+    if (endStarted) for (const p of started) if (await step(`ending the ${p.name}`, () => p.end())) ended.push(p.name);
     if (layout) await freshLayout();
     return { reverted: dirty, closedTabs, terminals, debugSessions, ended };
   });
+}
+
+/** One step of the clear, whose failure (the IDE canceling it, say) says which step it was. */
+async function step<T>(what: string, run: () => Thenable<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof ActionFailedError) throw err;
+    throw new ActionFailedError(`${what}: ${(err as Error).message}`);
+  }
 }
 
 /**
