@@ -67,6 +67,18 @@ function runtimeRoute(value: string | undefined): RuntimeRoute {
   throw new Error(`PWP_RUNTIME must be 'docker' or 'bridge', not '${value}'`);
 }
 
+/**
+ * This process's environment creations under way, and whether it has stopped making new ones: a
+ * signal's clean-up (removeOwned) lists what to remove only once each has ended, as a network or
+ * container made after the listing would outlive the process.
+ */
+const creating = new Set<Promise<unknown>>();
+let stopping = false;
+
+function refuseWhenStopping(): void {
+  if (stopping) throw new NotAvailableError('pwp is stopping: it starts no new environment');
+}
+
 export class DockerDeployment implements Deployment {
   readonly docker: Docker;
   private readonly defaultImage: string;
@@ -81,7 +93,15 @@ export class DockerDeployment implements Deployment {
     this.runtimeRoute = opts.runtime ?? runtimeRoute(process.env.PWP_RUNTIME);
   }
 
-  async create(spec: EnvironmentSpec): Promise<EnvironmentInfo> {
+  create(spec: EnvironmentSpec): Promise<EnvironmentInfo> {
+    const made = this.make(spec);
+    creating.add(made);
+    void made.catch(() => undefined).finally(() => creating.delete(made));
+    return made;
+  }
+
+  private async make(spec: EnvironmentSpec): Promise<EnvironmentInfo> {
+    refuseWhenStopping();
     await requireEngine(this.docker);
     const id = randomBytes(4).toString('hex');
     const token = randomBytes(24).toString('base64url');
@@ -90,6 +110,7 @@ export class DockerDeployment implements Deployment {
     const firewall = await guardHostServices();
     if (firewall) warnOnce(firewall);
     void this.collectStaleNetworks();
+    refuseWhenStopping();
     const network = await this.docker.createNetwork({
       Name: networkName(id),
       Driver: 'bridge',
@@ -100,6 +121,7 @@ export class DockerDeployment implements Deployment {
     });
     let container: Docker.Container;
     try {
+      refuseWhenStopping();
       container = await this.docker.createContainer({
         name: `pwp-${id}`,
         Image: spec.image ?? this.defaultImage,
@@ -230,7 +252,10 @@ export class DockerDeployment implements Deployment {
     this.bridgeRuntimes.closeAll();
   }
 
-  removeOwned(): Promise<number> {
+  /** Stops this process from creating environments, lets those under way end, then removes every one it made. */
+  async removeOwned(): Promise<number> {
+    stopping = true;
+    await Promise.allSettled([...creating]);
     return removeOwnedContainers(this.docker);
   }
 

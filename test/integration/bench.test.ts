@@ -181,6 +181,8 @@ describe('pwp bench (CLI, real containers): progress, results, summary, reports,
       assert.equal(await exited, 130, stderr);
       assert.match(stderr, /SIGINT: removing the environments this run started/);
       assert.deepEqual(await owned(), [], 'no container of the bench is left');
+      const networks = (await docker.listNetworks({ filters: { label: ['pwp.owner'] } })).filter((n) => n.Labels?.['pwp.owner'].startsWith(`${hostname()}:${child.pid}:`));
+      assert.deepEqual(networks.map((n) => n.Name), [], 'nor a network (one made by a start under way included)');
       assert.deepEqual(resultLines(join(out2, 'results.jsonl')).map((l) => [l.agent, l.attempt, l.score]), [['oracle', 1, 1]], 'the finished run stays');
     } finally {
       child.kill('SIGKILL');
