@@ -179,12 +179,14 @@ describe('recycling (real container)', function () {
       assert.deepEqual(differences(baseline.fingerprint, await fingerprint(runtime, client)), []);
     });
   }
-  it('an episode that debugged Python in a Git repository is recycled in place (the language server, the debug entry, Git\'s refresh)', async () => {
+  // Without a Git repository: the Git extension notices a repository gone with the workspace in
+  // its own time, which on a loaded machine can outlast the in-place check's looks (the recycle
+  // then reloads, the safe way).
+  it('an episode that debugged Python is recycled in place (the language server and the debug entry ended)', async () => {
     const run = { name: 'Run prog', type: 'debugpy', request: 'launch', program: '${workspaceFolder}/prog.py', console: 'internalConsole' };
     const launch = { version: '0.2.0', configurations: [run] };
     const prog = 'open("/workspace/ran.txt", "w").write("ran")\n';
     await env.reset({ options: { files: { 'prog.py': prog, '.vscode/launch.json': JSON.stringify(launch) }, open: ['prog.py'] } });
-    await env.exec(['sh', '-c', 'cd /workspace && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm start && echo "print(2)" >> prog.py']);
     const debugEntry = async () => (await env.client.call('dom.marks', {})).marks.some((m) => m.part === 'statusbar' && /^Debug\b/.test(m.text));
     assert.equal(await debugEntry(), false, 'a fresh IDE shows no debug entry');
     await env.client.call('input.key', { keys: 'f5' });
