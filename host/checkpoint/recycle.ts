@@ -25,7 +25,7 @@
 import type { BridgeClient } from '../client/bridgeClient';
 import type { Deployment, EnvironmentInfo } from '../deployment/deployment';
 import type { Runtime } from '../deployment/runtime';
-import { differences, fingerprint, offScreen, onScreen, type Fingerprint } from '../running/pristine';
+import { differences, fingerprint, offScreen, onScreen, onScreenOnly, type Fingerprint } from '../running/pristine';
 import { READY_TIMEOUT_MS } from '../running/runningEnvironment';
 import { recycleUserState, saveBaseline, writableRoots, type UserStatePart, type UserStateRecycled } from '../running/userState';
 import { waitForSettle } from '../running/settle';
@@ -173,7 +173,7 @@ async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap
   // waits for git): differences only there get a few more settled looks before they count.
   const until = Date.now() + onScreenMs;
   for (let look = 0; (look <= ON_SCREEN_LOOKS || Date.now() < until) && again.length; look++) {
-    if (look > 0 && !again.every((d) => d.startsWith('marks:') || d.startsWith('screen:'))) break;
+    if (look > 0 && !onScreenOnly(again)) break;
     await settle(client);
     lap('settle');
     again = differences(base.fingerprint, await fingerprint(runtime, client));

@@ -94,6 +94,11 @@ async function ideState(runtime: Runtime, client: BridgeClient): Promise<Record<
   };
 }
 
+/** Whether every difference (lines of differences()) is of what the screen shows (the marks, the pixels), none of the state behind it. */
+export function onScreenOnly(diffs: readonly string[]): boolean {
+  return diffs.every((d) => d.startsWith('marks:') || d.startsWith('screen:'));
+}
+
 /** What differs between a baseline and now, one line per difference (empty: pristine). */
 export function differences(base: Fingerprint, now: Fingerprint): string[] {
   const out: string[] = [];

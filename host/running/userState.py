@@ -46,16 +46,12 @@ def procs():
                 argv = f.read().split(b'\0')[:-1]
         except (OSError, IndexError):
             continue
-        try:
-            exe = os.readlink('/proc/%s/exe' % p)
-        except OSError:
-            exe = ''
         fields = st[st.rindex(')') + 2:].split()
         # A zombie has ended (no command line, nothing it can do) and waits for its parent,
         # the IDE's or tini, to collect it: not a process that is left.
         if fields[0] == 'Z':
             continue
-        out[int(p)] = {'uid': uid, 'ppid': int(fields[1]), 'exe': exe, 'argv': [a.decode('utf8', 'replace') for a in argv]}
+        out[int(p)] = {'uid': uid, 'ppid': int(fields[1]), 'argv': [a.decode('utf8', 'replace') for a in argv]}
     return out
 
 
@@ -73,8 +69,13 @@ def ide_program(a):
 IDE_HELPERS = ('/usr/bin/git',)
 
 
-def ide_helper(v, par):
-    return v['exe'] in IDE_HELPERS and par is not None and '--type=extensionHost' in par['argv']
+def ide_helper(p, par):
+    if par is None or '--type=extensionHost' not in par['argv']:
+        return False
+    try:
+        return os.readlink('/proc/%d/exe' % p) in IDE_HELPERS
+    except OSError:
+        return False
 
 
 def on_demand(p, ps):
@@ -107,7 +108,7 @@ def classify(ps):
         v = ps[p]
         par = ps.get(v['ppid'])
         keep[p] = False
-        if ide_program(v['argv']) or ide_helper(v, par):
+        if ide_program(v['argv']) or ide_helper(p, par):
             keep[p] = v['ppid'] in bridge if par is None or par['uid'] != USER else ide(v['ppid'])
         return keep[p]
 

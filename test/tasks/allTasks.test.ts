@@ -10,6 +10,7 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { DockerDeployment } from '../../host/deployment/dockerDeployment';
+import { onScreenOnly } from '../../host/running/pristine';
 import { imagePools, type ImagePools } from '../../host/taskEnv/imagePools';
 import { listSuites, resolveTasks, TASKS_ROOT, taskName, type Task } from '../../host/taskEnv/loadTask';
 import { MissingToolchainError, taskImagesAsBuilt } from '../../host/taskEnv/resolveTaskImage';
@@ -67,8 +68,7 @@ describe(`bundled tasks: all ${tasks.length} (oracle 1, null 0), ${parallel} at 
     // the safe outcome: listed, not failed.
     it('no recycled environment kept a difference in its state or failed to recycle (the pristine check after each)', function () {
       for (const [image, s] of Object.entries(poolStats)) {
-        const onScreen = (d: string) => d.startsWith('marks:') || d.startsWith('screen:');
-        const bad = s.replacements.filter((r) => r.why === 'failed' || !r.differences.every(onScreen));
+        const bad = s.replacements.filter((r) => r.why === 'failed' || !onScreenOnly(r.differences));
         for (const r of s.replacements.filter((x) => !bad.includes(x))) console.log(`    ${image}: ${r.env} replaced for what its screen showed: ${r.message.slice(0, 600)}`);
         assert.deepEqual(bad.map((r) => `${r.env} (${r.why}): ${r.message.slice(0, 1500)}`), [], `${image}: ${JSON.stringify(s.replaced)}`);
       }
