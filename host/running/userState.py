@@ -63,9 +63,11 @@ def ide_program(a):
 
 
 # Programs of the image's that the IDE's built-in extensions run for themselves while it works
-# (the Git extension refreshes its view with `git status`, `git rev-parse`...): IDE processes
-# when the extension host itself started them, judged by the kernel's executable, not by argv.
-# What such a program starts in turn (a hook, an alias) is not the IDE's.
+# (the Git extension refreshes its view with `git status`, `git rev-parse`...): the IDE's when
+# the extension host itself started them, judged by the kernel's executable, not by argv, so the
+# check does not count them. A recycle still ends them (classify with helpers=False): one the
+# episode set going (a checkout, a clone) could write into the workspace after it is put back.
+# What such a program starts in turn (a hook, an alias) is never the IDE's.
 IDE_HELPERS = ('/usr/bin/git',)
 
 
@@ -95,10 +97,11 @@ def on_demand(p, ps):
     return False
 
 
-def classify(ps):
+def classify(ps, helpers=True):
     """(stray, ide): the user's processes that are not the IDE's, and those that are. The IDE's:
-    a chain from the bridge (root) through IDE programs only. Anything else of the user (a shell,
-    a job, a daemon that double-forked onto pid 1, a debug adapter) is stray."""
+    a chain from the bridge (root) through IDE programs only (and IDE_HELPERS, unless helpers is
+    False). Anything else of the user (a shell, a job, a daemon that double-forked onto pid 1, a
+    debug adapter) is stray."""
     bridge = {p for p, v in ps.items() if v['uid'] == 0 and any(x.endswith('/opt/pwp/bridge.js') for x in v['argv'])}
     keep = {}
 
@@ -108,7 +111,7 @@ def classify(ps):
         v = ps[p]
         par = ps.get(v['ppid'])
         keep[p] = False
-        if ide_program(v['argv']) or ide_helper(p, par):
+        if ide_program(v['argv']) or (helpers and ide_helper(p, par)):
             keep[p] = v['ppid'] in bridge if par is None or par['uid'] != USER else ide(v['ppid'])
         return keep[p]
 
@@ -122,7 +125,7 @@ def end_strays():
     stopped = {}
     for _ in range(20):
         ps = procs()
-        stray = [p for p in classify(ps)[0] if p not in stopped]
+        stray = [p for p in classify(ps, helpers=False)[0] if p not in stopped]
         if not stray:
             break
         for p in stray:
