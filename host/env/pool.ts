@@ -68,7 +68,13 @@ export interface PoolStats {
 }
 
 export interface EnvPoolOptions {
+  /** Environments kept ready ahead of demand; 0 starts one only for a caller waiting (an Env server's pool). */
   size: number;
+  /**
+   * Ready environments kept at most: one recycled when that many wait already is removed (an Env
+   * server keeps a few for the next env.make, not every one its busiest moment needed).
+   */
+  idle?: number;
   spec?: EnvironmentSpec;
   deployment?: Deployment;
   readyTimeoutMs?: number;
@@ -134,7 +140,8 @@ export class EnvPool {
   get spec(): EnvironmentSpec | undefined { return this.opts.spec; }
 
   constructor(private readonly opts: EnvPoolOptions) {
-    if (!Number.isInteger(opts.size) || opts.size < 1) throw new Error(`pool size must be a positive integer, got ${opts.size}`);
+    if (!Number.isInteger(opts.size) || opts.size < 0) throw new Error(`pool size must be a whole number, got ${opts.size}`);
+    if (opts.idle !== undefined && (!Number.isInteger(opts.idle) || opts.idle < 0)) throw new Error(`pool idle must be a whole number, got ${opts.idle}`);
     if (opts.total !== undefined && (!Number.isInteger(opts.total) || opts.total < 1)) throw new Error(`pool total must be a positive integer, got ${opts.total}`);
     if (opts.startAttempts !== undefined && (!Number.isInteger(opts.startAttempts) || opts.startAttempts < 1)) throw new Error(`pool startAttempts must be a positive integer, got ${opts.startAttempts}`);
     const cap = opts.recycle ? opts.recycle.maxEpisodes : undefined;
@@ -234,6 +241,7 @@ export class EnvPool {
     if (key !== undefined && key !== this.staging?.key) { this.started--; void this.discard(env); this.topUp(); return; }
     const w = this.waiters.findIndex((x) => key === undefined || x.key === key);
     if (w >= 0) this.waiters.splice(w, 1)[0].resolve({ env, staged: key !== undefined });
+    else if (this.ready.length >= (this.opts.idle ?? Infinity)) { this.started--; void this.discard(env); }
     else this.ready.push({ env, key });
   }
 

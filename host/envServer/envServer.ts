@@ -7,6 +7,9 @@
 // removed. The number of environments is capped: over the cap, env.make fails at once with
 // LimitExceededError naming the limit. pwp run/bench attach an episode they opened for an
 // outside agent (attach()); such episodes are the runner's to reset and close.
+// An episode's environment is recycled when it closes (EnvPool: put back in place and proven
+// pristine) for the next episode on the same image, so a client opening episode after episode
+// pays a cold start only for the first; a few recycled ones wait idle (`keep`).
 import { randomBytes } from 'node:crypto';
 import { tokenMatches } from '../../bridge/common/access';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -16,6 +19,7 @@ import { ErrorCode, LimitExceededError, NotAvailableError } from '../../bridge/p
 import { createDeployment } from '../deployment/backends';
 import type { Backend, Deployment } from '../deployment/deployment';
 import type { EnvLike } from '../env/env';
+import { EnvPool } from '../env/pool';
 import type { Task } from '../taskEnv/loadTask';
 import { EnvDispatcher, MAX_REQUEST_BYTES } from './envDispatcher';
 import { envSchemaFiles } from './envProtocol';
@@ -25,6 +29,9 @@ export const ENV_PATH = '/env';
 const SCHEMAS_PATH = `${ENV_PATH}/schemas`;
 
 const VERSION = '1';
+
+/** Recycled environments an Env server keeps idle per image unless told (pwp serve --keep). */
+export const DEFAULT_KEEP = 2;
 
 export interface EnvServerOptions {
   token: string;
@@ -38,6 +45,11 @@ export interface EnvServerOptions {
   tasksRoot?: string;
   /** The IDE image for workspaces and tasks that use the default one (default: built from this tree). */
   image?: string;
+  /**
+   * Recycled environments kept idle for the next env.make, per image (default DEFAULT_KEEP); 0
+   * removes each environment with its episode. They do not count against maxEnvironments.
+   */
+  keep?: number;
   log?: (line: string) => void;
 }
 
@@ -60,6 +72,8 @@ export class EnvServer {
   private image?: Promise<string>;
   /** Environment slots taken by env.make calls still looking their image up. */
   private reserved = 0;
+  /** Recycling pools by image, made on first use. */
+  private readonly pools = new Map<string, EnvPool>();
 
   constructor(private readonly o: EnvServerOptions) {
     this.deployment = o.deployment ?? createDeployment(o.backend);
@@ -151,6 +165,18 @@ export class EnvServer {
     return this.image;
   }
 
+  /** The recycling pool of an image (undefined when the server keeps none). */
+  private poolFor(image: string): EnvPool | undefined {
+    const keep = this.o.keep ?? DEFAULT_KEEP;
+    if (keep === 0 || this.closing) return undefined;
+    let pool = this.pools.get(image);
+    if (!pool) {
+      pool = new EnvPool({ size: 0, idle: keep, deployment: this.deployment, spec: { image }, log: (l) => this.log(`env server: ${l}`) });
+      this.pools.set(image, pool);
+    }
+    return pool;
+  }
+
   private async remove(e: Episode, why: string): Promise<void> {
     this.episodes.delete(e.id);
     this.log(`env server: episode ${e.id} closed: ${why}`);
@@ -214,7 +240,9 @@ export class EnvServer {
       this.reserved++;
       let e: Episode;
       try {
-        e = Episode.make(id, p, { ownerKey: conn.client.key, attached: false }, this.deployment, { tasksRoot: this.o.tasksRoot, image: await this.defaultImage() });
+        e = Episode.make(id, p, { ownerKey: conn.client.key, attached: false }, this.deployment, {
+          tasksRoot: this.o.tasksRoot, image: await this.defaultImage(), pool: (image) => this.poolFor(image),
+        });
       } finally {
         this.reserved--;
       }
@@ -298,5 +326,6 @@ export class EnvServer {
     for (const c of this.clients.values()) clearTimeout(c.expiry);
     const mine = [...this.episodes.values()].filter((e) => !e.origin.attached);
     await Promise.all(mine.map((e) => this.remove(e, 'the server stopped')));
+    await Promise.all([...this.pools.values()].map((p) => p.close()));
   }
 }

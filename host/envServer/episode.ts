@@ -30,6 +30,13 @@ export function observationJson(o: Observation): unknown {
   };
 }
 
+export interface MakeOptions {
+  tasksRoot?: string;
+  image?: string;
+  /** The server's recycling pool of an image, if it keeps one. */
+  pool?: (image: string) => EnvPool | undefined;
+}
+
 export class Episode {
   private queue: Promise<unknown> = Promise.resolve();
   closed = false;
@@ -45,8 +52,13 @@ export class Episode {
     private readonly pool?: EnvPool,
   ) {}
 
-  /** Opens an episode from env.make's params (nothing starts until reset). */
-  static make(id: string, p: EnvParams<'env.make'>, origin: EpisodeOrigin, deployment: Deployment, o: { tasksRoot?: string; image?: string } = {}): Episode {
+  /**
+   * Opens an episode from env.make's params (nothing starts until reset). `o.pool` gives the
+   * server's recycling pool of an image, for episodes that run on a plain IDE of it: no outside
+   * network, display or memory of their own, no live view (whose URL outlives the episode), not
+   * warm (which keeps a staged spare of its own).
+   */
+  static make(id: string, p: EnvParams<'env.make'>, origin: EpisodeOrigin, deployment: Deployment, o: MakeOptions = {}): Episode {
     const tasksRoot = o.tasksRoot;
     const observe: ObserveKind[] | undefined = p.observe;
     const observeOptions: ObserveOptions = { format: p.format, quality: p.quality };
@@ -54,18 +66,24 @@ export class Episode {
     const warm = (spec: { network?: boolean; image?: string; display?: { width: number; height: number }; memoryMb?: number } = {}) => (p.warm
       ? { pool: new EnvPool({ size: 1, deployment, spec: { ...spec, image: spec.image ?? o.image, ...(p.view ? { view: true } : {}) } }), stageNext: true }
       : {});
+    const shared = (image: string | undefined, plain: boolean) => {
+      const pool = plain && !p.warm && !p.view && image ? o.pool?.(image) : undefined;
+      return pool ? { pool } : {};
+    };
     if (p.task) {
       if (p.workspace || p.files || p.settings) throw new InvalidParamsError('params: env.make takes a task or a workspace, not both (a task brings its own workspace)');
       const tasks = findTasks(p.task, tasksRoot);
       if (tasks.length !== 1) throw new InvalidParamsError(`params.task: '${p.task}' names ${tasks.length} tasks; env.make opens one`);
       const t = tasks[0];
       // A task image is built at the first reset, so a task with a Dockerfile has no warm spare.
+      const image = t.imageSource.kind === 'tag' ? t.imageSource.tag : o.image;
       const w = t.imageSource.kind === 'build' ? {} : warm({ network: t.network, image: t.imageSource.kind === 'tag' ? t.imageSource.tag : undefined, display: t.environment.display, memoryMb: t.environment.memoryMb });
-      const env = makeEnv(t, { deployment, image: o.image, observe, observeOptions, limits: p.limits, view: p.view, record: p.record, tasksRoot, ...w });
+      const s = shared(image, t.imageSource.kind !== 'build' && !t.network && !t.environment.display && !t.environment.memoryMb);
+      const env = makeEnv(t, { deployment, image: o.image, observe, observeOptions, limits: p.limits, view: p.view, record: p.record, tasksRoot, ...s, ...w });
       return new Episode(id, env, origin, t, {}, w.pool);
     }
     const w = warm();
-    let env: EnvLike = new Env({ deployment, image: o.image, observe, observeOptions, view: p.view, ...w });
+    let env: EnvLike = new Env({ deployment, image: o.image, observe, observeOptions, view: p.view, ...shared(o.image, true), ...w });
     if (p.record) env = new RecordTrajectory(env, p.record, { meta: { workspace: p.workspace ?? null } });
     return new Episode(id, env, origin, null, { workspaceDir: p.workspace, files: p.files, settings: p.settings }, w.pool);
   }
@@ -94,7 +112,7 @@ export class Episode {
     return { ...w, ...o, files: { ...w.files, ...o.files }, settings: { ...w.settings, ...o.settings } };
   }
 
-  /** Ends the episode: its environment is removed (a recording is closed first). */
+  /** Ends the episode: its environment is recycled by the server's pool or removed (a recording is closed first). */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -12,9 +12,9 @@ sys.path.insert(0, os.path.join(ROOT, 'python'))
 sys.path.insert(0, os.path.join(ROOT, 'examples'))
 
 
-@pytest.fixture(scope='session')
-def server():
-    proc = subprocess.Popen([os.path.join(ROOT, 'bin', 'pwp'), 'serve', '--json', '--max-envs', '4'],
+def serve(*options):
+    """A `pwp serve` of this checkout until the generator is closed: yields its Env server's URL and token."""
+    proc = subprocess.Popen([os.path.join(ROOT, 'bin', 'pwp'), 'serve', '--json', *options],
                             stdout=subprocess.PIPE, text=True, cwd=ROOT)
     line = proc.stdout.readline()
     if not line:
@@ -23,3 +23,14 @@ def server():
     yield {'url': info['envServer'], 'token': info['token']}
     proc.send_signal(signal.SIGTERM)  # the server removes the environments it opened
     proc.wait(timeout=120)
+
+
+@pytest.fixture(scope='session')
+def server():
+    yield from serve('--max-envs', '4')
+
+
+@pytest.fixture
+def lone_server():
+    """A server of one environment, recycled for the next episode (the shared one may hand out any of its idle ones)."""
+    yield from serve('--max-envs', '1', '--keep', '1')

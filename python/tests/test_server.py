@@ -1,4 +1,4 @@
-"""The Env server from Python: its limit on environments, several clients and episodes at once."""
+"""The Env server from Python: its limit on environments, several clients and episodes at once, recycling."""
 import os
 import subprocess
 import sys
@@ -53,6 +53,26 @@ def test_two_clients_drive_two_episodes_at_once_each_seeing_only_its_own(server)
         t.join()
     assert not errors, errors
     assert results == {'alpha': 'alpha', 'bravo': 'bravo'}
+
+
+def _sh(env, command):
+    _, _, _, _, info = env.step({'type': 'exec', 'argv': ['sh', '-c', command]})
+    return info['execResult']['stdout']
+
+
+def test_a_closed_episodes_environment_is_recycled_for_the_next_one_with_nothing_of_it_left(lone_server):
+    server = lone_server
+    with pwp.make(files={'first.txt': 'one\n'}, observe=[], url=server['url'], token=server['token']) as env:
+        _, info = env.reset()
+        used = info['envId']
+        _sh(env, 'echo left > /tmp/left-behind; echo more > extra.txt; setsid sh -c "sleep 3000" >/dev/null 2>&1 &')
+        assert 'sleep 3000' in _sh(env, 'ps -eo args')
+    with pwp.make(files={'second.txt': 'two\n'}, observe=[], url=server['url'], token=server['token']) as env:
+        _, info = env.reset()
+        # The same container, put back in place and checked pristine, not a cold start.
+        assert info['envId'] == used and info['pooled'] and info['recycled']['episodes'] == 1, info
+        assert _sh(env, 'ls -A /workspace').split() == ['second.txt']
+        assert _sh(env, 'ls -A /tmp/left-behind 2>/dev/null; ps -eo args | grep -c "^sleep 3000" || true').split() == ['0']
 
 
 def test_without_a_docker_engine_the_first_make_says_so_as_not_available():

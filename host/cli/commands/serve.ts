@@ -4,7 +4,7 @@
 // interrupted; the environments the Env server opened are removed when it stops.
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { EnvServer, ENV_PATH } from '../../envServer/envServer';
+import { DEFAULT_KEEP, EnvServer, ENV_PATH } from '../../envServer/envServer';
 import { InspectorServer } from '../../inspector/inspectorServer';
 import { McpHttpRoute, MCP_PATH } from '../../mcp/mcpHttp';
 import { deployment } from '../context';
@@ -18,6 +18,7 @@ export function register(program: Command): void {
     .option('--port <n>', 'port (default: any free one)', '0')
     .option('--host <addr>', 'interface for the Env server, e.g. 0.0.0.0 (default 127.0.0.1); every connection still needs the token', '127.0.0.1')
     .option('--max-envs <n>', 'Env server: environments it runs at most', '8')
+    .option('--keep <n>', 'Env server: a closed episode\'s environment is recycled for the next one; this many wait idle per image (0: each is removed)', String(DEFAULT_KEEP))
     .option('--grace <seconds>', 'Env server: how long a disconnected client\'s environments are kept (clients may set their own)', '30')
     .option('--trajectory <path...>', 'trajectory folder(s) or trajectory.jsonl file(s) to open (no environment needed)')
     .option('--runs <dir...>', 'folders whose trajectories the page lists (default: .pwp/runs)')
@@ -26,13 +27,14 @@ export function register(program: Command): void {
     .option('--all-users', 'show every pwp environment on this machine, not only yours')
     .option('--json', 'print {url, token, envServer} as JSON once serving')
     .action(async (o: {
-      port: string; host: string; maxEnvs: string; grace: string; trajectory?: string[]; runs?: string[]; env?: string; token?: string; json?: boolean;
+      port: string; host: string; maxEnvs: string; keep: string; grace: string; trajectory?: string[]; runs?: string[]; env?: string; token?: string; json?: boolean;
       allUsers?: boolean;
     }) => {
       const token = o.token ?? process.env.PWP_INSPECTOR_TOKEN;
       if (token !== undefined && !/^[A-Za-z0-9_-]{16,200}$/.test(token)) throw new UsageError('--token must be 16-200 letters, digits, _ or -');
       const maxEnvironments = parseIntArg('--max-envs', o.maxEnvs);
       if (maxEnvironments < 1) throw new UsageError('--max-envs must be at least 1');
+      const keep = parseIntArg('--keep', o.keep);
       const d = deployment();
       let envServer: EnvServer | undefined;
       let mcp: McpHttpRoute | undefined;
@@ -52,7 +54,7 @@ export function register(program: Command): void {
         if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`--host ${o.host} is not an interface of this machine`);
         throw err;
       }
-      envServer = new EnvServer({ token: server.token, deployment: d, maxEnvironments, defaultGraceMs: parseIntArg('--grace', o.grace) * 1000, log: progress });
+      envServer = new EnvServer({ token: server.token, deployment: d, maxEnvironments, keep, defaultGraceMs: parseIntArg('--grace', o.grace) * 1000, log: progress });
       mcp = new McpHttpRoute({ token: server.token, deployment: d, log: progress });
       const shownHost = o.host === '0.0.0.0' || o.host === '::' ? '<this machine\'s address>' : o.host.includes(':') ? `[${o.host}]` : o.host;
       const envUrl = `ws://${LOOPBACK.has(o.host) ? '127.0.0.1' : shownHost}:${server.listeningPort}${ENV_PATH}`;

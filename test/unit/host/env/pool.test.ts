@@ -218,6 +218,24 @@ describe('EnvPool recycling (faked environments and recycler)', () => {
     await closeAll(pool);
   });
 
+  it('with size 0 starts only for callers, and keeps at most `idle` of those given back (an Env server\'s pool)', async () => {
+    const f = fakes();
+    const r = recycler();
+    const pool = new EnvPool({ size: 0, idle: 1, ...f, recycler: r.recycler, recycle: {} });
+    await pool.fill();
+    assert.equal(f.starts(), 0);
+    const [a, b] = await Promise.all([pool.acquire(), pool.acquire()]);
+    assert.equal(f.starts(), 2);
+    pool.release(a.env);
+    pool.release(b.env);
+    await until(() => r.recycled.length === 2 && f.removed.length === 1);
+    assert.equal(pool.readyCount, 1);
+    const c = await pool.acquire();
+    assert.equal(c.env, a.env);
+    assert.deepEqual([f.starts(), f.removed], [2, ['e2']]);
+    await closeAll(pool);
+  });
+
   it('replaces an environment that fails the pristine check with a fresh one, and never hands it out', async () => {
     const f = fakes();
     const r = recycler(new Set(['e1']));
