@@ -7,8 +7,9 @@
 // IDE image: jest (its JSON report), mocha (its JSON report), go test (-json), and a task script
 // that runs node (one case, its exit status); CTest (its JUnit report) on the cpp toolchain image,
 // cargo (its console, per test binary) on the rust one and Maven (Surefire's per-class XML) on the
-// java one, each of those with a change that breaks the test passing on the base, counted as
-// failed, and for cargo a failing test of the repository's deleted, counted as failed too.
+// java one, and Gradle (its per-class XML, JUnit 4 under Debian's Gradle 4.4, offline) there too,
+// each of those with a change that breaks the test passing on the base, counted as failed, and for
+// cargo a failing test of the repository's deleted, counted as failed too.
 // Planted: the same tasks graded without the base run give the null agent the tests that already
 // passed.
 import { strict as assert } from 'node:assert';
@@ -71,6 +72,14 @@ const POM = `<project xmlns="http://maven.apache.org/POM/4.0.0">
   </build>
 </project>
 `;
+
+/**
+ * Gradle as a Java repository writes it, Maven Central and all (the java toolchain's init script
+ * reads it from Debian's repository, offline): JUnit 4, the tests Debian's Gradle 4.4 runs.
+ */
+const BUILD_GRADLE = "apply plugin: 'java'\n\nrepositories { mavenCentral() }\n\ndependencies { testCompile 'junit:junit:4.13.2' }\n\n"
+  + "sourceSets { test { java { srcDirs = ['src/test/java', 'tasks/task-1'] } } }\n";
+const junit4Test = (cls: string, cases: string) => `package gauge;\n\nimport static org.junit.Assert.assertEquals;\nimport org.junit.Test;\n\npublic class ${cls} {\n${cases}}\n`;
 
 const DATASETS: Record<string, Dataset> = {
   jest: {
@@ -160,12 +169,26 @@ const DATASETS: Record<string, Dataset> = {
     },
     framework: 'junit', command: ['sh', '-c'], counted: 2, onBase: 1,
   },
+  // Gradle with JUnit 4: the repository's own test class beside the task's (a Java file is named by its public class, so not task_tests.java).
+  gradle: {
+    repo: {
+      'build.gradle': BUILD_GRADLE, 'src/main/java/gauge/Gauge.java': JAVA_CLAMP('return x;'),
+      'src/test/java/gauge/GaugeTest.java': junit4Test('GaugeTest', '  @Test public void inside() { assertEquals(5, Gauge.clamp(5, 0, 10)); }\n'),
+    },
+    fix: { 'src/main/java/gauge/Gauge.java': JAVA_CLAMP('return Math.max(lo, Math.min(hi, x));') },
+    task: {
+      'ClampTest.java': junit4Test('ClampTest', '  @Test public void low() { assertEquals(0, Gauge.clamp(-5, 0, 10)); }\n'
+        + '  @Test public void high() { assertEquals(10, Gauge.clamp(50, 0, 10)); }\n'),
+    },
+    framework: 'junit', command: ['sh', '-c'], counted: 2, onBase: 1,
+  },
 };
 
 /** A change to each toolchain dataset that makes the tests failing on the base pass and breaks the one passing there. */
 const BREAKS: Record<string, Record<string, string>> = {
   cargo: { 'src/lib.rs': rsClamp('if x < lo { lo } else { hi }') },
   maven: { 'src/main/java/gauge/Gauge.java': JAVA_CLAMP('return x < lo ? lo : hi;') },
+  gradle: { 'src/main/java/gauge/Gauge.java': JAVA_CLAMP('return x < lo ? lo : hi;') },
 };
 
 /** A workspace state as the verifier receives it. */
