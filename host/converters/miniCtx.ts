@@ -62,9 +62,13 @@ function recordProblem(r: unknown, where: string): string | undefined {
   return undefined;
 }
 
-/** The name a theorem statement declares (`theorem foo …`, `protected lemma Bar.baz …`), or undefined. */
+/**
+ * The name a theorem statement declares (`theorem foo …`, `protected lemma Bar.baz …`, or a named
+ * instance, `instance (priority := 100) Foo.bar [T] : C α`: mathlib.jsonl's records without a
+ * theoremName are such instances), or undefined (an anonymous instance names none).
+ */
 export function statementName(statement: string): string | undefined {
-  const m = /^\s*(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable|nonrec)\s+)*(?:theorem|lemma)\s+([^\s:({[\]]+)/.exec(statement);
+  const m = /^\s*(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable|nonrec)\s+)*(?:theorem|lemma|instance(?:\s*\(priority\s*:=[^)]*\))?)\s+([^\s:({[\]]+)/.exec(statement);
   return m?.[1];
 }
 

@@ -87,6 +87,10 @@ describe('minictx converter', () => {
     assert.ok(t.tags.includes('pending:the record imports Mathlib but names no Mathlib revision'), t.tags.join(', '));
     assert.ok(more.some((n) => /^1 records import Mathlib but name no Mathlib revision/.test(n)), more.join('\n'));
     assert.equal(statementName('instance : Foo := x'), undefined);
+    assert.equal(statementName('instance [T0Space α] : SeparatesPoints α'), undefined);
+    // The real mathlib.jsonl's two records with theoremName null are named instances: named by them, not skipped.
+    assert.equal(statementName('instance (priority := 100) OpensMeasurableSpace.separatesPoints [T0Space α] :\n    SeparatesPoints α'), 'OpensMeasurableSpace.separatesPoints');
+    assert.equal(statementName('instance instCountable_of_discrete {E : Type*} (L : AddSubgroup E) :\n    Countable L'), 'instCountable_of_discrete');
   });
 
   it('gives records that import Mathlib a project requiring it at the revision they name, supplied in the image and linked at set-up', async () => {
