@@ -126,8 +126,16 @@ function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): bo
  *   A hidden source the tests read as data, not as a module, finds it sealed.
  * - go test: every hidden `_test.go` file, read by root's build only (GoRun), which builds
  *   without cgo; a task that turns cgo on (CGO_ENABLED=1) runs go test unsealed.
+ * - a test script run for its completion mark (RES-Q): every hidden Python file outside a
+ *   dot-folder (the grader's own folders, whose wrapper reads them as the tests' user). Only the
+ *   verifier's launcher (pwp_script.py) prints the mark, so such a run goes through it, and it
+ *   takes the script and the modules it imports from the descriptor before the workspace's code
+ *   runs (the deliverable, imported by the script, would read `sys.argv[0]`).
  */
-export function sealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'> & { env?: Record<string, string> }, hiddenFiles: readonly string[]): string[] {
+export function sealedTests(
+  e: Pick<TestsEvaluator, 'framework' | 'command'> & { env?: Record<string, string>; completionMark?: boolean }, hiddenFiles: readonly string[],
+): string[] {
+  if (e.completionMark) return hiddenFiles.filter((p) => p.endsWith('.py') && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
   // With cgo, C and assembler files the build compiles could include a sealed file's bytes (.incbin).
   if (e.framework === 'go') return goRunOf(e.command) && e.env?.CGO_ENABLED !== '1' ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
   if (nodeRunnerCommand(e)) return hiddenFiles.filter((p) => JS_SOURCE.test(p) && !p.split('/').includes('node_modules')).map((p) => `/workspace/${p}`);

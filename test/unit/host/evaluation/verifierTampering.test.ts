@@ -110,6 +110,15 @@ describe('isolated runners', () => {
     assert.deepEqual(sealedTests({ framework: 'go', command: ['go', 'test', './...'], env: { CGO_ENABLED: '1' } }, hidden), [], 'cgo could include a sealed file');
   });
 
+  it('seals the hidden Python files of a test script run for its completion mark, not the grader\'s own dot-folders', () => {
+    const hidden = ['resq_test_script.py', 'helpers/data.py', '.resq/run_resq.py', '.resq/resq.json', 'fixtures/input.txt'];
+    const command = ['python3', '-I', '.resq/run_resq.py'];
+    assert.deepEqual(sealedTests({ framework: 'exitCode', command, completionMark: true }, hidden), ['/workspace/resq_test_script.py', '/workspace/helpers/data.py']);
+    assert.deepEqual(sealedTests({ framework: 'exitCode', command }, hidden), [], 'without the mark the launcher is not what runs the script');
+    assert.deepEqual(sealedTests({ framework: 'exitCode', command, completionMark: true }, ['.canitedit/canitedit_tests.py', '.canitedit/run_canitedit.py']), [],
+      "CanItEdit's tests are in its own folder, read by its wrapper");
+  });
+
   it('splits a go test command into packages, build flags and the test binary\'s flags', () => {
     const argv = ['go', 'test', '-json', '-count=1', '-run', 'TestA|TestB', '-tags', 'x', '-race', '-overlay=/c/o.json', './pkg/...', '-v'];
     assert.deepEqual(goRunOf(argv), {
