@@ -119,8 +119,9 @@ function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): bo
  * tests' process, and a test file it can read hands it the expected values.
  * - pytest: its test modules and conftest.py files among the hidden files, under the paths the
  *   command names (all of them when it names none); `traceback.extract_stack()` would give the
- *   calling assert's line. Only a command that is pytest itself, with assertion rewriting (the
- *   rewrite is where pytest reads a test module), seals: a script may run pytest more than once.
+ *   calling assert's line. Only a command that is pytest itself seals (a script may run pytest
+ *   more than once); with `--assert=plain` the plugin's own loader takes the modules pytest's
+ *   rewriting would have taken, and puts the equality check into their asserts itself.
  * - node --test, mocha, jest: every hidden JavaScript or TypeScript source (tests and the helpers
  *   they load), served to the runner's module loading by the verifier's preload (pwp_seal.js).
  *   A hidden source the tests read as data, not as a module, finds it sealed.
@@ -142,7 +143,7 @@ export function sealedTests(
   if (e.framework !== 'pytest') return [];
   const argv = imageRunner(e.command);
   const args = argv[0] === 'python3' && argv[1] === '-m' && argv[2] === 'pytest' ? argv.slice(3) : ['pytest', 'py.test'].includes(argv[0]) ? argv.slice(1) : undefined;
-  if (!args || args.some((a, i) => a === '--assert=plain' || (a === '--assert' && args[i + 1] === 'plain'))) return [];
+  if (!args) return [];
   const named = args.filter((a) => !a.startsWith('-')).map((a) => posix.normalize(a.split('::')[0]).replace(/^\/workspace\//, '').replace(/\/$/, ''));
   const covered = (p: string) => named.some((n) => n === '.' || p === n || p.startsWith(`${n}/`));
   const anyNamed = hiddenFiles.some(covered);

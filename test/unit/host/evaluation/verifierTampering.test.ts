@@ -90,7 +90,7 @@ describe('isolated runners', () => {
     assert.equal(env.GOENV, 'off', 'no Go settings file the tests\' code can write');
   });
 
-  it('seals the hidden test modules and conftest.py files a pytest command runs, and nothing a script or another runner reads', () => {
+  it('seals the hidden test modules and conftest.py files a pytest command runs (--assert=plain too), and nothing a script or another runner reads', () => {
     const hidden = [
       'tests/test_roman_hidden.py', 'tests/conftest.py', 'tests/helpers.py', 'other/test_else.py', '.swebench/test_swebench.py', '.swebench/runner_canary.py', 'size_test.go',
     ];
@@ -103,7 +103,8 @@ describe('isolated runners', () => {
     assert.deepEqual(seal(['python3', '-m', 'pytest']),
       ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py', '/workspace/other/test_else.py', '/workspace/.swebench/test_swebench.py'],
       'all of them when it names none');
-    assert.deepEqual(seal(['python3', '-m', 'pytest', '--assert=plain', 'tests']), [], 'without rewriting pytest reads them from disk');
+    assert.deepEqual(seal(['python3', '-m', 'pytest', '--assert=plain', 'tests']), ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py'],
+      "without rewriting the plugin's loader takes them");
     assert.deepEqual(seal(['bash', 'run_tests.sh']), [], 'a script may run pytest more than once');
     assert.deepEqual(seal(['go', 'test', './...'], 'go'), ['/workspace/size_test.go'], "go test seals the hidden _test.go files");
     assert.deepEqual(seal(['go', 'test', '-exec', 'x', './...'], 'go'), [], 'an argument it does not know runs go test as given');
