@@ -406,7 +406,8 @@ describe('verifier reach: sealed pytest files with --assert=plain', function () 
     writeFileSync(join(hiddenDir, 'workspace', 'tests', 'test_calc_hidden.py'), PY_SUM_TEST);
     const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-py-ws-'));
     writeFileSync(join(workspaceDir, 'calc.py'), 'def add(a, b):\n    return 0\n');
-    const evaluator = EvaluatorSchema.parse({ kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', '--assert=plain', 'tests/test_calc_hidden.py'] }) as Evaluator;
+    const command = ['python3', '-m', 'pytest', '-q', '--assert=plain', 'tests/test_calc_hidden.py'];
+    const evaluator = EvaluatorSchema.parse({ kind: 'tests', framework: 'pytest', command }) as Evaluator;
     const task = { ...base, evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
     const grade = async (calc: string) => gradeState(task, {
       image: await testImage(), workspaceTar: await bufferOf(tarOf([{ path: 'workspace/calc.py', content: calc }])),
