@@ -119,22 +119,31 @@ function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): bo
  * tests' process, and a test file it can read hands it the expected values.
  * - pytest: its test modules and conftest.py files among the hidden files, under the paths the
  *   command names (all of them when it names none); `traceback.extract_stack()` would give the
- *   calling assert's line. Only a command that is pytest itself, with assertion rewriting (the
- *   rewrite is where pytest reads a test module), seals: a script may run pytest more than once.
+ *   calling assert's line. Only a command that is pytest itself seals (a script may run pytest
+ *   more than once); with `--assert=plain` the plugin's own loader takes the modules pytest's
+ *   rewriting would have taken, and puts the equality check into their asserts itself.
  * - node --test, mocha, jest: every hidden JavaScript or TypeScript source (tests and the helpers
  *   they load), served to the runner's module loading by the verifier's preload (pwp_seal.js).
  *   A hidden source the tests read as data, not as a module, finds it sealed.
  * - go test: every hidden `_test.go` file, read by root's build only (GoRun), which builds
  *   without cgo; a task that turns cgo on (CGO_ENABLED=1) runs go test unsealed.
+ * - a test script run for its completion mark (RES-Q): every hidden Python file outside a
+ *   dot-folder (the grader's own folders, whose wrapper reads them as the tests' user). Only the
+ *   verifier's launcher (pwp_script.py) prints the mark, so such a run goes through it, and it
+ *   takes the script and the modules it imports from the descriptor before the workspace's code
+ *   runs (the deliverable, imported by the script, would read `sys.argv[0]`).
  */
-export function sealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'> & { env?: Record<string, string> }, hiddenFiles: readonly string[]): string[] {
+export function sealedTests(
+  e: Pick<TestsEvaluator, 'framework' | 'command'> & { env?: Record<string, string>; completionMark?: boolean }, hiddenFiles: readonly string[],
+): string[] {
+  if (e.completionMark) return hiddenFiles.filter((p) => p.endsWith('.py') && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
   // With cgo, C and assembler files the build compiles could include a sealed file's bytes (.incbin).
   if (e.framework === 'go') return goRunOf(e.command) && e.env?.CGO_ENABLED !== '1' ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
   if (nodeRunnerCommand(e)) return hiddenFiles.filter((p) => JS_SOURCE.test(p) && !p.split('/').includes('node_modules')).map((p) => `/workspace/${p}`);
   if (e.framework !== 'pytest') return [];
   const argv = imageRunner(e.command);
   const args = argv[0] === 'python3' && argv[1] === '-m' && argv[2] === 'pytest' ? argv.slice(3) : ['pytest', 'py.test'].includes(argv[0]) ? argv.slice(1) : undefined;
-  if (!args || args.some((a, i) => a === '--assert=plain' || (a === '--assert' && args[i + 1] === 'plain'))) return [];
+  if (!args) return [];
   const named = args.filter((a) => !a.startsWith('-')).map((a) => posix.normalize(a.split('::')[0]).replace(/^\/workspace\//, '').replace(/\/$/, ''));
   const covered = (p: string) => named.some((n) => n === '.' || p === n || p.startsWith(`${n}/`));
   const anyNamed = hiddenFiles.some(covered);

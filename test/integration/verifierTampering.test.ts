@@ -421,6 +421,50 @@ PY`);
     const loud = await session().grade();
     assert.equal(loud.score, 0, show(loud));
   });
+
+  // The script holds the expected values: a deliverable it imports reads them from sys.argv[0]
+  // and answers with them without doing the work (remove() checks the index and deletes
+  // nothing). The script is sealed while it runs: root's alone, its text handed to the launcher.
+  it('a deliverable that reads the expected values from its test script finds it sealed and scores 0', async () => {
+    await bash(session(), `cat >> todo/items.py <<'PY'
+
+
+import ast as _ast
+import sys as _sys
+
+
+def _expected():
+    try:
+        tree = _ast.parse(open(_sys.argv[0]).read())
+    except OSError as e:
+        print("cannot read the test script:", e)
+        return None
+    for n in _ast.walk(tree):
+        if isinstance(n, _ast.Call) and getattr(n.func, "attr", "") == "assertEqual" and isinstance(n.args[-1], _ast.List):
+            return _ast.literal_eval(n.args[-1])
+
+
+_EXPECTED = _expected()
+
+
+def _remove(self, index):
+    if not 0 <= index < len(self.tasks):
+        raise IndexError(index)
+    self.removed = True
+
+
+def _titles(self):
+    return list(_EXPECTED) if getattr(self, "removed", False) and _EXPECTED is not None else [t["title"] for t in self.tasks]
+
+
+TodoList.remove = _remove
+TodoList.titles = _titles
+PY`);
+    const r = await session().grade();
+    assert.equal(r.score, 0, show(r));
+    assert.match(r.tests?.stdoutTail ?? '', /cannot read the test script: \[Errno 13\] Permission denied: 'resq_test_script.py'/, show(r));
+    assert.equal(r.tampering, undefined, 'nothing to detect: the script was out of reach');
+  });
 });
 
 // BIRD's trick: answer.sql is a sqlite3 shell dot-command that reads the gold query. Answers

@@ -70,8 +70,12 @@ def _seal():
             return None
 
         def exec_module(self, module):
-            source = texts.pop(module.__spec__.origin, b"")
-            exec(compile(source, module.__spec__.origin, "exec", dont_inherit=True), module.__dict__)
+            # Not rewritten (--assert=plain, or a module pytest does not rewrite): the equality
+            # check goes into every comparison, its asserts' included.
+            origin = module.__spec__.origin
+            tree = ast.parse(texts.pop(origin, b""), filename=origin)
+            pwp_equality.instrument(tree, skip_asserts=False)
+            exec(compile(tree, origin, "exec", dont_inherit=True), module.__dict__)
 
     class _Finder(importlib.abc.MetaPathFinder):
         # After pytest's rewriting hook (it goes first): a sealed module it does not rewrite.

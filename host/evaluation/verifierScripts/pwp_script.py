@@ -10,12 +10,21 @@
 #   no file, argument, environment variable or command line of this process, and the
 #   deliverable, imported by the script, cannot ask for it from anywhere else;
 # - the script's comparisons go through pwp_equality.compare and unittest's equality
-#   assertions check what they let pass (pwp_equality.py).
+#   assertions check what they let pass (pwp_equality.py);
+# - the task's hidden Python files are sealed (root's alone while the run lasts: the deliverable
+#   would read the script's expected values from `sys.argv[0]`): their text comes on the
+#   descriptor PWP_SEALED_FD names, read here before the mark is used or anything of the
+#   workspace runs; the script is compiled from it and a hidden module it imports is loaded from
+#   it, each once, so nothing in the process keeps the text.
 #
 # The grader decides outside this process (testsGrader.ts): the mark on stdout exactly once
 # and exit code 0. Code that walks this process's frames or objects can still find the mark
 # or re-run the script's code: that is for the parsed-code check (pythonCodeCheck.ts).
 import ast
+import base64
+import importlib.abc
+import importlib.machinery
+import json
 import os
 import sys
 import types
@@ -39,6 +48,36 @@ def read_mark(fd=3):
     except OSError:
         pass
     return b"".join(chunks).decode("utf-8", "replace").strip()
+
+
+def read_sealed():
+    """The sealed files' text ({path: bytes}) from the runner's descriptor, which is then closed."""
+    fd = os.environ.pop("PWP_SEALED_FD", "")
+    if not fd:
+        return {}
+    with os.fdopen(int(fd), "rb") as f:
+        return {path: base64.b64decode(text) for path, text in json.loads(f.read() or b"{}").items()}
+
+
+def serve_sealed(texts):
+    """A sealed module the script imports (a helper beside it) is loaded from its text, once."""
+    class Loader(importlib.abc.Loader):
+        def create_module(self, spec):
+            return None
+
+        def exec_module(self, module):
+            source = texts.pop(module.__spec__.origin, b"")
+            exec(compile(source, module.__spec__.origin, "exec", dont_inherit=True), module.__dict__)
+
+    class Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            if spec is None or spec.origin not in texts:
+                return None
+            spec.loader = Loader()
+            return spec
+
+    sys.meta_path.insert(0, Finder())
 
 
 def code_objects(code):
@@ -69,11 +108,16 @@ def reached_end(mark, codes, lines):
 
 def main():
     mark = read_mark()
+    texts = read_sealed()
     if len(sys.argv) < 2:
         sys.exit("usage: pwp_script.py SCRIPT [ARGS...]")
     path = os.path.abspath(sys.argv[1])
-    with open(path, "rb") as f:
-        source = f.read()
+    source = texts.pop(path, None)
+    if source is None:
+        with open(path, "rb") as f:
+            source = f.read()
+    if texts:
+        serve_sealed(texts)
     tree = ast.parse(source, filename=path)
     lines = end_lines(tree)
     pwp_equality.instrument(tree, import_self=False, skip_asserts=False)

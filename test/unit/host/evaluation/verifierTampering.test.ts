@@ -90,7 +90,7 @@ describe('isolated runners', () => {
     assert.equal(env.GOENV, 'off', 'no Go settings file the tests\' code can write');
   });
 
-  it('seals the hidden test modules and conftest.py files a pytest command runs, and nothing a script or another runner reads', () => {
+  it('seals the hidden test modules and conftest.py files a pytest command runs (--assert=plain too), and nothing a script or another runner reads', () => {
     const hidden = [
       'tests/test_roman_hidden.py', 'tests/conftest.py', 'tests/helpers.py', 'other/test_else.py', '.swebench/test_swebench.py', '.swebench/runner_canary.py', 'size_test.go',
     ];
@@ -103,11 +103,21 @@ describe('isolated runners', () => {
     assert.deepEqual(seal(['python3', '-m', 'pytest']),
       ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py', '/workspace/other/test_else.py', '/workspace/.swebench/test_swebench.py'],
       'all of them when it names none');
-    assert.deepEqual(seal(['python3', '-m', 'pytest', '--assert=plain', 'tests']), [], 'without rewriting pytest reads them from disk');
+    assert.deepEqual(seal(['python3', '-m', 'pytest', '--assert=plain', 'tests']), ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py'],
+      "without rewriting the plugin's loader takes them");
     assert.deepEqual(seal(['bash', 'run_tests.sh']), [], 'a script may run pytest more than once');
     assert.deepEqual(seal(['go', 'test', './...'], 'go'), ['/workspace/size_test.go'], "go test seals the hidden _test.go files");
     assert.deepEqual(seal(['go', 'test', '-exec', 'x', './...'], 'go'), [], 'an argument it does not know runs go test as given');
     assert.deepEqual(sealedTests({ framework: 'go', command: ['go', 'test', './...'], env: { CGO_ENABLED: '1' } }, hidden), [], 'cgo could include a sealed file');
+  });
+
+  it('seals the hidden Python files of a test script run for its completion mark, not the grader\'s own dot-folders', () => {
+    const hidden = ['resq_test_script.py', 'helpers/data.py', '.resq/run_resq.py', '.resq/resq.json', 'fixtures/input.txt'];
+    const command = ['python3', '-I', '.resq/run_resq.py'];
+    assert.deepEqual(sealedTests({ framework: 'exitCode', command, completionMark: true }, hidden), ['/workspace/resq_test_script.py', '/workspace/helpers/data.py']);
+    assert.deepEqual(sealedTests({ framework: 'exitCode', command }, hidden), [], 'without the mark the launcher is not what runs the script');
+    assert.deepEqual(sealedTests({ framework: 'exitCode', command, completionMark: true }, ['.canitedit/canitedit_tests.py', '.canitedit/run_canitedit.py']), [],
+      "CanItEdit's tests are in its own folder, read by its wrapper");
   });
 
   it('splits a go test command into packages, build flags and the test binary\'s flags', () => {

@@ -1,6 +1,8 @@
 # Shared by the tests of the grader scripts under host/converters/graders/: where they are, and a
 # way to put one into a folder as a converter does (copied unchanged). Run by Debian's Python:
 # `/usr/bin/python3 -m pytest test/unit/host/converters/graders` (graders.test.ts does, in npm test).
+import base64
+import json
 import os
 import pathlib
 import shutil
@@ -25,19 +27,26 @@ def install(rel, dest):
     return dest
 
 
-def run_with_mark(script, cwd, mark):
+def run_with_mark(script, cwd, mark, sealed=None):
     """`python3 -I SCRIPT` from cwd as the verifier's runner starts a test script with a completion
-    mark, the mark on descriptor 3: (exit code, stdout, stderr)."""
-    r, w = os.pipe()
-    os.write(w, (mark + "\n").encode())
-    os.close(w)
-    os.set_inheritable(r, True)
+    mark, the mark on descriptor 3: (exit code, stdout, stderr). `sealed` ({path: text}): the
+    sealed files' text on descriptor 4, as runTests.js gives it, named by PWP_SEALED_FD."""
+    fds = []
+    for data in [(mark + "\n").encode()] + ([json.dumps({k: base64.b64encode(v.encode()).decode() for k, v in sealed.items()}).encode()] if sealed is not None else []):
+        r, w = os.pipe()
+        os.write(w, data)
+        os.close(w)
+        os.set_inheritable(r, True)
+        fds.append(r)
+    env = {**os.environ, **({"PWP_SEALED_FD": "4"} if sealed is not None else {})}
     try:
-        # On descriptor 3 as the runner has it: a small program moves it there, then becomes the grader.
-        move = "import os, sys; r = int(sys.argv[1]); os.dup2(r, 3); r != 3 and os.close(r); os.execv(sys.executable, [sys.executable, '-I', sys.argv[2]])"
-        p = subprocess.run([sys.executable, "-c", move, str(r), script], cwd=cwd, capture_output=True, text=True, timeout=120, pass_fds=(r,))
+        # On descriptors 3 (and 4) as the runner has them: a small program moves them there, then becomes the grader.
+        move = ("import fcntl, os, sys; fds = [int(a) for a in sys.argv[2:]]; t = [fcntl.fcntl(f, fcntl.F_DUPFD, 10) for f in fds]; [os.close(f) for f in fds]; "
+                "[(os.dup2(f, 3 + i), os.close(f)) for i, f in enumerate(t)]; os.execv(sys.executable, [sys.executable, '-I', sys.argv[1]])")
+        p = subprocess.run([sys.executable, "-c", move, script, *map(str, fds)], cwd=cwd, capture_output=True, text=True, timeout=120, pass_fds=tuple(fds), env=env)
     finally:
-        os.close(r)
+        for r in fds:
+            os.close(r)
     return p.returncode, p.stdout, p.stderr
 
 

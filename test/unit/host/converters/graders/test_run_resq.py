@@ -89,3 +89,26 @@ def test_fails_on_a_new_module_named_like_the_standard_library(repo):
     (repo.parent / "initial" / "csv.py").write_text("")
     code, out, err = run(repo, END)
     assert code == 0 and MARK in out, "one the initial workspace had is not new: " + out + err
+
+
+def test_a_sealed_script_and_its_helper_come_from_the_descriptor(repo):
+    # The runner seals the task's hidden Python files (root's alone: the deliverable would read the
+    # script's expected values from sys.argv[0]) and gives their text on descriptor 4. Here (the
+    # host's user may be root) the files on disk are decoys that fail: the run passes only if the
+    # launcher took the script and the helper it imports from the descriptor, and the deliverable
+    # finds neither the descriptor nor its variable.
+    (repo / "lib.py").write_text(
+        "import os\n"
+        "print('VAR', 'PWP_SEALED_FD' in os.environ)\n"
+        "try:\n    os.fstat(4)\n    print('FD4 open')\nexcept OSError:\n    print('FD4 closed')\n"
+        "def answer():\n    return 42\n")
+    (repo / "resq_test_script.py").write_text("import sys\nsys.exit(1)\n")
+    (repo / "resq_helper.py").write_text("EXPECTED = 41\n")
+    script = "import sys\nfrom lib import answer\nfrom resq_helper import EXPECTED\nif answer() == EXPECTED:\n    _pwp_reached_end()\n    sys.exit(0)\nsys.exit(1)\n"
+    sealed = {str(repo / "resq_test_script.py"): script, str(repo / "resq_helper.py"): "EXPECTED = 42\n"}
+    code, out, err = run_with_mark(".resq/run_resq.py", repo, MARK, sealed)
+    assert code == 0 and out.splitlines().count(MARK) == 1, out + err
+    assert "VAR False" in out and "FD4 closed" in out, out + err
+    # Without the descriptor the launcher reads the files on disk: the decoy fails.
+    code, out, err = run_with_mark(".resq/run_resq.py", repo, MARK)
+    assert code == 1 and MARK not in out, out + err
