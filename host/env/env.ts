@@ -356,6 +356,17 @@ export class Env implements EnvLike {
   /** How the episode ended ('done', or the limit that cut it), or null while it runs. */
   get episodeOver(): string | null { return this.over ? this.overHow ?? 'done' : null; }
 
+  /**
+   * A pooled IDE is the pool's image, network, display, memory and live view: an Env (a task's)
+   * that asks for others starts its own rather than run on the wrong one.
+   */
+  private fitsPool(pool: EnvironmentSpec): boolean {
+    const mine = this.spec();
+    const same = <T>(a: T | undefined, b: T | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+    return (!mine.image || !pool.image || mine.image === pool.image) && !!mine.network === !!pool.network && !!mine.view === !!pool.view
+      && same(mine.display, pool.display) && same(mine.memoryMb, pool.memoryMb);
+  }
+
   private spec(): EnvironmentSpec {
     const o = this.opts;
     return { image: this.image(), display: o.display, cpus: o.cpus, memoryMb: o.memoryMb, network: o.network, view: o.view, labels: o.labels };
@@ -386,8 +397,7 @@ export class Env implements EnvLike {
       lap('files');
       await openEditors(this.running(), o);
       lap('open');
-    } else if (this.opts.pool && !!this.opts.pool.spec?.network === !!this.opts.network) {
-      // A pooled IDE has the pool's network; a task that asks for another starts its own.
+    } else if (this.opts.pool && this.fitsPool(this.opts.pool.spec ?? {})) {
       const key = this.opts.stageNext ? stagingKey(o) : undefined;
       const got = await this.opts.pool.acquire(key);
       this.env = got.env;

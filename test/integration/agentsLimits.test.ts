@@ -11,7 +11,7 @@ import { resolveTasks } from '../../host/taskEnv/loadTask';
 import { makeEnv } from '../../host/taskEnv/taskEnv';
 import { readTrajectory, type TrajectoryRecord } from '../../host/trajectory/trajectoryFile';
 import { actOn, type ActResult } from '../support/actOnEnv';
-import { testImage } from './environmentFixture';
+import { testImage, testPool } from './environmentFixture';
 import { errorReply, openaiReply, ScriptedModelServer } from '../support/scriptedModelServer';
 
 describe('model agent stopping rules (real container)', function () {
@@ -40,7 +40,7 @@ describe('model agent stopping rules (real container)', function () {
     process.env.OPENAI_API_KEY = `sk-pwp-test-${randomBytes(8).toString('hex')}`;
     process.env.OPENAI_BASE_URL = server.openaiBaseURL;
     // No task limits: the agents' own caps are under test, and five runs share this episode.
-    env = makeEnv(task, { image: await testImage(), labels: { 'pwp.test': '1' }, observe: [], limits: false });
+    env = makeEnv(task, { image: await testImage(), pool: await testPool(), labels: { 'pwp.test': '1' }, observe: [], limits: false });
     await env.reset();
   });
 

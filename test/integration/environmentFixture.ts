@@ -40,22 +40,32 @@ export function makeWorkspace(files: Record<string, string>): string {
 }
 
 /**
- * This worker process's recycled environments, one pool of one container per memory size: a
- * suite takes it, and gives it back when it ends, recycled (with the pristine check) for the next
- * suite of this process instead of a new IDE started for each. mocha --parallel runs files in a
- * few long-lived worker processes; when one exits, a detached `docker rm` removes what it made
- * (an exit handler cannot wait, and the worker may be killed a second later).
+ * This worker process's recycled environments, one pool per memory size that keeps one idle
+ * container: a suite (or a test's Env, through testPool) takes it, and gives it back when done,
+ * recycled (with the pristine check) for the next user in this process instead of a new IDE
+ * started for each; two at once get two. mocha --parallel runs files in a few long-lived worker
+ * processes; when one exits, a detached `docker rm` removes what it made (an exit handler cannot
+ * wait, and the worker may be killed a second later).
  */
 const pools = new Map<number, EnvPool>();
 function sharedPool(image: string, memoryMb?: number): EnvPool {
   let pool = pools.get(memoryMb ?? 0);
   if (!pool) {
-    pool = new EnvPool({ size: 1, total: 1, recycle: {}, spec: { image, ...(memoryMb ? { memoryMb } : {}), labels: { 'pwp.test': '1' } } });
+    pool = new EnvPool({ size: 0, idle: 1, recycle: {}, spec: { image, ...(memoryMb ? { memoryMb } : {}), labels: { 'pwp.test': '1' } } });
     pools.set(memoryMb ?? 0, pool);
     if (pools.size === 1) process.once('exit', removeOwnedDetached);
   }
   return pool;
 }
+/**
+ * The worker's recycled environments of the plain IDE image, for a test's own Env, makeEnv or
+ * runTask (`pool: await testPool()`): its close gives the environment back. Envs on another
+ * image, or with a display, memory, network or live view of their own, start their own.
+ */
+export async function testPool(): Promise<EnvPool> {
+  return sharedPool(await testImage());
+}
+
 // Run by itself (`npx mocha test/integration/X.test.ts`, not a --parallel worker, which mocha
 // ends when its files are done), the process would wait on the pool's open connections: a root
 // hook closes the pools once every suite has run.

@@ -17,7 +17,7 @@ import type { TestsEvaluator } from '../../host/evaluation/evaluatorSchema';
 import { paths } from '../../host/common/paths';
 import type { Task } from '../../host/taskEnv/loadTask';
 import { runTask } from '../../host/runs/runTask';
-import { testImage } from './environmentFixture';
+import { testImage, testPool } from './environmentFixture';
 import { describeBaselines, taskBaselines } from './taskBaselines';
 
 const FIXTURE = join(__dirname, '../fixtures/idebench/inventory-service');
@@ -58,7 +58,7 @@ describe('IDE-Bench datasets imported and run', function () {
   it('without any test script, by the detected framework past the base run; the run folder holds agent.diff beside reference.diff', async () => {
     assert.deepEqual((detected.evaluator as TestsEvaluator).command, ['sh', '.pwp-idebench/run-tests.sh', 'tasks/task-1/pwp-tests.sh', 'task-1', '.']);
     const base = join(paths.state, 'test-runs', 'idebench-import');
-    const run = await runTask(detected, { agent: new OracleAgent(), runDir: join(base, 'oracle'), defaultImage: image, video: false, screenshots: false, labels: { 'pwp.test': '1' } });
+    const run = await runTask(detected, { agent: new OracleAgent(), runDir: join(base, 'oracle'), defaultImage: image, pool: await testPool(), video: false, screenshots: false, labels: { 'pwp.test': '1' } });
     assert.equal(run.score, 1, run.error ?? run.evaluation?.summary);
     assert.match(run.evaluation?.summary ?? '', /^3\/3 tests pass/);
     assert.deepEqual(run.evaluation?.tests?.passingOnBase, [], 'none of the 3 tests passes on the base: every one counts');
@@ -70,7 +70,7 @@ describe('IDE-Bench datasets imported and run', function () {
     const added = (d: string) => d.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).sort();
     assert.deepEqual(added(agent), added(reference));
 
-    const none = await runTask(detected, { agent: new NullAgent(), runDir: join(base, 'null'), defaultImage: image, video: false, screenshots: false, labels: { 'pwp.test': '1' } });
+    const none = await runTask(detected, { agent: new NullAgent(), runDir: join(base, 'null'), defaultImage: image, pool: await testPool(), video: false, screenshots: false, labels: { 'pwp.test': '1' } });
     assert.deepEqual([none.score, none.status], [0, 'finished'], none.evaluation?.summary);
     assert.equal(readFileSync(join(none.runDir, 'agent.diff'), 'utf8'), '', 'no changes, an empty diff');
     assert.ok(existsSync(join(none.runDir, 'reference.diff')));

@@ -23,7 +23,7 @@ import { DockerDeployment } from '../../host/deployment/dockerDeployment';
 import { loadTask, TASKS_ROOT } from '../../host/taskEnv/loadTask';
 import { makeEnv, type TaskEnv } from '../../host/taskEnv/taskEnv';
 import { readTrajectory } from '../../host/trajectory/trajectoryFile';
-import { testImage } from './environmentFixture';
+import { testImage, testPool } from './environmentFixture';
 
 const PWP = join(__dirname, '../../bin/pwp');
 
@@ -66,7 +66,7 @@ describe('pwp mcp: an MCP client from the official SDK drives the IDE', function
 
     before(async function () {
       this.timeout(5 * 60_000);
-      env = makeEnv(loadTask(join(TASKS_ROOT, 'vscode-config', 'rulers')), { image, labels: { 'pwp.test': '1' }, observe: [] });
+      env = makeEnv(loadTask(join(TASKS_ROOT, 'vscode-config', 'rulers')), { image, pool: await testPool(), labels: { 'pwp.test': '1' }, observe: [] });
       await env.reset();
       session = env.unwrapped;
       const transport = new StdioClientTransport({ command: PWP, args: ['mcp', '--env', session.info.id, '--record', record, '--tools', 'all'], stderr: 'pipe' });

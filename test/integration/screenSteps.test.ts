@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { Env } from '../../host/env/env';
 import { StepSchema } from '../../host/taskEnv/stepSchema';
 import { runSteps } from '../../host/taskEnv/steps';
-import { testImage } from './environmentFixture';
+import { testImage, testPool } from './environmentFixture';
 
 const steps = (...s: unknown[]) => s.map((x) => StepSchema.parse(x));
 
@@ -14,7 +14,7 @@ describe('screen-watching task steps (real IDE)', function () {
   let env: Env;
   before(async function () {
     this.timeout(30 * 60_000);
-    env = new Env({ image: await testImage(), labels: { 'pwp.test': '1' }, observe: [] });
+    env = new Env({ image: await testImage(), pool: await testPool(), labels: { 'pwp.test': '1' }, observe: [] });
     await env.reset({ options: { files: { 'notes.txt': 'the total = 4217 units\n' } } });
   });
   after(async () => { await env?.close(); });

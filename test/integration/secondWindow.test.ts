@@ -10,7 +10,7 @@ import { Env } from '../../host/env/env';
 import { StepSchema } from '../../host/taskEnv/stepSchema';
 import { eventually } from '../../host/common/eventually';
 import { runSteps } from '../../host/taskEnv/steps';
-import { testImage } from './environmentFixture';
+import { testImage, testPool } from './environmentFixture';
 
 const bridgeLog = async (id: string) => {
   const { stdout, stderr } = await promisify(execFile)('docker', ['logs', `pwp-${id}`], { maxBuffer: 1 << 24 });
@@ -24,7 +24,7 @@ describe('a second browser on the IDE URL does not take over ide.*', function ()
 
   before(async function () {
     this.timeout(30 * 60_000);
-    env = new Env({ image: await testImage(), labels: { 'pwp.test': '1' }, observe: [] });
+    env = new Env({ image: await testImage(), pool: await testPool(), labels: { 'pwp.test': '1' }, observe: [] });
     await env.reset({ options: { files: { 'kiosk.py': 'print("kiosk")\n', 'other.py': 'print("other")\n' }, open: ['kiosk.py'] } });
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { patchedFiles } from '../../host/converters/repoCheckout';
 import { resolveTasks } from '../../host/taskEnv/loadTask';
 import { TaskEnv } from '../../host/taskEnv/taskEnv';
-import { testImage } from './environmentFixture';
+import { testImage, testPool } from './environmentFixture';
 
 describe('SWE-bench workspace: a git repository at the base commit, nothing of the fix in it', function () {
   this.timeout(30 * 60_000);
@@ -32,7 +32,7 @@ describe('SWE-bench workspace: a git repository at the base commit, nothing of t
     }
     assert.ok(fixBlobs.length > 0);
 
-    session = new TaskEnv(task, { image: await testImage(), labels: { 'pwp.test': '1' } });
+    session = new TaskEnv(task, { image: await testImage(), pool: await testPool(), labels: { 'pwp.test': '1' } });
     await session.reset();
     const run = async (script: string) => {
       const r = await session!.exec(['bash', '-c', script], { cwd: '/workspace' });

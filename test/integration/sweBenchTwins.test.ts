@@ -34,7 +34,7 @@ import { loadTask, type Task } from '../../host/taskEnv/loadTask';
 import { TaskEnv } from '../../host/taskEnv/taskEnv';
 import { runTask } from '../../host/runs/runTask';
 import { DJANGO_CONSOLE_FORGERY, djangoTwin, filesUnder, PYDICOM_TWIN_DATA, pydicomTwin, pytestTwin, SYMPY_CONSOLE_FORGERY, sympyTwin } from '../support/sweBenchTwins';
-import { testImage } from './environmentFixture';
+import { testImage, testPool } from './environmentFixture';
 
 const root = join(__dirname, '../..');
 
@@ -96,8 +96,8 @@ describe('SWE-bench twins of published rows, run for real', function () {
 
     it('through runTask the oracle scores 1 and the null agent 0: the repository\'s own pytest ran the tests', async () => {
       const base = join(paths.state, 'test-runs', 'swe-twins', task.id);
-      const run = (agent: OracleAgent | NullAgent) => runTask(task, {
-        agent, runDir: join(base, agent.name), defaultImage: image, video: false, screenshots: false, labels: { 'pwp.test': '1' },
+      const run = async (agent: OracleAgent | NullAgent) => runTask(task, {
+        agent, runDir: join(base, agent.name), defaultImage: image, pool: await testPool(), video: false, screenshots: false, labels: { 'pwp.test': '1' },
       });
       const gold = await run(new OracleAgent());
       assert.deepEqual([gold.score, gold.passed], [1, true], gold.error ?? gold.evaluation?.summary);
@@ -194,7 +194,7 @@ describe('SWE-bench twins of published rows, run for real', function () {
       const task = loadTask(join(out, 'tasks/swe-bench/pydicom__pydicom-90001'));
       assert.deepEqual([task.network, task.verifierNetwork], [false, true]);
       const url = JSON.parse(readFileSync(join(task.workspaceDir!, 'pydicom/data/urls.json'), 'utf8'))['remote_a.dat'] as string;
-      const env = new TaskEnv(task, { image, labels: { 'pwp.test': '1' } });
+      const env = new TaskEnv(task, { image, pool: await testPool(), labels: { 'pwp.test': '1' } });
       try {
         await env.reset();
         const r = await env.exec(['python3', '-c', `import urllib.request; urllib.request.urlopen(${JSON.stringify(url)}, timeout=10)`], { cwd: '/workspace' });

@@ -6,16 +6,19 @@ import { strict as assert } from 'node:assert';
 import { checkEnv } from '../../host/env/checkEnv';
 import { EpisodeOverError } from '../../host/env/env';
 import { makeEnv } from '../../host/taskEnv/taskEnv';
+import type { EnvPool } from '../../host/env/pool';
 import { resolveTasks } from '../../host/taskEnv/loadTask';
-import { testImage } from './environmentFixture';
+import { testImage, testPool } from './environmentFixture';
 
 describe('makeEnv: an Env on a task (real containers)', function () {
   this.timeout(10 * 60_000);
   let image: string;
-  before(async function () { this.timeout(30 * 60_000); image = await testImage(); });
+  let pool: EnvPool;
+  // The worker's recycled environment of the plain image: a task Env on it is a pooled one.
+  before(async function () { this.timeout(30 * 60_000); image = await testImage(); pool = await testPool(); });
 
   it('passes checkEnv, with its limits and grading in place', async () => {
-    const env = makeEnv('vscode-config/rulers', { image, labels: { 'pwp.test': '1' } });
+    const env = makeEnv('vscode-config/rulers', { image, pool, labels: { 'pwp.test': '1' } });
     try {
       const r = await checkEnv(env);
       assert.ok(r.checked.length >= 8, r.checked.join('\n'));
@@ -26,7 +29,7 @@ describe('makeEnv: an Env on a task (real containers)', function () {
 
   it('sets the task up on reset, shows the instruction, grades on done, and refuses steps past the step limit', async () => {
     const [task] = resolveTasks(['vscode-config/rulers']);
-    const env = makeEnv({ ...task, limits: { ...task.limits, steps: 2 } }, { image, labels: { 'pwp.test': '1' }, observe: ['ide'] });
+    const env = makeEnv({ ...task, limits: { ...task.limits, steps: 2 } }, { image, pool, labels: { 'pwp.test': '1' }, observe: ['ide'] });
     try {
       const { observation } = await env.reset();
       assert.equal(observation.instruction, task.instruction);
@@ -56,7 +59,7 @@ describe('makeEnv: an Env on a task (real containers)', function () {
   });
   it('grades a large workspace within its limits as a stream: the host grows by far less than the workspace (400 MiB of random data, 20 000 files)', async function () {
     this.timeout(20 * 60_000);
-    const env = makeEnv('code-edit/py-roman', { image, labels: { 'pwp.test': '1' }, observe: [] });
+    const env = makeEnv('code-edit/py-roman', { image, pool, labels: { 'pwp.test': '1' }, observe: [] });
     try {
       await env.reset();
       const made = await env.step({ type: 'exec', timeoutSec: 900, argv: ['sh', '-c', 'mkdir -p /workspace/data /workspace/many'
@@ -80,7 +83,7 @@ describe('makeEnv: an Env on a task (real containers)', function () {
   });
   it('grades a workspace past its limits 0 with its size, without reading it (a 20 GiB sparse file; more files than allowed)', async () => {
     const [task] = resolveTasks(['vscode-config/rulers']);
-    const env = makeEnv({ ...task, limits: { ...task.limits, workspaceFiles: 50 } }, { image, labels: { 'pwp.test': '1' }, observe: [] });
+    const env = makeEnv({ ...task, limits: { ...task.limits, workspaceFiles: 50 } }, { image, pool, labels: { 'pwp.test': '1' }, observe: [] });
     try {
       await env.reset();
       const rss = process.memoryUsage().rss;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
 import { resolveTasks } from '../../host/taskEnv/loadTask';
 import { TaskEnv } from '../../host/taskEnv/taskEnv';
-import { testImage } from './environmentFixture';
+import { testImage, testPool } from './environmentFixture';
 
 /** Bash as the agent's shell runs it: the IDE user, in /workspace; its output. */
 async function bash(session: TaskEnv, script: string): Promise<string> {
@@ -29,7 +29,7 @@ function useTask(name: string): Use {
   const spec = JSON.parse(readFileSync(join(task.hiddenDir!, 'workspace', '.swebench', 'spec.json'), 'utf8')) as { tests: string[] };
   before(async function () {
     this.timeout(30 * 60_000);
-    session = new TaskEnv(task, { image: await testImage(), labels: { 'pwp.test': '1' } });
+    session = new TaskEnv(task, { image: await testImage(), pool: await testPool(), labels: { 'pwp.test': '1' } });
     await session.reset();
     await bash(session, 'cp -a /workspace /tmp/pristine');
   });

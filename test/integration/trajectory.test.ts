@@ -8,7 +8,7 @@ import { Env } from '../../host/env/env';
 import { RecordTrajectory } from '../../host/trajectory/recordTrajectory';
 import { replayTrajectory } from '../../host/trajectory/replay';
 import { readTrajectory } from '../../host/trajectory/trajectoryFile';
-import { makeWorkspace, testImage } from './environmentFixture';
+import { makeWorkspace, testImage, testPool } from './environmentFixture';
 import { eventually } from './ideDriving';
 
 describe('trajectories: recorded as they happen, replayed to the same result', function () {
@@ -19,7 +19,7 @@ describe('trajectories: recorded as they happen, replayed to the same result', f
   it('records each step to disk at once and replays it in a fresh environment to the same final file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pwp-traj-it-'));
     const workspace = makeWorkspace({ 'main.py': 'print("start")\n', 'README.md': '# demo\n' });
-    const env = new RecordTrajectory(new Env({ image, labels: { 'pwp.test': '1' }, observe: ['screenshot', 'ide'] }), dir);
+    const env = new RecordTrajectory(new Env({ image, pool: await testPool(), labels: { 'pwp.test': '1' }, observe: ['screenshot', 'ide'] }), dir);
     let recorded: string;
     try {
       await env.reset({ seed: 3, options: { workspaceDir: workspace, open: [{ file: 'main.py', line: 2, column: 1 }] } });
@@ -56,7 +56,7 @@ describe('trajectories: recorded as they happen, replayed to the same result', f
 
     // The original folder is gone: the replay uses the copy kept with the trajectory.
     rmSync(workspace, { recursive: true, force: true });
-    const replayEnv = new Env({ image, labels: { 'pwp.test': '1' }, observe: [] });
+    const replayEnv = new Env({ image, pool: await testPool(), labels: { 'pwp.test': '1' }, observe: [] });
     try {
       const r = await replayTrajectory(dir, replayEnv);
       assert.equal(r.agentSteps, 7);

@@ -11,7 +11,7 @@ import { captureIdeState, ideStateNeeds, KEYBINDINGS_FILE, type IdeState } from 
 import { resolveTasks } from '../../host/taskEnv/loadTask';
 import { TaskEnv } from '../../host/taskEnv/taskEnv';
 import { gradeState } from '../../host/taskEnv/gradeState';
-import { testImage } from './environmentFixture';
+import { testImage, testPool } from './environmentFixture';
 
 /** Bash as the agent's shell runs it: the IDE user, in /workspace. */
 async function bash(session: TaskEnv, script: string): Promise<void> {
@@ -25,7 +25,7 @@ function useTask(name: string): () => TaskEnv {
     this.timeout(30 * 60_000);
     const image = await testImage();
     const [task] = resolveTasks([name]);
-    session = new TaskEnv(task, { image, labels: { 'pwp.test': '1' } });
+    session = new TaskEnv(task, { image, pool: await testPool(), labels: { 'pwp.test': '1' } });
     await session.reset();
     await bash(session, 'cp -a /workspace /tmp/pristine');
   });

@@ -37,6 +37,24 @@ describe('EnvPool under the Env, on the fake deployment', () => {
     }
   });
 
+  it('an Env that asks for another image, display, memory, network or live view than the pool\'s starts its own', async () => {
+    const pool = new EnvPool({ size: 0, deployment: fake, spec: { image: 'pwp-ide:pooled' } });
+    const others = [{ image: 'pwp-task:other' }, { display: { width: 800, height: 600 } }, { memoryMb: 3000 }, { network: true }, { view: true }];
+    try {
+      for (const o of others) {
+        const env = new Env({ pool, settle: SETTLE, observe: [], ...o });
+        try {
+          const { info } = await env.reset();
+          assert.equal(info.pooled, false, JSON.stringify(o));
+        } finally { await env.close(); }
+      }
+      const env = new Env({ pool, settle: SETTLE, observe: [], image: 'pwp-ide:pooled' });
+      try { assert.equal((await env.reset()).info.pooled, true); } finally { await env.close(); }
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('with stageNext, the next reset with the same options is a hand-over of a spare prepared in the background', async () => {
     const pool = new EnvPool({ size: 1, deployment: fake });
     const env = new Env({ pool, stageNext: true, settle: SETTLE });
