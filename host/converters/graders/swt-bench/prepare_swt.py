@@ -487,6 +487,10 @@ def main():
     os.chdir("/")
     os.makedirs(ROOT, exist_ok=True)
     os.chmod(ROOT, 0o711)
+    # Nothing an earlier grading left may stand for this one's.
+    for name in ("results.json", "components.json"):
+        if os.path.lexists(os.path.join(ROOT, name)):
+            os.remove(os.path.join(ROOT, name))
     end_tests()
     results = {"tests": [], "verdict": {}, "reads": [], "output": {}}
     if SPEC.get("fetchHost"):

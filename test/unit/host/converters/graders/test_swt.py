@@ -53,6 +53,13 @@ def branches(tmp_path):
     return make_row(tmp_path, BRANCHES, BRANCHES_FIXED, ([3, 4], [3, 4]))
 
 
+def hashing_test(original):
+    """A test that hashes the patched file through a shell that finds it by a pattern (out of the audit hook's sight)."""
+    return ("import subprocess\n\nORIGINAL = subprocess.run(['sha1sum'], input=%r, capture_output=True, text=True).stdout\n\n\n"
+            "def test_changed():\n    now = subprocess.run(['sh', '-c', 'sha1sum pkg/t*t.py'], capture_output=True, text=True).stdout.split()[0]\n"
+            "    assert now != ORIGINAL.split()[0]\n" % original)
+
+
 def metrics(ws):
     """SWT-Bench's metrics as prepare_swt.py left them for the grade (components.json): name -> value."""
     data = json.loads((ws.parent / "swt" / "components.json").read_text())
@@ -109,10 +116,7 @@ def test_only_the_test_functions_the_agent_added_or_changed_are_judged(ws):
 def test_a_test_that_detects_a_change_instead_of_the_issue_fails(ws):
     # It hashes the patched file through a shell that finds it by a pattern (out of the hook's
     # sight): it fails on the original, passes with the gold patch, and on the decoy too.
-    (ws / "test_hash.py").write_text(
-        "import subprocess\n\nORIGINAL = subprocess.run(['sha1sum'], input=%r, capture_output=True, text=True).stdout\n\n\n"
-        "def test_changed():\n    now = subprocess.run(['sh', '-c', 'sha1sum pkg/t*t.py'], capture_output=True, text=True).stdout.split()[0]\n"
-        "    assert now != ORIGINAL.split()[0]\n" % ORIGINAL)
+    (ws / "test_hash.py").write_text(hashing_test(ORIGINAL))
     code, out = grade(ws)
     assert code == 1 and "1 failed, 2 passed" in out and "detect a change, not the issue" in out, out
     assert metrics(ws) == {"applicability": 1.0, "fail-to-pass": 0.0, "change coverage": 0.0}
@@ -189,10 +193,7 @@ def test_a_test_that_fails_still_has_its_coverage(branches):
 
 
 def test_a_hashing_test_scores_0_and_covers_nothing(branches):
-    (branches / "test_hash.py").write_text(
-        "import subprocess\n\nORIGINAL = subprocess.run(['sha1sum'], input=%r, capture_output=True, text=True).stdout\n\n\n"
-        "def test_changed():\n    now = subprocess.run(['sh', '-c', 'sha1sum pkg/t*t.py'], capture_output=True, text=True).stdout.split()[0]\n"
-        "    assert now != ORIGINAL.split()[0]\n" % BRANCHES)
+    (branches / "test_hash.py").write_text(hashing_test(BRANCHES))
     code, out = grade(branches)
     assert code == 1 and "detect a change, not the issue" in out, out
     assert metrics(branches) == {"applicability": 1.0, "fail-to-pass": 0.0, "change coverage": 0.0}
