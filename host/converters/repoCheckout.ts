@@ -48,6 +48,43 @@ export function deletedFiles(diff: string): string[] {
   return [...out];
 }
 
+/**
+ * The lines a unified diff changes: removed lines by their number in the old file (keyed by its
+ * old path), added lines by their number in the new file (keyed by its new path), as SWT-Bench's
+ * change coverage counts them. A hunk is read by its header's counts, so a removed line that
+ * reads like a file header (`--- x`) stays a line.
+ */
+export function changedLines(diff: string): { removed: Record<string, number[]>; added: Record<string, number[]> } {
+  const removed: Record<string, number[]> = {};
+  const added: Record<string, number[]> = {};
+  const lines = diff.split('\n');
+  let from = '';
+  let to = '';
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    const path = (prefix: string, side: string) => {
+      const p = l.slice(prefix.length).replace(/\t.*$/, '').trimEnd();
+      return p === '/dev/null' ? '' : p.startsWith(`${side}/`) ? p.slice(2) : p;
+    };
+    if (l.startsWith('--- ')) { from = path('--- ', 'a'); continue; }
+    if (l.startsWith('+++ ')) { to = path('+++ ', 'b'); continue; }
+    const h = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(l);
+    if (!h) continue;
+    let oldNo = Number(h[1]);
+    let newNo = Number(h[3]);
+    let oldLeft = h[2] === undefined ? 1 : Number(h[2]);
+    let newLeft = h[4] === undefined ? 1 : Number(h[4]);
+    while ((oldLeft > 0 || newLeft > 0) && i + 1 < lines.length) {
+      const body = lines[++i];
+      if (body.startsWith('\\')) continue; // "\ No newline at end of file"
+      if (body.startsWith('-')) { (removed[from] ??= []).push(oldNo++); oldLeft--; }
+      else if (body.startsWith('+')) { (added[to] ??= []).push(newNo++); newLeft--; }
+      else { oldNo++; newNo++; oldLeft--; newLeft--; }
+    }
+  }
+  return { removed, added };
+}
+
 /** A commit's author, committer (name, email, ISO date) and message, to make the workspace's commit the same. */
 export interface CommitInfo { author: [string, string, string]; committer: [string, string, string]; message: string }
 

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task } from '../taskEnv/loadTask';
 import { graderScript } from './graderScripts';
-import { checkout, deletedFiles, patchedFiles } from './repoCheckout';
+import { changedLines, checkout, deletedFiles, patchedFiles } from './repoCheckout';
 import type { SweInstance } from './sweBench';
 import { fetchesNote, sweTestSpec } from './sweBenchSpecs';
 import { parseRecords, requireStrings, taskId, writeTaskFolder, type FileMap } from './taskWriter';
@@ -44,6 +44,8 @@ const PREPARE = 'swt';
  * in 20 with 3 (C(6,3)).
  */
 export const SWT_REPEATS = 3;
+/** Where the running half leaves SWT-Bench's metrics (root's): the grade reports them beside the reward. */
+const SWT_COMPONENTS = '/pwp/swt/components.json';
 const FIELDS = ['instance_id', 'repo', 'base_commit', 'patch', 'test_patch', 'problem_statement'] as const;
 
 export function swtTask(inst: SweInstance, o: SwtOptions, where: string): Task {
@@ -58,7 +60,7 @@ export function swtTask(inst: SweInstance, o: SwtOptions, where: string): Task {
     const hidden: FileMap = {
       [`workspace/${GRADER}/test_swt.py`]: graderScript('swt'),
       [`${PREPARE}/prepare_swt.py`]: graderScript('swtPrepare'),
-      [`${PREPARE}/swt.json`]: `${JSON.stringify({ instance_id: inst.instance_id, testFiles: SWT_TEST_FILES, goldFiles, goldDeletes: deletedFiles(inst.patch), repeats: SWT_REPEATS, timeoutSec: 540, initial: '/pwp/initial/workspace', ...(fetches ? { fetchHost: fetches.host } : {}) }, null, 2)}\n`,
+      [`${PREPARE}/swt.json`]: `${JSON.stringify({ instance_id: inst.instance_id, testFiles: SWT_TEST_FILES, goldFiles, goldDeletes: deletedFiles(inst.patch), changed: changedLines(inst.patch), repeats: SWT_REPEATS, timeoutSec: 540, initial: '/pwp/initial/workspace', ...(fetches ? { fetchHost: fetches.host } : {}) }, null, 2)}\n`,
     };
     for (const f of goldFiles) hidden[`${PREPARE}/gold/${f}`] = readFileSync(join(co.dir, f));
     if (fetches) o.onNote?.(fetchesNote(inst.instance_id, fetches));
@@ -75,7 +77,7 @@ export function swtTask(inst: SweInstance, o: SwtOptions, where: string): Task {
         ...(o.image ? { image: o.image } : {}),
         evaluator: {
           kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', '--noconftest', `${GRADER}/test_swt.py`], timeoutSec: 300,
-          prepare: { command: ['/usr/bin/python3', '-I', `/pwp/hidden/${PREPARE}/prepare_swt.py`], timeoutSec: 7200 },
+          prepare: { command: ['/usr/bin/python3', '-I', `/pwp/hidden/${PREPARE}/prepare_swt.py`], timeoutSec: 7200, components: SWT_COMPONENTS },
         },
         grading: { agentFiles: SWT_TEST_FILES },
         oracle: { steps: [

@@ -10,6 +10,26 @@ export function componentList(components: readonly MetricComponent[]): string {
   return components.map((c) => (c.value === null ? `${c.name} absent` : `${c.name} ${c.value.toFixed(3)}`)).join(', ');
 }
 
+/**
+ * A published metric's components as a grading step left them (a `tests` evaluator's
+ * `prepare.components`): `{ metric, components: [{ name, value, absent? }] }`, each value in
+ * [0,1] or null with why; the reason when the text is not that.
+ */
+export function parseComponents(text: string): { metric: string; components: MetricComponent[] } | { invalid: string } {
+  let data: unknown;
+  try { data = JSON.parse(text); } catch (err) { return { invalid: `not JSON: ${(err as Error).message}` }; }
+  const d = data as { metric?: unknown; components?: unknown };
+  if (!d || typeof d !== 'object' || typeof d.metric !== 'string' || !Array.isArray(d.components)) return { invalid: 'not { metric, components: [...] }' };
+  const out: MetricComponent[] = [];
+  for (const c of d.components as { name?: unknown; value?: unknown; absent?: unknown }[]) {
+    const ok = c && typeof c.name === 'string' && (c.value === null || (typeof c.value === 'number' && c.value >= 0 && c.value <= 1))
+      && (c.absent === undefined || typeof c.absent === 'string');
+    if (!ok) return { invalid: `a component is not { name, value: 0-1 | null, absent? }: ${JSON.stringify(c).slice(0, 200)}` };
+    out.push({ name: c.name as string, value: c.value as number | null, ...(typeof c.absent === 'string' ? { absent: c.absent } : {}) });
+  }
+  return { metric: d.metric, components: out };
+}
+
 /** The metric components of a result, or of its first part that has them (an `all` around a metric). */
 export function metricComponents(r: EvaluationResult): MetricComponent[] | undefined {
   if (r.components) return r.components;
@@ -35,8 +55,9 @@ export interface EvaluationResult {
   output?: { exitCode: number; timedOut: boolean; stdoutTail: string; stderrTail: string };
   similarity?: number;
   /**
-   * The components of a published metric (Design2Code, ChartMimic), in the order the paper
-   * lists them; a component that cannot be computed here has value null and says why.
+   * The components of a published metric (Design2Code, ChartMimic; SWT-Bench's applicability,
+   * fail-to-pass and change coverage, reported beside the score), in the order the paper lists
+   * them; a component that cannot be computed here has value null and says why.
    */
   components?: MetricComponent[];
   /** Why the run was not believed (score 0): the runner's output disagreed with the report, or the deliverable patches the runner. */

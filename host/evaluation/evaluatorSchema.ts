@@ -38,7 +38,17 @@ const TestsEvaluator = z.object({
    * another user (setpriv) and leaves results, root's, that the tests read. A step that fails
    * scores 0 with its output.
    */
-  prepare: z.object({ command: Argv, timeoutSec: z.int().min(1).max(7200).default(1800) }).strict().optional(),
+  prepare: z.object({
+    command: Argv,
+    timeoutSec: z.int().min(1).max(7200).default(1800),
+    /**
+     * Where the step leaves a published metric's components (root's, out of the tests' reach), as
+     * JSON `{ metric, components: [{ name, value: 0-1 | null, absent? }] }`: the grade reports them
+     * beside its score (SWT-Bench's applicability, fail-to-pass and change coverage); they never
+     * change the score.
+     */
+    components: z.string().startsWith('/').optional(),
+  }).strict().optional(),
   /**
    * Only the tests the task's change makes pass count, and those it breaks: the command first runs
    * the same way on the base (the initial workspace with the hidden files over it, in /workspace

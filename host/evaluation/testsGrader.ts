@@ -8,7 +8,7 @@
 // equality check failed (pwp_pytest.py, pwp_node.js) is reported as tampering.
 import { randomBytes } from 'node:crypto';
 import type { CommandEvaluator, TestsEvaluator } from './evaluatorSchema';
-import { tail, type EvaluationResult } from './evaluationResult';
+import { componentList, parseComponents, tail, type EvaluationResult, type MetricComponent } from './evaluationResult';
 import {
   canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, goFailedPackages, outputEqualityFindings, goPackages, isCanaryCase, graderTamperingFindings,
   CANARY_PLACEHOLDER, type Canary,
@@ -187,6 +187,20 @@ async function prepare(e: TestsEvaluator, sandbox: Sandbox): Promise<{ unprepare
 }
 
 /**
+ * The published metric's components the preparation left (`prepare.components`, root's), with the
+ * summary's words for them; a file missing or unreadable is said, never a failure of the grade.
+ */
+async function preparedComponents(e: TestsEvaluator, sandbox: Sandbox): Promise<{ components?: MetricComponent[]; said: string } | undefined> {
+  const file = e.prepare?.components;
+  if (!file) return undefined;
+  const data = await sandbox.readFile(file, { maxBytes: 1 << 20 });
+  if (!data) return { said: `; the preparation left no metrics at ${file}` };
+  const parsed = parseComponents(data.toString('utf8'));
+  if ('invalid' in parsed) return { said: `; the preparation's metrics at ${file} are unreadable (${parsed.invalid})` };
+  return { components: parsed.components, said: `; ${parsed.metric}: ${componentList(parsed.components)}` };
+}
+
+/**
  * Runs the command once in /workspace through the isolated runner, with its report (and, with
  * `withCanary`, the canary where its runner takes one) and the completion mark if asked.
  */
@@ -234,6 +248,7 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   const done = await runTests(e, sandbox, id, true);
   if ('stale' in done) return failed(`could not remove the stale report ${done.stale} before the run`);
   const { run, all, canary, ended, problem } = done;
+  const metric = await preparedComponents(e, sandbox);
   const cases = canary ? all.filter((c) => !isCanaryCase(canary, c)) : all;
   // Only the tests the task's change makes pass count (countFailingOnBase), and those it breaks.
   // Failures no runner reported as a case (a go package that did not build, a test gone since the base): listed with the run's cases.
@@ -267,13 +282,14 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
     : '';
   return {
     kind: 'tests', score, passed: allPass,
-    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${t.skipped ? `; ${t.skipped} skipped, which do not pass` : ''}${onBaseNote}${brokenNote}${baseEmpty}${why ? `; ${why}` : ''}${replaced}`,
+    summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${t.skipped ? `; ${t.skipped} skipped, which do not pass` : ''}${onBaseNote}${brokenNote}${baseEmpty}${why ? `; ${why}` : ''}${replaced}${metric?.said ?? ''}`,
     tests: {
       ...t, cases: [...cases, ...extra], exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr),
       ...(basePassed ? { passingOnBase: [...basePassed].sort() } : {}),
     },
     ...(tampering ? { tampering: { reason: tampering, findings, disagreement: disagreement ?? ([...equality, ...inner].join('; ') || undefined) } } : {}),
     ...(ctx?.infrastructure.length ? { infrastructure: ctx.infrastructure } : {}),
+    ...(metric?.components ? { components: metric.components } : {}),
     durationMs: Date.now() - t0,
   };
 }

@@ -3,7 +3,7 @@
 // trajectory, screenshots and video), and the tasks left out of the scores with why.
 import { relative } from 'node:path';
 import type { AgentMetrics } from '../models/runStatistics';
-import type { GroupSummary, LeftOutKind, ResultLine, Summary } from './benchmarkResults';
+import type { ComponentMean, GroupSummary, LeftOutKind, ResultLine, Summary } from './benchmarkResults';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
 
@@ -76,6 +76,19 @@ function workRows(s: Summary): { head: string[]; rows: string[][] } | null {
   };
 }
 
+/** Per suite and agent: a published metric's components, each a mean over the runs that have it (SWT-Bench's change coverage and the rest). */
+function componentRows(s: Summary): { head: string[]; rows: string[][] } | null {
+  const groups = s.groups.filter((g) => g.components);
+  if (!groups.length) return null;
+  const cell = (c: ComponentMean) => `${c.name} ${pct(c.mean)}${c.absent ? ` (${c.runs} runs; ${c.absent} absent)` : ` (${c.runs} runs)`}`;
+  return {
+    head: ['suite', 'agent', 'components (mean per run)'],
+    rows: groups.map((g) => [g.suite, g.model ? `${g.agent} (${g.model})` : g.agent, g.components!.map(cell).join(', ')]),
+  };
+}
+
+const COMPONENTS_NOTE = 'The components of the benchmark\'s published metric, each averaged over the runs where it was computed (a component absent from a run, such as change coverage for a gold patch with no executable line, is left out); reported beside the score, which they do not change.';
+
 function fixedWidth(head: string[], rows: string[][], leftColumns: number): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns || i >= head.length - 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
@@ -92,7 +105,9 @@ export function summaryTable(s: Summary): string {
   const agents = agentMetricsRows(s);
   const work = workRows(s);
   const left = leftOutRows(s);
-  return [main, ...(macro ? [`per category and over families (macro):\n${fixedWidth(macro.head, macro.rows, 3)}`] : []),
+  const comps = componentRows(s);
+  return [main, ...(comps ? [`published metrics' components:\n${fixedWidth(comps.head, comps.rows, 3)}`] : []),
+    ...(macro ? [`per category and over families (macro):\n${fixedWidth(macro.head, macro.rows, 3)}`] : []),
     ...(left ? [`left out of the scores (${s.leftOut.length}):\n${fixedWidth(left.head, left.rows, 3)}`] : []),
     ...(agents ? [`model agents:\n${fixedWidth(agents.head, agents.rows, 3)}`] : []),
     ...(work ? [`how the agents worked on the code (means per run):\n${fixedWidth(work.head, work.rows, 2)}`] : [])].join('\n\n');
@@ -109,6 +124,11 @@ export function markdownReport(s: Summary, results: readonly ResultLine[], outDi
   const md: string[] = [`# ${title}`, '', `${results.length} runs, written ${new Date().toISOString()}.`, '', '## Summary', ''];
   md.push(`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`));
   md.push('', 'Intervals are 95%: Wilson for success rates, a bootstrap over runs for mean scores.');
+  const comps = componentRows(s);
+  if (comps) {
+    md.push('', '## Published metrics\' components', '', COMPONENTS_NOTE, '');
+    md.push(`| ${comps.head.join(' | ')} |`, `|${comps.head.map(() => ' --- ').join('|')}|`, ...comps.rows.map((r) => `| ${r.join(' | ')} |`));
+  }
   const macro = macroRows(s);
   if (macro) {
     md.push('', '## Per category and over families (macro)', '', 'Each family (suite) weighs the same; the null and oracle baselines are left out.', '');
@@ -165,6 +185,8 @@ export function htmlReport(s: Summary, results: readonly ResultLine[], outDir: s
   const workTable = work ? `<h2>How the agents worked on the code</h2>\n${table(work.head, work.rows.map((r) => r.map(esc)))}` : '';
   const macro = macroRows(s);
   const macroTable = macro ? `<h2>Per category and over families (macro)</h2>\n<p>Each family (suite) weighs the same; the null and oracle baselines are left out.</p>\n${table(macro.head, macro.rows.map((r) => r.map(esc)))}` : '';
+  const comps = componentRows(s);
+  const compsTable = comps ? `<h2>Published metrics' components</h2>\n<p>${esc(COMPONENTS_NOTE)}</p>\n${table(comps.head, comps.rows.map((r) => r.map(esc)))}` : '';
   const left = leftOutRows(s);
   const leftTable = left ? `<h2>Left out of the scores</h2>\n<p>${esc(LEFT_OUT_NOTE)}</p>\n${table(left.head, left.rows.map((r) => r.map(esc)))}` : '';
   return `<!doctype html>
@@ -182,6 +204,7 @@ td:nth-child(n+3) { font-variant-numeric: tabular-nums; }
 <h2>Summary</h2>
 ${table(head, rows.map((r) => r.map(esc)))}
 <p>Intervals are 95%: Wilson for success rates, a bootstrap over runs for mean scores.</p>
+${compsTable}
 ${macroTable}
 ${leftTable}
 ${agentTable}

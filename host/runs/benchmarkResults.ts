@@ -15,7 +15,7 @@ import { bootstrapMeanInterval, stratifiedBootstrapInterval, wilsonInterval, typ
 
 /**
  * What results.jsonl keeps of a run (the full evaluation stays in the run's folder): its
- * summary, and the components of a published metric (Design2Code, ChartMimic) where it has one.
+ * summary, and the components of a published metric (Design2Code, ChartMimic, SWT-Bench) where it has one.
  */
 export type ResultLine = Omit<RunResult, 'evaluation'> & { summary?: string; components?: MetricComponent[]; unreachable?: string };
 
@@ -110,6 +110,26 @@ export interface GroupSummary {
   agentMetrics?: AgentMetrics;
   /** How the agents worked on the code (IDE-Bench's metrics), from the runs' trajectories. */
   work?: WorkSummary;
+  /** A published metric's components (SWT-Bench's change coverage…), each averaged over the runs that have it. */
+  components?: ComponentMean[];
+}
+
+/** A component's mean over the runs where it was computed (`runs`), and how many runs had it absent. */
+export interface ComponentMean { name: string; mean: number | null; runs: number; absent: number }
+
+/** Each component named by the runs, in the order they first name them, averaged as SWT-Bench does (absent ones left out). */
+export function componentMeans(runs: readonly { components?: MetricComponent[] }[]): ComponentMean[] | undefined {
+  const by = new Map<string, { sum: number; runs: number; absent: number }>();
+  for (const r of runs) {
+    for (const c of r.components ?? []) {
+      const m = by.get(c.name) ?? { sum: 0, runs: 0, absent: 0 };
+      if (c.value === null) m.absent++;
+      else { m.sum += c.value; m.runs++; }
+      by.set(c.name, m);
+    }
+  }
+  if (!by.size) return undefined;
+  return [...by].map(([name, m]) => ({ name, mean: m.runs ? m.sum / m.runs : null, runs: m.runs, absent: m.absent }));
 }
 
 /**
@@ -177,6 +197,7 @@ export function summarize(all: readonly ResultLine[], flagged: readonly LeftOutT
     const withTests = runs.filter((r) => r.tests && r.tests.total > 0);
     const agentMetrics = summarizeAgentStats(runs);
     const work = summarizeWork(runs);
+    const components = componentMeans(runs);
     const solved = runs.filter((r) => r.passed).length;
     const group: GroupSummary = {
       suite, agent, ...(model ? { model } : {}), category: categoryOf(suite), tasks: byTask.size, runs: runs.length,
@@ -191,6 +212,7 @@ export function summarize(all: readonly ResultLine[], flagged: readonly LeftOutT
       truncated: runs.filter((r) => r.status === 'truncated').length,
       ...(agentMetrics ? { agentMetrics } : {}),
       ...(work ? { work } : {}),
+      ...(components ? { components } : {}),
     };
     out.push(group);
     runsOf.set(group, runs);

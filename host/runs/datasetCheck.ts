@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import type { Deployment } from '../deployment/deployment';
 import { convertDataset, type DatasetKind, type DatasetOptions } from '../converters/datasets';
 import { taskName, type Task } from '../taskEnv/loadTask';
-import type { EvaluationResult } from '../evaluation/evaluationResult';
+import { componentList, type EvaluationResult, type MetricComponent } from '../evaluation/evaluationResult';
 import { INVALID_TAG, LIVE_SERVER_TAG, PENDING_TAG } from '../taskEnv/taskFlags';
 import { runBench, flaggedOut } from './benchmark';
-import type { LeftOutKind, LeftOutTask, ResultLine } from './benchmarkResults';
+import { componentMeans, type ComponentMean, type LeftOutKind, type LeftOutTask, type ResultLine } from './benchmarkResults';
 import { seededSample } from './families';
 import type { RunResult } from './runTask';
 
@@ -48,7 +48,11 @@ export interface DatasetCheckOptions {
  * One agent's run of a row: its score, the grade's summary, and the first line of the first
  * failing check's message (why gold failed, or what null's run shows).
  */
-export interface CheckRun { score: number; passed: boolean; status: RunResult['status']; error?: string; summary?: string; firstFailure?: string; runDir: string }
+export interface CheckRun {
+  score: number; passed: boolean; status: RunResult['status']; error?: string; summary?: string; firstFailure?: string; runDir: string;
+  /** The components of the benchmark's published metric, where its grade reports them (SWT-Bench's change coverage…). */
+  components?: MetricComponent[];
+}
 
 /**
  * ok: a valid row with gold 1 and null 0; violation: a valid row without; error: a run could not
@@ -94,6 +98,8 @@ export interface CheckSummary {
   /** Rows listed apart: flagged (invalid, needs-live-server) and pending, with why. */
   leftOut: LeftOutTask[];
   notRun: string[];
+  /** Over valid rows, the gold runs' published-metric components, each averaged where computed (SWT-Bench: the gold tests' change coverage). */
+  goldComponents?: ComponentMean[];
   /** Every valid row has gold 1 and null 0, and at least one valid row was checked: exit code 0. */
   ok: boolean;
 }
@@ -115,7 +121,7 @@ const runOf = (r: ResultLine | undefined): CheckRun | null => {
   const failure = firstFailure(r.runDir);
   return {
     score: r.score, passed: r.passed, status: r.status, ...(r.error ? { error: r.error } : {}), ...(r.summary ? { summary: r.summary } : {}),
-    ...(failure ? { firstFailure: failure } : {}), runDir: r.runDir,
+    ...(failure ? { firstFailure: failure } : {}), runDir: r.runDir, ...(r.components ? { components: r.components } : {}),
   };
 };
 
@@ -172,6 +178,8 @@ export function judgeRow(task: Task, gold: ResultLine | undefined, nul: ResultLi
   };
 }
 
+const withMeans = (m: ComponentMean[] | undefined) => (m ? { goldComponents: m } : {});
+
 const rate = (passed: number, of: number): RateCount => ({ passed, of, rate: of ? passed / of : null });
 
 /** The summary of judged rows (`converted`: how many rows the converter wrote). */
@@ -188,6 +196,7 @@ export function summarizeCheck(rows: readonly CheckRow[], converted: number): Ch
     errors: rows.filter((r) => r.verdict === 'error').map((r) => r.task),
     leftOut: rows.flatMap((r) => (r.leftOut ? [{ task: r.task, suite: r.task.split('/')[0], kind: r.leftOut.kind, reason: r.leftOut.reason }] : [])),
     notRun: rows.filter((r) => r.verdict === 'not-run').map((r) => r.task),
+    ...withMeans(componentMeans(valid.flatMap((r) => (r.gold ? [r.gold] : [])))),
     ok: valid.length > 0 && valid.every((r) => r.verdict === 'ok'),
   };
 }
@@ -246,8 +255,10 @@ const pct = (c: RateCount) => `${c.passed}/${c.of}${c.rate === null ? '' : ` (${
 
 /** The check as a person reads it: a fixed-width row table, the notes, the left-out rows with why, and the summary. */
 export function checkTable(c: DatasetCheck): string {
-  const head = ['row', 'gold', 'null', 'verdict', 'quirks'];
-  const rows = c.rows.map((r) => [r.task, score(r.gold), score(r.null), r.verdict, r.quirks.join(' ')]);
+  // A published metric's components beside the gold score, where the grades report them.
+  const metrics = c.rows.some((r) => r.gold?.components);
+  const head = ['row', 'gold', 'null', 'verdict', 'quirks', ...(metrics ? ['gold metrics'] : [])];
+  const rows = c.rows.map((r) => [r.task, score(r.gold), score(r.null), r.verdict, r.quirks.join(' '), ...(metrics ? [r.gold?.components ? componentList(r.gold.components) : '–'] : [])]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((x, i) => x.padEnd(widths[i])).join('  ').trimEnd();
   const s = c.summary;
@@ -272,6 +283,9 @@ export function checkTable(c: DatasetCheck): string {
   out.push(`rows:        ${s.rows}${c.sample ? ` (a sample of ${s.rows} of ${s.converted}, seed ${c.sample.seed})` : ''}, valid ${s.valid}`);
   out.push(`gold passes: ${pct(s.gold)} of the valid rows`);
   out.push(`null passes: ${pct(s.null)} of the valid rows`);
+  if (s.goldComponents) {
+    out.push(`gold metrics: ${s.goldComponents.map((m) => `${m.name} ${m.mean === null ? '–' : m.mean.toFixed(3)} (${m.runs} rows${m.absent ? `; ${m.absent} absent` : ''})`).join(', ')}`);
+  }
   out.push(`violations:  ${s.violations.length}${s.violations.length ? ` (${s.violations.join(', ')})` : ''}`);
   if (s.errors.length) out.push(`errors:      ${s.errors.length} (${s.errors.join(', ')}: run again with the same --out to retry them)`);
   if (s.notRun.length) out.push(`not run:     ${s.notRun.length} (${s.notRun.join(', ')})`);

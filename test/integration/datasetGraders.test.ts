@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
 import { readTreeFiles } from '../../host/converters/bundledDatasets';
+import type { MetricComponent } from '../../host/evaluation/evaluationResult';
 import { gradeState } from '../../host/taskEnv/gradeState';
 import { loadTask, TASKS_ROOT } from '../../host/taskEnv/loadTask';
 import { testImage } from './environmentFixture';
@@ -40,7 +41,7 @@ const PEEKS_GRADER = 'import pathlib\n\n\ndef test_fixed():\n    assert "+" in p
 
 describe('dataset family graders in a real verifier', function () {
   this.timeout(20 * 60_000);
-  const results = new Map<string, { score: number; summary: string }>();
+  const results = new Map<string, { score: number; summary: string; components?: MetricComponent[] }>();
   const cases: [string, string, Record<string, string | null>][] = [
     ['swt honest', 'swt-bench/pwp-samples__textkit-1', { 'tests/test_mine.py': SLUG_TEST }],
     ['swt stateful', 'swt-bench/pwp-samples__textkit-1', { 'tests/test_mine.py': STATEFUL }],
@@ -58,7 +59,7 @@ describe('dataset family graders in a real verifier', function () {
     const image = await testImage();
     await inParallel(cases, 2, async ([label, task, changes]) => {
       const r = await grade(image, task, changes);
-      results.set(label, { score: r.score, summary: r.summary });
+      results.set(label, { score: r.score, summary: r.summary, components: r.components });
     });
   });
 
@@ -74,6 +75,22 @@ describe('dataset family graders in a real verifier', function () {
     'res-q early exit': [0],
     'res-q shadowed unittest': [0],
   };
+  // SWT-Bench's published metrics, reported beside the score (the gold patch changes one executable line, run by the honest test).
+  const metrics: Record<string, [number, number, number]> = {
+    'swt honest': [1, 1, 1],
+    'swt detects a change': [1, 0, 0],
+    'swt fixes the code instead': [0, 0, 0],
+  };
+  for (const [label, [applicability, failToPass, coverage]] of Object.entries(metrics)) {
+    it(`${label}: reports applicability ${applicability}, fail-to-pass ${failToPass}, change coverage ${coverage}`, () => {
+      const r = results.get(label);
+      assert.ok(r, 'not graded');
+      assert.deepEqual(r.components, [
+        { name: 'applicability', value: applicability }, { name: 'fail-to-pass', value: failToPass }, { name: 'change coverage', value: coverage },
+      ], r.summary);
+      assert.match(r.summary, new RegExp(`SWT-Bench: applicability ${applicability}\\.000, fail-to-pass ${failToPass}\\.000, change coverage ${coverage}\\.000`));
+    });
+  }
   for (const [label, [score, summary]] of Object.entries(expect)) {
     it(`${label}: scores ${score}`, () => {
       const r = results.get(label);

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchJobs } from '../../../../host/runs/benchmark';
-import { summaryTable } from '../../../../host/runs/benchmarkReport';
+import { markdownReport, summaryTable } from '../../../../host/runs/benchmarkReport';
 import { appendResult, isDone, passAtK, readResults, summarize } from '../../../../host/runs/benchmarkResults';
 import type { Task } from '../../../../host/taskEnv/loadTask';
 import type { RunResult } from '../../../../host/runs/runTask';
@@ -42,6 +42,24 @@ describe('bench results', () => {
     assert.deepEqual(x.passAtKTasks, { 1: 2, 2: 2 });
     assert.equal(s.groups.find((g) => g.agent === 'oracle' && g.suite === 's')!.testPassRate, null, 'no tests ran: no rate');
     assert.deepEqual(s.baselines, { s: { null: 0, oracle: 1 }, t: { oracle: 1 } });
+  });
+
+  it('averages a published metric\'s components per suite and agent over the runs that have each, and shows them', () => {
+    const swt = (coverage: number | null, f2p: number) => ({ components: [{ name: 'fail-to-pass', value: f2p }, { name: 'change coverage', value: coverage, ...(coverage === null ? { absent: 'no line' } : {}) }] });
+    const s = summarize([
+      line({ agent: 'x', suite: 'swt', task: 'swt/a', ...swt(0.5, 1) }),
+      line({ agent: 'x', suite: 'swt', task: 'swt/b', id: 'b', ...swt(1, 0) }),
+      line({ agent: 'x', suite: 'swt', task: 'swt/c', id: 'c', ...swt(null, 0) }),
+      line({ agent: 'x', suite: 's', task: 's/a' }),
+    ]);
+    assert.deepEqual(s.groups.find((g) => g.suite === 'swt')!.components, [
+      { name: 'fail-to-pass', mean: 1 / 3, runs: 3, absent: 0 },
+      // SWT-Bench's mean leaves out the instances whose gold patch has no executable line.
+      { name: 'change coverage', mean: 0.75, runs: 2, absent: 1 },
+    ]);
+    assert.equal(s.groups.find((g) => g.suite === 's')!.components, undefined);
+    assert.match(summaryTable(s), /published metrics' components:[\s\S]*swt +x +fail-to-pass 33\.3% \(3 runs\), change coverage 75\.0% \(2 runs; 1 absent\)/);
+    assert.match(markdownReport(s, [], '/x', 't'), /## Published metrics' components[\s\S]*\| swt \| x \| fail-to-pass 33\.3%/);
   });
 
   it('says how many tasks pass@k covers when some tasks have fewer attempts', () => {

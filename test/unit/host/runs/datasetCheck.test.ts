@@ -34,6 +34,20 @@ describe('pwp dataset check: bookkeeping', () => {
     assert.equal(judgeRow(task('f'), undefined, nul(), notes).verdict, 'not-run');
   });
 
+  it('shows a published metric\'s components beside the gold score, and their means over the valid rows', () => {
+    const comps = (c: number) => ({ components: [{ name: 'applicability', value: 1 }, { name: 'change coverage', value: c }] });
+    const rows = [judgeRow(task('a'), gold(comps(0.5)), nul(), { notes: [] }), judgeRow(task('b'), gold(comps(1)), nul(), { notes: [] })];
+    assert.deepEqual(rows[0].gold?.components, comps(0.5).components);
+    const summary = summarizeCheck(rows, 2);
+    assert.deepEqual(summary.goldComponents, [{ name: 'applicability', mean: 1, runs: 2, absent: 0 }, { name: 'change coverage', mean: 0.75, runs: 2, absent: 0 }]);
+    const table = checkTable({ kind: 'swt-bench', input: 'x', outDir: '/o', sample: null, rows, summary, notes: [], files: { tasks: '', results: '', rows: '', report: '' } });
+    assert.match(table, /gold metrics/);
+    assert.match(table, /s\/a .*applicability 1\.000, change coverage 0\.500/);
+    assert.match(table, /gold metrics: applicability 1\.000 \(2 rows\), change coverage 0\.750 \(2 rows\)/);
+    // No component anywhere: no column.
+    assert.doesNotMatch(checkTable({ kind: 'swt-bench', input: 'x', outDir: '/o', sample: null, rows: [judgeRow(task('a'), gold(), nul(), { notes: [] })], summary: summarizeCheck([], 1), notes: [], files: { tasks: '', results: '', rows: '', report: '' } }), /gold metrics/);
+  });
+
   it('lists flagged and pending rows apart with why, and keeps them out of the rates and the exit condition', () => {
     const note = 's/inv: invalid row: its program already passes';
     const invalid = judgeRow(task('inv', ['dataset:x', 'invalid:before-passes']), gold(), nul({ score: 1, passed: true }), { notes: [note] });

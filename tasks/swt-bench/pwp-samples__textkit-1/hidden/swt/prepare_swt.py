@@ -28,11 +28,23 @@
 # or naming it to another process, from any call made by the agent's test files, except
 # importing it.
 #
+# SWT-Bench's metrics go to components.json beside the results, for the grade to report beside its
+# reward: applicability (some test file was added or changed, the counterpart of the published
+# harness's test patch applying), fail-to-pass (the grade above) and change coverage: the share of
+# the gold patch's executable changed lines (swt.json's `changed`; lines a code object of the file
+# has) that the agent's tests run, removed lines in the runs of the original code and added ones in
+# those with the gold patch. A line tracer in the tests' process, limited to the files the patch
+# changes, records the lines each test runs (its set-up, call and tear-down; for a test file the
+# agent added, its import too). It runs in that process, so code in the tests could alter it: a test
+# file that names what reaches it (REACHING), or a call from the tests that does (sys.settrace,
+# gc.get_objects…, seen by the audit hook), leaves the coverage not believed (null, with why). The
+# coverage never decides the reward.
+#
 # Tests that download data (swt.json's fetchHost: the task has the verifier's network) need that
 # host: whether this verifier reaches it is recorded, for the report to name it when they fail.
 #
 # Copied by host/converters/swtBench.ts to a task's hidden/swt/prepare_swt.py, with swt.json (test
-# file patterns, gold files, repeats, the initial workspace, fetchHost) and gold/ (the gold patch's files)
+# file patterns, gold files, the lines the gold patch changes, repeats, the initial workspace, fetchHost) and gold/ (the gold patch's files)
 # beside it. Environment (for its own tests): PWP_SWT_SPEC, PWP_SWT_WORKSPACE, PWP_SWT_ROOT (where
 # copies and results go), PWP_SWT_UID (empty: run the tests as this process's user).
 import ast
@@ -88,7 +100,57 @@ def words(args):
             yield os.fsdecode(a)
         elif isinstance(a, (list, tuple)):
             yield from words(a)
+# Lines of the traced files (the gold patch's) run while each test runs, for change coverage.
+# Hits are kept in a closure, reported when pytest ends; a test that reaches for the tracer or
+# for every object of the process is reported, and its coverage is not believed.
+TRACED = set(os.environ.pop('PWP_SWT_TRACED').split('\0')) - {''}
+COVERAGE = os.environ.pop('PWP_SWT_COVERAGE')
+REACHES = {'sys.settrace', 'sys.setprofile', 'gc.get_objects', 'gc.get_referrers', 'gc.get_referents'}
+def traced():
+    import json, threading
+    root = os.path.realpath(os.getcwd()) + os.sep
+    hits, now, known = {}, [None], {}
+    def rel(path):
+        path = os.path.realpath(str(path))
+        return path[len(root):] if path.startswith(root) else path
+    def on_line(frame, event, arg):
+        if event == 'line' and now[0] is not None:
+            hits.setdefault(now[0], {}).setdefault(known[frame.f_code.co_filename], set()).add(frame.f_lineno)
+        return on_line
+    def on_call(frame, event, arg):
+        name = frame.f_code.co_filename
+        if name not in known:
+            path = os.path.realpath(name)
+            known[name] = rel(path) if path in TRACED else None
+        return on_line if known[name] is not None else None
+    class Attribute:
+        # A test's own lines: its set-up, call and tear-down; a test file's import, apart.
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_protocol(self, item, nextitem):
+            path = getattr(item, 'path', None) or item.fspath
+            now[0] = rel(path) + '::' + item.nodeid.split('::', 1)[-1].split('[')[0].replace('::', '.')
+            yield
+            now[0] = None
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_make_collect_report(self, collector):
+            if isinstance(collector, pytest.Module):
+                now[0] = rel(getattr(collector, 'path', None) or collector.fspath) + '::<import>'
+            yield
+            now[0] = None
+        @pytest.hookimpl(trylast=True)
+        def pytest_unconfigure(self, config):
+            sys.settrace(None)
+            threading.settrace(None)
+            with open(COVERAGE, 'w') as f:
+                json.dump({t: {p: sorted(ls) for p, ls in files.items()} for t, files in hits.items()}, f)
+    threading.settrace(on_call)
+    sys.settrace(on_call)
+    return Attribute()
 def hook(event, args):
+    if event in REACHES:
+        if from_tests():
+            os.write(REPORT, (MARK + 'reaches:' + event + '\n').encode())
+        return
     if event == 'open' and args and isinstance(args[0], (str, bytes, os.PathLike)):
         try:
             path = os.path.realpath(os.fsdecode(args[0]))
@@ -102,7 +164,7 @@ def hook(event, args):
             deny(named[0])
 sys.addaudithook(hook)
 import pytest
-sys.exit(pytest.console_main())
+sys.exit(pytest.main(sys.argv[1:], plugins=[traced()]))
 """
 
 # What reads code instead of running it: a function's code object, inspect's source readers,
@@ -148,26 +210,45 @@ def functions_of(source):
     return out
 
 
+# What reaches the line tracer's records in the tests' process (its function, its closure, every
+# object, the frames): a test file that names one has its change coverage not believed.
+REACHING = {"gettrace", "settrace", "setprofile", "getprofile", "__closure__", "cell_contents", "get_objects", "get_referrers",
+            "get_referents", "_current_frames", "f_locals", "f_globals", "f_back", "ctypes"}
+
+
+def names_in(tree):
+    """Every name, attribute and imported module a parsed file mentions, with its line."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            yield node.lineno, node.attr
+        elif isinstance(node, ast.Name):
+            yield node.lineno, node.id
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                yield node.lineno, a.name.split(".")[0]
+            if isinstance(node, ast.ImportFrom) and node.module:
+                yield node.lineno, node.module.split(".")[0]
+
+
+def reaching(rel, tree):
+    return ["%s:%d %s" % (rel, line, name) for line, name in names_in(tree) if name in REACHING]
+
+
 def introspection(rel, tree):
     """Where a test file reads code instead of running it."""
-    found = []
-    for node in ast.walk(tree):
-        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            name = next((a.name.split(".")[0] for a in node.names if a.name.split(".")[0] in INTROSPECTION), None) \
-                or (node.module.split(".")[0] if isinstance(node, ast.ImportFrom) and node.module else None)
-        if name in INTROSPECTION:
-            found.append("%s:%d %s" % (rel, node.lineno, name))
-    return found
+    return ["%s:%d %s" % (rel, line, name) for line, name in names_in(tree) if name in INTROSPECTION]
 
 
 class Refused(Exception):
-    pass
+    def __init__(self, why, applicable=True):
+        super().__init__(why)
+        # SWT-Bench's applicability: the agent's tests could be put in the code (some test file was added or changed).
+        self.applicable = applicable
 
 
 def agent_tests():
     """The agent's test files (path -> bytes), the test functions it added or changed, and where they read code."""
-    files, tests, reads = {}, {}, []
+    files, tests, reads, reaches = {}, {}, [], []
     for folder, dirs, names in os.walk(WORKSPACE):
         rel_dir = os.path.relpath(folder, WORKSPACE)
         dirs[:] = sorted(d for d in dirs if d not in (".git", "__pycache__") and not d.startswith(".swt"))
@@ -194,14 +275,15 @@ def agent_tests():
                 old = {}
             files[rel] = data
             reads += introspection(rel, tree)
+            reaches += reaching(rel, tree)
             for qual, code in now.items():
                 if old.get(qual) != code:
                     tests[(rel, qual)] = True
     if not files:
-        raise Refused("no test file (" + ", ".join(SPEC["testFiles"]) + ") was added or changed")
+        raise Refused("no test file (" + ", ".join(SPEC["testFiles"]) + ") was added or changed", applicable=False)
     if not tests:
         raise Refused("the changed test files add or change no test function: " + ", ".join(sorted(files)))
-    return files, sorted(tests), reads
+    return files, sorted(tests), reads, reaches
 
 
 def as_tests():
@@ -253,6 +335,76 @@ def outcomes_of(report, files):
     return out
 
 
+def traced_files():
+    """The Python files whose lines SWT-Bench's change coverage counts: those the gold patch changes."""
+    changed = SPEC.get("changed", {})
+    names = set(changed.get("removed", {})) | set(changed.get("added", {}))
+    return sorted(n for n in names if n.endswith(".py"))
+
+
+def hits_of(path):
+    """What the tracer in the tests' process recorded: test -> traced file -> lines run ({} when it wrote nothing)."""
+    try:
+        data = json.loads(read_regular(path))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {t: {f: {n for n in ls if isinstance(n, int)} for f, ls in files.items() if isinstance(ls, list)}
+            for t, files in data.items() if isinstance(t, str) and isinstance(files, dict)}
+
+
+def executable_lines(source):
+    """The lines of a Python source that run as code (those a line tracer can report): every line of its code objects."""
+    try:
+        code = compile(source, "<gold>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return set()
+    out, todo = set(), [code]
+    while todo:
+        c = todo.pop()
+        out.update(line for _, _, line in c.co_lines() if line)
+        todo.extend(k for k in c.co_consts if hasattr(k, "co_lines"))
+    return out
+
+
+def changed_executable():
+    """SWT-Bench's executable changed lines: (file, line) removed from the original and added by the gold patch."""
+    changed = SPEC.get("changed", {})
+    out = {}
+    for side, base in (("removed", SPEC["initial"]), ("added", os.path.join(HERE, "gold"))):
+        lines = set()
+        for rel, numbers in changed.get(side, {}).items():
+            path = os.path.join(base, rel)
+            if rel.endswith(".py") and os.path.isfile(path) and not os.path.islink(path):
+                runnable = executable_lines(read_regular(path))
+                lines.update((rel, n) for n in numbers if n in runnable)
+        out[side] = lines
+    return out
+
+
+def change_coverage(tests, new_files, hits):
+    """
+    The share of the gold patch's executable changed lines that the agent's tests run: removed lines
+    in the runs of the original code, added lines in those with the gold patch. A test's lines are
+    those run in its set-up, call and tear-down; a test file the agent added also has the lines its
+    import ran (a changed file's import ran before the change too).
+    """
+    lines = changed_executable()
+    total = len(lines["removed"]) + len(lines["added"])
+    if not total:
+        return {"value": None, "absent": "the gold patch changes no executable Python line"}
+    keys = {"%s::%s" % t for t in tests} | {f + "::<import>" for f in new_files}
+    covered = {}
+    for side, state in (("removed", "original"), ("added", "gold")):
+        run_lines = {(f, n) for key in keys for f, ns in hits.get(state, {}).get(key, {}).items() for n in ns}
+        covered[side] = sorted(lines[side] & run_lines)
+    n = len(covered["removed"]) + len(covered["added"])
+    return {"value": n / total, "covered": n, "executable": total,
+            "lines": {side: {"run": ["%s:%d" % x for x in covered[side]], "not run": ["%s:%d" % x for x in sorted(lines[side] - set(covered[side]))]}
+                      for side in lines}}
+
+
 def make_home():
     """A fresh folder of the tests' user for HOME, TMPDIR and the report (readable by root)."""
     if not UID:
@@ -297,8 +449,10 @@ def run(files, state):
             "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": home, "USER": "nobody", "LOGNAME": "nobody", "LANG": "C.UTF-8",
             "PYTHONDONTWRITEBYTECODE": "1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PWP_SWT_MARK": mark,
             "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "*",
-            "PWP_SWT_GUARDED": "\0".join(os.path.realpath(os.path.join(repo, rel)) for rel in SPEC["goldFiles"] if rel.endswith(".py")) or "\0",
+            "PWP_SWT_GUARDED": "\0".join(os.path.realpath(os.path.join(repo, rel)) for rel in SPEC["goldFiles"] if rel.endswith(".py")),
             "PWP_SWT_TESTS": "\0".join(os.path.realpath(os.path.join(repo, rel)) for rel in files),
+            "PWP_SWT_TRACED": "\0".join(os.path.realpath(os.path.join(repo, rel)) for rel in traced_files()),
+            "PWP_SWT_COVERAGE": os.path.join(home, "coverage.json"),
         }
         try:
             r = subprocess.run(as_tests() + ["/usr/bin/python3", "-c", AUDIT_LAUNCH, "-q", "-p", "no:cacheprovider", "--junitxml=" + report, *files],
@@ -308,8 +462,10 @@ def run(files, state):
             partial = err.stdout.decode("utf-8", "replace") if isinstance(err.stdout, bytes) else err.stdout or ""
             output = "timed out after %s s\n%s" % (SPEC["timeoutSec"], partial[-3000:])
         end_tests()
-        reads = sorted({line[len(mark):].replace(os.path.realpath(repo) + "/", "") for line in output.splitlines() if line.startswith(mark)})
-        return outcomes_of(report, files), reads, output[-3000:]
+        marked = {line[len(mark):].replace(os.path.realpath(repo) + "/", "") for line in output.splitlines() if line.startswith(mark)}
+        reads = sorted(m for m in marked if not m.startswith("reaches:"))
+        reaches = sorted(m[len("reaches:"):] for m in marked if m.startswith("reaches:"))
+        return outcomes_of(report, files), reads, output[-3000:], hits_of(os.path.join(home, "coverage.json")), reaches
     finally:
         end_tests()
         if home:
@@ -331,32 +487,70 @@ def main():
     os.chdir("/")
     os.makedirs(ROOT, exist_ok=True)
     os.chmod(ROOT, 0o711)
+    # Nothing an earlier grading left may stand for this one's.
+    for name in ("results.json", "components.json"):
+        if os.path.lexists(os.path.join(ROOT, name)):
+            os.remove(os.path.join(ROOT, name))
     end_tests()
     results = {"tests": [], "verdict": {}, "reads": [], "output": {}}
     if SPEC.get("fetchHost"):
         results["unreachable"] = unreachable(SPEC["fetchHost"])
     try:
-        files, tests, reads = agent_tests()
+        files, tests, reads, reaches = agent_tests()
     except (Refused, OSError) as err:
         results["error"] = str(err)
+        applicable = getattr(err, "applicable", False)
+        coverage = change_coverage([], [], {})
+        if coverage["value"] is not None:
+            coverage.update(value=0.0, covered=0)
     else:
+        applicable = True
         order = list(STATES) * SPEC["repeats"]
         random.SystemRandom().shuffle(order)
         passed = {s: {t: [] for t in tests} for s in STATES}
-        seen = set(reads)
+        hits = {s: {} for s in STATES}
+        seen, reached = set(reads), set(reaches)
         for state in order:
-            got, read, out = run(files, state)
+            got, read, out, ran, reach = run(files, state)
             seen.update(read)
+            reached.update(reach)
             results["output"][state] = out
             for t in tests:
                 passed[state][t].append(got.get(t, False))
+            for key, by_file in ran.items():
+                for f, ns in by_file.items():
+                    hits[state].setdefault(key, {}).setdefault(f, set()).update(ns)
         # A test's outcome in a state: passed every time, failed every time, or neither (flaky: null).
         results["tests"] = [list(t) for t in tests]
         results["verdict"] = {s: {"%s::%s" % t: (True if all(v) else False if not any(v) else None) for t, v in passed[s].items()} for s in STATES}
         results["reads"] = sorted(seen)
-    path = os.path.join(ROOT, "results.json")
+        new_files = [rel for rel in files if not os.path.lexists(os.path.join(SPEC["initial"], rel))]
+        coverage = change_coverage(tests, new_files, hits)
+        if reached and coverage["value"] is not None:
+            coverage = {"value": None, "absent": "not believed: the tests reach for the tracer or the process's objects (%s)" % ", ".join(sorted(reached)[:5])}
+    results["coverage"] = coverage
+    write(os.path.join(ROOT, "results.json"), results)
+    # SWT-Bench's metrics, which the grade reports beside its reward (the task's `prepare.components`).
+    write(os.path.join(ROOT, "components.json"), {"metric": "SWT-Bench", "components": [
+        {"name": "applicability", "value": 1.0 if applicable else 0.0},
+        {"name": "fail-to-pass", "value": 1.0 if resolved(results) else 0.0},
+        {"name": "change coverage", "value": coverage["value"], **({"absent": coverage["absent"]} if "absent" in coverage else {})},
+    ]})
+
+
+def resolved(results):
+    """SWT-Bench's success as test_swt.py grades it: one test fails on the original, passes with the gold patch and fails on
+    the decoy; all pass with the gold patch; none reads the code it tests."""
+    if results.get("error") or results["reads"] or not results["tests"]:
+        return False
+    v = results["verdict"]
+    keys = ["%s::%s" % tuple(t) for t in results["tests"]]
+    return all(v["gold"][k] is True for k in keys) and any(v["original"][k] is False and v["decoy"][k] is False for k in keys)
+
+
+def write(path, data):
     with open(path + ".new", "w") as f:
-        json.dump(results, f)
+        json.dump(data, f)
     os.chmod(path + ".new", 0o644)
     os.replace(path + ".new", path)
 

@@ -18,22 +18,53 @@ ORIGINAL = "def shout(s):\n    return s\n"
 FIXED = "def shout(s):\n    return s.upper()\n"
 
 
-@pytest.fixture
-def ws(tmp_path):
+# A row whose gold patch changes a line in each of two branches: removed lines 3 and 4 of the
+# original, added lines 3 and 4 of the fix, four executable changed lines in all.
+BRANCHES = "def shout(s, polite=False):\n    if polite:\n        return s + '!'\n    return s\n"
+BRANCHES_FIXED = "def shout(s, polite=False):\n    if polite:\n        return s.upper() + '!'\n    return s.upper()\n"
+
+
+def make_row(tmp_path, original, fixed, changed):
+    """A workspace, its initial copy and the hidden folder as the converter writes them (swt.json's `changed` as it parses the patch)."""
     ws, initial, hidden = tmp_path / "ws", tmp_path / "initial", tmp_path / "hidden"
     (ws / "pkg").mkdir(parents=True)
     (ws / "pkg" / "__init__.py").write_text("")
-    (ws / "pkg" / "text.py").write_text(ORIGINAL)
+    (ws / "pkg" / "text.py").write_text(original)
     (ws / "test_old.py").write_text("def test_old():\n    assert True\n")
     shutil.copytree(ws, initial)
     install("swt-bench/test_swt.py", ws / ".swt" / "test_swt.py")
     install("swt-bench/prepare_swt.py", hidden / "prepare_swt.py")
     (hidden / "gold" / "pkg").mkdir(parents=True)
-    (hidden / "gold" / "pkg" / "text.py").write_text(FIXED)
+    (hidden / "gold" / "pkg" / "text.py").write_text(fixed)
     (hidden / "swt.json").write_text(json.dumps({
         "instance_id": "x", "testFiles": ["**/test_*.py", "**/*_test.py"], "goldFiles": ["pkg/text.py"], "goldDeletes": [],
+        "changed": {"removed": {"pkg/text.py": changed[0]}, "added": {"pkg/text.py": changed[1]}},
         "repeats": 1, "timeoutSec": 60, "initial": str(initial)}))
     return ws
+
+
+@pytest.fixture
+def ws(tmp_path):
+    return make_row(tmp_path, ORIGINAL, FIXED, ([2], [2]))
+
+
+@pytest.fixture
+def branches(tmp_path):
+    return make_row(tmp_path, BRANCHES, BRANCHES_FIXED, ([3, 4], [3, 4]))
+
+
+def hashing_test(original):
+    """A test that hashes the patched file through a shell that finds it by a pattern (out of the audit hook's sight)."""
+    return ("import subprocess\n\nORIGINAL = subprocess.run(['sha1sum'], input=%r, capture_output=True, text=True).stdout\n\n\n"
+            "def test_changed():\n    now = subprocess.run(['sh', '-c', 'sha1sum pkg/t*t.py'], capture_output=True, text=True).stdout.split()[0]\n"
+            "    assert now != ORIGINAL.split()[0]\n" % original)
+
+
+def metrics(ws):
+    """SWT-Bench's metrics as prepare_swt.py left them for the grade (components.json): name -> value."""
+    data = json.loads((ws.parent / "swt" / "components.json").read_text())
+    assert data["metric"] == "SWT-Bench"
+    return {c["name"]: c["value"] for c in data["components"]}
 
 
 def grade(ws):
@@ -45,6 +76,8 @@ def grade(ws):
     assert prepared.returncode == 0, prepared.stderr
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--noconftest", ".swt/test_swt.py"],
                        cwd=ws, env=env, capture_output=True, text=True, timeout=300)
+    # The reported fail-to-pass is the grade's own verdict, whatever the case.
+    assert metrics(ws)["fail-to-pass"] == (1.0 if r.returncode == 0 else 0.0), (metrics(ws), r.stdout)
     return r.returncode, r.stdout + r.stderr
 
 
@@ -83,12 +116,10 @@ def test_only_the_test_functions_the_agent_added_or_changed_are_judged(ws):
 def test_a_test_that_detects_a_change_instead_of_the_issue_fails(ws):
     # It hashes the patched file through a shell that finds it by a pattern (out of the hook's
     # sight): it fails on the original, passes with the gold patch, and on the decoy too.
-    (ws / "test_hash.py").write_text(
-        "import subprocess\n\nORIGINAL = subprocess.run(['sha1sum'], input=%r, capture_output=True, text=True).stdout\n\n\n"
-        "def test_changed():\n    now = subprocess.run(['sh', '-c', 'sha1sum pkg/t*t.py'], capture_output=True, text=True).stdout.split()[0]\n"
-        "    assert now != ORIGINAL.split()[0]\n" % ORIGINAL)
+    (ws / "test_hash.py").write_text(hashing_test(ORIGINAL))
     code, out = grade(ws)
     assert code == 1 and "1 failed, 2 passed" in out and "detect a change, not the issue" in out, out
+    assert metrics(ws) == {"applicability": 1.0, "fail-to-pass": 0.0, "change coverage": 0.0}
 
 
 def test_a_test_that_reads_the_code_it_tests_is_refused(ws):
@@ -122,6 +153,81 @@ def test_a_test_file_that_is_a_link_is_not_followed(ws):
 def test_no_new_or_changed_test_file_fails(ws):
     code, out = grade(ws)
     assert code == 1 and "3 failed" in out and "no test file" in out, out
+    # Nothing to apply: not applicable, and no line run (counted as 0, as the published mean counts it).
+    assert metrics(ws) == {"applicability": 0.0, "fail-to-pass": 0.0, "change coverage": 0.0}
+
+
+def test_a_test_that_runs_half_of_the_changed_lines_covers_half(branches):
+    (branches / "test_shout.py").write_text("from pkg.text import shout\n\n\ndef test_shout():\n    assert shout('a') == 'A'\n")
+    code, out = grade(branches)
+    assert code == 0, out
+    assert metrics(branches) == {"applicability": 1.0, "fail-to-pass": 1.0, "change coverage": 0.5}
+    lines = json.loads((branches.parent / "swt" / "results.json").read_text())["coverage"]["lines"]
+    assert lines == {"removed": {"run": ["pkg/text.py:4"], "not run": ["pkg/text.py:3"]}, "added": {"run": ["pkg/text.py:4"], "not run": ["pkg/text.py:3"]}}
+
+
+def test_a_test_that_runs_every_changed_line_covers_all(branches):
+    (branches / "test_shout.py").write_text(
+        "from pkg.text import shout\n\n\ndef test_shout():\n    assert shout('a') == 'A'\n\n\ndef test_polite():\n    assert shout('a', polite=True) == 'A!'\n")
+    code, out = grade(branches)
+    assert code == 0, out
+    assert metrics(branches) == {"applicability": 1.0, "fail-to-pass": 1.0, "change coverage": 1.0}
+
+
+def test_only_the_agent_s_tests_are_credited_with_coverage(branches):
+    # The task's own test runs the polite branch in the same file; the agent's test runs the other: half.
+    old = "from pkg.text import shout\n\n\ndef test_old():\n    shout('a', polite=True)\n"
+    (branches.parent / "initial" / "test_old.py").write_text(old)
+    (branches / "test_old.py").write_text(old + "\n\ndef test_new():\n    assert shout('a') == 'A'\n")
+    code, out = grade(branches)
+    assert code == 0, out
+    assert metrics(branches)["change coverage"] == 0.5
+
+
+def test_a_test_that_fails_still_has_its_coverage(branches):
+    # SWT-Bench reports coverage whether or not the tests reproduce the issue.
+    (branches / "test_shout.py").write_text("from pkg.text import shout\n\n\ndef test_shout():\n    assert shout('a', polite=True)\n")
+    code, out = grade(branches)
+    assert code == 1 and "no test fails on the original code" in out, out
+    assert metrics(branches) == {"applicability": 1.0, "fail-to-pass": 0.0, "change coverage": 0.5}
+
+
+def test_a_hashing_test_scores_0_and_covers_nothing(branches):
+    (branches / "test_hash.py").write_text(hashing_test(BRANCHES))
+    code, out = grade(branches)
+    assert code == 1 and "detect a change, not the issue" in out, out
+    assert metrics(branches) == {"applicability": 1.0, "fail-to-pass": 0.0, "change coverage": 0.0}
+
+
+def test_a_new_test_file_is_credited_with_the_lines_its_import_runs(tmp_path):
+    # A changed module-level line runs when the module is imported: by the agent's new file here.
+    row = make_row(tmp_path, "LIMIT = 1\n\n\ndef shout(s):\n    return s\n", "LIMIT = 2\n\n\ndef shout(s):\n    return s.upper()\n", ([1, 5], [1, 5]))
+    (row / "test_shout.py").write_text("from pkg.text import shout\n\n\ndef test_shout():\n    assert shout('a') == 'A'\n")
+    code, out = grade(row)
+    assert code == 0 and metrics(row)["change coverage"] == 1.0, out
+
+
+def test_coverage_of_tests_that_reach_for_the_tracer_is_not_believed(branches):
+    reaching = {
+        "named": "import sys\nfrom pkg.text import shout\n\n\ndef test_shout():\n    assert sys.gettrace() is not None or True\n    assert shout('a') == 'A'\n",
+        # A name the parsed check cannot read: the audit hook sees the call.
+        "called": "import sys\nfrom pkg.text import shout\n\n\ndef test_shout():\n    getattr(sys, 'set' + 'trace')(None)\n    assert shout('a') == 'A'\n",
+    }
+    for how, source in reaching.items():
+        (branches / "test_shout.py").write_text(source)
+        code, out = grade(branches)
+        assert code == 0, (how, out)
+        assert metrics(branches) == {"applicability": 1.0, "fail-to-pass": 1.0, "change coverage": None}, how
+        coverage = json.loads((branches.parent / "swt" / "results.json").read_text())["coverage"]
+        assert coverage["absent"].startswith("not believed: the tests reach for the tracer"), (how, coverage)
+
+
+def test_a_gold_patch_without_executable_lines_has_no_coverage(tmp_path):
+    # Only a comment changes: SWT-Bench leaves such an instance out of its coverage mean.
+    row = make_row(tmp_path, "def shout(s):\n    return s\n# one\n", "def shout(s):\n    return s\n# two\n", ([3], [3]))
+    (row / "test_shout.py").write_text("from pkg.text import shout\n\n\ndef test_shout():\n    assert shout('a') == 'a'\n")
+    grade(row)
+    assert metrics(row)["change coverage"] is None
 
 
 def test_a_data_host_the_verifier_cannot_reach_is_named_first_in_the_failure(ws):
