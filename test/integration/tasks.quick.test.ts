@@ -17,7 +17,7 @@ import { paths } from '../../host/common/paths';
 import { resolveTasks } from '../../host/taskEnv/loadTask';
 import { runTask } from '../../host/runs/runTask';
 import { readTrajectory } from '../../host/trajectory/trajectoryFile';
-import { testImage } from './environmentFixture';
+import { testImage, testPool } from './environmentFixture';
 import { describeBaselines, inParallel, taskBaselines, type Baselines } from './taskBaselines';
 
 export const QUICK_TASKS = [
@@ -68,7 +68,7 @@ describe('a task run end to end: pwp run, its trajectory, pwp replay', function 
   it('records a full run (trajectory, screenshots, video), replays it to the same reward (replay agent and pwp replay), and scores a null run 0', async () => {
     const [task] = resolveTasks(['vscode-config/color-theme']);
     const base = join(paths.state, 'test-runs', 'pipeline');
-    const run = await runTask(task, { agent: new OracleAgent(), runDir: join(base, 'oracle'), defaultImage: image, labels: { 'pwp.test': '1' } });
+    const run = await runTask(task, { agent: new OracleAgent(), runDir: join(base, 'oracle'), defaultImage: image, pool: await testPool(), labels: { 'pwp.test': '1' } });
     assert.equal(run.score, 1, run.error ?? run.evaluation?.summary);
     assert.equal(run.status, 'finished');
     assert.ok(run.trajectory && statSync(run.trajectory).size > 0);
@@ -94,17 +94,17 @@ describe('a task run end to end: pwp run, its trajectory, pwp replay', function 
       'the same final state, check by check',
     );
 
-    const replay = await runTask(task, { agent: new ReplayAgent(run.trajectory), runDir: join(base, 'replay'), defaultImage: image, video: false, labels: { 'pwp.test': '1' } });
+    const replay = await runTask(task, { agent: new ReplayAgent(run.trajectory), runDir: join(base, 'replay'), defaultImage: image, pool: await testPool(), video: false, labels: { 'pwp.test': '1' } });
     assert.equal(replay.score, 1, replay.error ?? replay.evaluation?.summary);
     assert.equal(replay.steps, run.steps, 'the same actions');
 
-    const none = await runTask(task, { agent: new NullAgent(), runDir: join(base, 'null'), defaultImage: image, video: false, labels: { 'pwp.test': '1' } });
+    const none = await runTask(task, { agent: new NullAgent(), runDir: join(base, 'null'), defaultImage: image, pool: await testPool(), video: false, labels: { 'pwp.test': '1' } });
     assert.deepEqual([none.score, none.steps, none.status], [0, 0, 'finished']);
   });
 
   it('keeps the agent\'s diff beside the task\'s reference patch in the run folder', async () => {
     const [task] = resolveTasks(['idebench-inventory/pagination']);
-    const run = await runTask(task, { agent: new OracleAgent(), runDir: join(paths.state, 'test-runs', 'pipeline-diff'), defaultImage: image, labels: { 'pwp.test': '1' } });
+    const run = await runTask(task, { agent: new OracleAgent(), runDir: join(paths.state, 'test-runs', 'pipeline-diff'), defaultImage: image, pool: await testPool(), labels: { 'pwp.test': '1' } });
     assert.equal(run.score, 1, run.error ?? run.evaluation?.summary);
     const reference = readFileSync(join(task.dir, 'oracle', 'solution.diff'), 'utf8');
     assert.equal(readFileSync(join(run.runDir, 'reference.diff'), 'utf8'), reference);
