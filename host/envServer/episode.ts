@@ -54,9 +54,10 @@ export class Episode {
 
   /**
    * Opens an episode from env.make's params (nothing starts until reset). `o.pool` gives the
-   * server's recycling pool of an image, for episodes that run on a plain IDE of it: no outside
-   * network, display or memory of their own, no live view (whose URL outlives the episode), not
-   * warm (which keeps a staged spare of its own).
+   * server's recycling pool of an image; the Env takes from it only an IDE that is what the
+   * episode asks for (Env.fitsPool: no outside network, display, memory or live view of its own).
+   * A warm episode keeps a staged spare of its own, and a task image built at the first reset has
+   * no tag yet: neither takes from the server's pool.
    */
   static make(id: string, p: EnvParams<'env.make'>, origin: EpisodeOrigin, deployment: Deployment, o: MakeOptions = {}): Episode {
     const tasksRoot = o.tasksRoot;
@@ -66,8 +67,8 @@ export class Episode {
     const warm = (spec: { network?: boolean; image?: string; display?: { width: number; height: number }; memoryMb?: number } = {}) => (p.warm
       ? { pool: new EnvPool({ size: 1, deployment, spec: { ...spec, image: spec.image ?? o.image, ...(p.view ? { view: true } : {}) } }), stageNext: true }
       : {});
-    const shared = (image: string | undefined, plain: boolean) => {
-      const pool = plain && !p.warm && !p.view && image ? o.pool?.(image) : undefined;
+    const shared = (image: string | undefined) => {
+      const pool = !p.warm && image ? o.pool?.(image) : undefined;
       return pool ? { pool } : {};
     };
     if (p.task) {
@@ -76,14 +77,14 @@ export class Episode {
       if (tasks.length !== 1) throw new InvalidParamsError(`params.task: '${p.task}' names ${tasks.length} tasks; env.make opens one`);
       const t = tasks[0];
       // A task image is built at the first reset, so a task with a Dockerfile has no warm spare.
-      const image = t.imageSource.kind === 'tag' ? t.imageSource.tag : o.image;
+      const image = t.imageSource.kind === 'build' ? undefined : t.imageSource.kind === 'tag' ? t.imageSource.tag : o.image;
       const w = t.imageSource.kind === 'build' ? {} : warm({ network: t.network, image: t.imageSource.kind === 'tag' ? t.imageSource.tag : undefined, display: t.environment.display, memoryMb: t.environment.memoryMb });
-      const s = shared(image, t.imageSource.kind !== 'build' && !t.network && !t.environment.display && !t.environment.memoryMb);
+      const s = shared(image);
       const env = makeEnv(t, { deployment, image: o.image, observe, observeOptions, limits: p.limits, view: p.view, record: p.record, tasksRoot, ...s, ...w });
       return new Episode(id, env, origin, t, {}, w.pool);
     }
     const w = warm();
-    let env: EnvLike = new Env({ deployment, image: o.image, observe, observeOptions, view: p.view, ...shared(o.image, true), ...w });
+    let env: EnvLike = new Env({ deployment, image: o.image, observe, observeOptions, view: p.view, ...shared(o.image), ...w });
     if (p.record) env = new RecordTrajectory(env, p.record, { meta: { workspace: p.workspace ?? null } });
     return new Episode(id, env, origin, null, { workspaceDir: p.workspace, files: p.files, settings: p.settings }, w.pool);
   }
