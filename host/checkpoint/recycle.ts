@@ -25,7 +25,7 @@
 import type { BridgeClient } from '../client/bridgeClient';
 import type { Deployment, EnvironmentInfo } from '../deployment/deployment';
 import type { Runtime } from '../deployment/runtime';
-import { differences, fingerprint, offScreen, onScreen, onScreenOnly, type Fingerprint } from '../running/pristine';
+import { differences, fingerprint, offScreen, onScreen, catchingUp, gitRunning, type Fingerprint } from '../running/pristine';
 import { READY_TIMEOUT_MS } from '../running/runningEnvironment';
 import { recycleUserState, saveBaseline, writableRoots, type UserStatePart, type UserStateRecycled } from '../running/userState';
 import { waitForSettle } from '../running/settle';
@@ -81,15 +81,40 @@ const ON_SCREEN_LOOKS = 3;
  * container, which costs far more.
  */
 const ON_SCREEN_AFTER_RELOAD_MS = 30_000;
+/** In place, the same for this long: the Git view noticing a removed repository runs git for seconds on a loaded machine. */
+const CATCH_UP_MS = 10_000;
+/**
+ * How long in place waits for the IDE to take up the user and workspace settings it put back
+ * (well under a second normally). One that is not taken up by then is a reload's to fix, which
+ * costs a few seconds; waiting out the IDE's ready timeout costs minutes.
+ */
+const IN_PLACE_TAKE_UP_MS = 20_000;
 
 /** Takes a container's baseline; call it right after the start, before anything else happens in it. */
 export async function takeBaseline(deployment: Deployment, info: EnvironmentInfo, client: BridgeClient): Promise<Baseline> {
   const t0 = Date.now();
   const runtime = await deployment.runtime(info.id);
+  await toolsSnapshotWritten(runtime);
   await saveBaseline(runtime, await writableRoots(runtime, info.image));
   await settle(client);
   const [fp, pointer] = await Promise.all([fingerprint(runtime, client, { baseline: true }), client.call('capture.cursor', {})]);
   return { fingerprint: fp, pointer, ms: Date.now() - t0 };
+}
+
+/** The tools' snapshot of the workspace (the extension's tools/baseline.ts), a git folder of the IDE user's. */
+const TOOLS_SNAPSHOT = '/home/pwp/.pwp/tools/baseline.git';
+
+/**
+ * Waits until the tools' snapshot has its commit. The extension writes it in the background as
+ * the IDE starts (init, add, commit), so a baseline saved before then holds it half written: a
+ * recycle puts that half back, the pristine check (whose fingerprint is read later) finds files
+ * missing, and the reload's extension host, seeing no commit, writes a new one with another
+ * time, so the container is replaced. One that never gets its commit (the tools failed) is
+ * saved as it is after the bound.
+ */
+async function toolsSnapshotWritten(runtime: Runtime): Promise<void> {
+  const script = `i=0; until git --git-dir=${TOOLS_SNAPSHOT} rev-parse -q --verify HEAD >/dev/null 2>&1; do i=$((i+1)); [ $i -ge 600 ] && exit 1; sleep 0.1; done`;
+  await runtime.exec(['sh', '-c', script], { cwd: '/', timeoutSec: 120 });
 }
 
 const USER_FOLDER = `${USER_DATA}/User/`;
@@ -157,8 +182,8 @@ export async function recycle(
  * IDE state) is read while the screen settles over a short quiet window; the Set-of-Marks and
  * the screen after it. Only a check that finds nothing passes on that: one that finds a difference
  * is taken again whole after the longer quiet window of the baseline's, and again a few times while
- * what differs is only on the screen, so a screen, a list or an IDE part still catching up is not
- * taken for a difference (after a reload, for as long as onScreenMs).
+ * what differs may be catching up (pristine.ts, catchingUp), so a screen, a list or an IDE part
+ * still catching up is not taken for a difference (after a reload, for as long as onScreenMs).
  */
 async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap: (name: string) => void, onScreenMs = 0): Promise<string[]> {
   const parts = offScreen(runtime, client);
@@ -169,11 +194,14 @@ async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap
   lap('check');
   if (!diff.length) return diff;
   let again = diff;
-  // What the screen shows may trail the state it shows (Source Control's badge after a reload
-  // waits for git): differences only there get a few more settled looks before they count.
+  // What the screen shows may trail the state it shows (Source Control's badge waits for git):
+  // differences only there, or in git commands the Git view runs, get more settled looks before
+  // they count; while git runs, for up to CATCH_UP_MS (a reload that would put it right costs more).
   const until = Date.now() + onScreenMs;
-  for (let look = 0; (look <= ON_SCREEN_LOOKS || Date.now() < until) && again.length; look++) {
-    if (look > 0 && !onScreenOnly(again)) break;
+  const gitUntil = Date.now() + CATCH_UP_MS;
+  const gitRuns = () => again.some(gitRunning) && Date.now() < gitUntil;
+  for (let look = 0; (look <= ON_SCREEN_LOOKS || Date.now() < until || gitRuns()) && again.length; look++) {
+    if (look > 0 && !catchingUp(again)) break;
     await settle(client);
     lap('settle');
     again = differences(base.fingerprint, await fingerprint(runtime, client));
@@ -205,7 +233,7 @@ async function putBack(
     // A reopened workbench has the files the recycle put back; its zoom comes from the browser (put back below).
     await client.call('proc.openWorkbench', { timeoutMs: o.timeoutMs }, { timeoutMs: o.timeoutMs + 5000 });
   } else if (workbench) {
-    await takeUp(runtime, client, u, o.timeoutMs);
+    await takeUp(runtime, client, u, Math.min(o.timeoutMs, IN_PLACE_TAKE_UP_MS));
   }
   // The layout last: the Explorer shows the workspace as the files part left it.
   if (o.reload || workbench) await client.call('ide.workbench.clear', { revert: true, layout: true });
