@@ -109,12 +109,13 @@ const TOOLS_SNAPSHOT = '/home/pwp/.pwp/tools/baseline.git';
  * the IDE starts (init, add, commit), so a baseline saved before then holds it half written: a
  * recycle puts that half back, the pristine check (whose fingerprint is read later) finds files
  * missing, and the reload's extension host, seeing no commit, writes a new one with another
- * time, so the container is replaced. One that never gets its commit (the tools failed) is
- * saved as it is after the bound.
+ * time, so the container is replaced. The extension makes the folder as it activates, before
+ * the IDE is ready; none means no tools (nothing to wait for). One that never gets its commit
+ * (the tools failed) is saved as it is after the bound.
  */
 async function toolsSnapshotWritten(runtime: Runtime): Promise<void> {
-  const script = `i=0; until git --git-dir=${TOOLS_SNAPSHOT} rev-parse -q --verify HEAD >/dev/null 2>&1; do i=$((i+1)); [ $i -ge 600 ] && exit 1; sleep 0.1; done`;
-  await runtime.exec(['sh', '-c', script], { cwd: '/', timeoutSec: 120 });
+  const script = 'i=0; while [ -d "$1" ] && ! git --git-dir="$1" rev-parse -q --verify HEAD >/dev/null 2>&1; do i=$((i+1)); [ $i -ge 600 ] && exit 1; sleep 0.1; done';
+  await runtime.exec(['sh', '-c', script, 'sh', TOOLS_SNAPSHOT], { cwd: '/', timeoutSec: 120 });
 }
 
 const USER_FOLDER = `${USER_DATA}/User/`;

@@ -162,7 +162,7 @@ export class EnvPool {
   async fill(): Promise<void> {
     this.topUp();
     // With a total, a pool that has started all it may and has none starting is as full as it gets.
-    while (!this.closed && this.ready.length < this.opts.size && (this.starting > 0 || this.started < (this.opts.total ?? Infinity))) {
+    while (!this.closed && this.ready.length < this.opts.size && (this.starting > 0 || (this.started < (this.opts.total ?? Infinity) && !this.enoughComing()))) {
       if (this.lastError && this.starting === 0) throw this.lastError;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -187,7 +187,10 @@ export class EnvPool {
     if (!got && this.waiters.length >= toCome) throw new Error(`the pool has handed out all ${this.opts.total} environments it may start`);
     const p = got ? Promise.resolve({ env: got.env, staged: got.key !== undefined })
       : new Promise<{ env: RunningEnvironment; staged: boolean }>((resolve, reject) => this.waiters.push({ resolve, reject, key }));
-    void p.then(() => { this.onLoan++; this.handedOut++; }, () => undefined);
+    // Counted at once when one was ready, so that the top-up below sees it on loan.
+    const lend = () => { this.onLoan++; this.handedOut++; };
+    if (got) lend();
+    else void p.then(lend, () => undefined);
     this.lastError = null;
     this.topUp();
     return p;
@@ -248,7 +251,7 @@ export class EnvPool {
   private topUp(): void {
     const concurrency = this.opts.startConcurrency ?? 2;
     while (!this.closed && this.ready.length + this.starting + this.recycling < this.opts.size + this.waiters.length && this.starting < concurrency
-      && this.started < (this.opts.total ?? Infinity)) {
+      && this.started < (this.opts.total ?? Infinity) && !this.enoughComing()) {
       this.starting++;
       this.started++;
       const spec = { ...this.opts.spec, labels: { ...this.opts.spec?.labels, 'pwp.pool': '1' } };
@@ -278,6 +281,17 @@ export class EnvPool {
         // After an error is reported the pool waits for the next acquire, unless this start's tries go on.
         .finally(() => { this.starting--; if (!this.lastError || tryAgain) this.topUp(); });
     }
+  }
+
+  /**
+   * Whether the environments the pool has, is starting or will get back cover every episode it
+   * has still to hand out (a caller that said how many, recycling): another start would cost a
+   * cold start's CPU where a recycle of seconds does (a bench's last runs on an image, the gold
+   * and null runs of a dataset check's row). One given back and replaced makes room again.
+   */
+  private enoughComing(): boolean {
+    if (!this.recycles || this.opts.episodes === undefined) return false;
+    return this.ready.length + this.starting + this.recycling + this.onLoan >= this.opts.episodes - this.handedOut;
   }
 
   /** Takes a new environment's recycling baseline; without one it is handed out once. */

@@ -218,6 +218,39 @@ describe('EnvPool recycling (faked environments and recycler)', () => {
     await closeAll(pool);
   });
 
+  it('starts no spare that an environment coming back covers (a bench\'s last runs on an image), but one for each run at a time', async () => {
+    // A dataset check's row at one run at a time: gold, then null, on one image.
+    const f = fakes();
+    const r = recycler();
+    const pool = new EnvPool({ size: 1, total: 2, episodes: 2, ...f, recycler: r.recycler, recycle: {} });
+    await pool.fill();
+    const first = await pool.acquire();
+    await tick();
+    assert.equal(f.starts(), 1, 'no spare while the only other run can have this one back');
+    pool.release(first.env);
+    assert.equal((await pool.acquire()).env, first.env);
+    assert.deepEqual([f.starts(), pool.stats.recycled], [1, 1]);
+    await closeAll(pool);
+    // Two at a time: both start, neither waits for the other's recycle.
+    const g = fakes();
+    const two = new EnvPool({ size: 2, total: 2, episodes: 2, ...g, recycler: recycler().recycler, recycle: {} });
+    const both = await Promise.all([two.acquire(), two.acquire()]);
+    assert.notEqual(both[0].env, both[1].env);
+    assert.equal(g.starts(), 2);
+    await closeAll(two);
+  });
+
+  it('starts a fresh one for a waiting run when the environment it counted on fails the pristine check', async () => {
+    const f = fakes();
+    const pool = new EnvPool({ size: 1, total: 2, episodes: 2, ...f, recycler: recycler(new Set(['e1'])).recycler, recycle: {} });
+    const first = await pool.acquire();
+    const next = pool.acquire();
+    pool.release(first.env);
+    assert.equal((await next).env.info.id, 'e2');
+    assert.deepEqual([f.starts(), f.removed], [2, ['e1']]);
+    await closeAll(pool);
+  });
+
   it('with size 0 starts only for callers, and keeps at most `idle` of those given back (an Env server\'s pool)', async () => {
     const f = fakes();
     const r = recycler();
