@@ -25,7 +25,7 @@
 import type { BridgeClient } from '../client/bridgeClient';
 import type { Deployment, EnvironmentInfo } from '../deployment/deployment';
 import type { Runtime } from '../deployment/runtime';
-import { differences, fingerprint, offScreen, onScreen, catchingUp, gitRunning, type Fingerprint } from '../running/pristine';
+import { differences, fingerprint, offScreen, onScreen, onScreenOnly, type Fingerprint } from '../running/pristine';
 import { READY_TIMEOUT_MS } from '../running/runningEnvironment';
 import { recycleUserState, saveBaseline, writableRoots, type UserStatePart, type UserStateRecycled } from '../running/userState';
 import { waitForSettle } from '../running/settle';
@@ -81,8 +81,6 @@ const ON_SCREEN_LOOKS = 3;
  * container, which costs far more.
  */
 const ON_SCREEN_AFTER_RELOAD_MS = 30_000;
-/** In place, the same for this long: the Git view noticing a removed repository runs git for seconds on a loaded machine. */
-const CATCH_UP_MS = 10_000;
 /**
  * How long in place waits for the IDE to take up the user and workspace settings it put back
  * (well under a second normally). One that is not taken up by then is a reload's to fix, which
@@ -183,8 +181,8 @@ export async function recycle(
  * IDE state) is read while the screen settles over a short quiet window; the Set-of-Marks and
  * the screen after it. Only a check that finds nothing passes on that: one that finds a difference
  * is taken again whole after the longer quiet window of the baseline's, and again a few times while
- * what differs may be catching up (pristine.ts, catchingUp), so a screen, a list or an IDE part
- * still catching up is not taken for a difference (after a reload, for as long as onScreenMs).
+ * what differs is only on the screen, so a screen, a list or an IDE part still catching up is not
+ * taken for a difference (after a reload, for as long as onScreenMs).
  */
 async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap: (name: string) => void, onScreenMs = 0): Promise<string[]> {
   const parts = offScreen(runtime, client);
@@ -195,14 +193,11 @@ async function check(runtime: Runtime, client: BridgeClient, base: Baseline, lap
   lap('check');
   if (!diff.length) return diff;
   let again = diff;
-  // What the screen shows may trail the state it shows (Source Control's badge waits for git):
-  // differences only there, or in git commands the Git view runs, get more settled looks before
-  // they count; while git runs, for up to CATCH_UP_MS (a reload that would put it right costs more).
+  // What the screen shows may trail the state it shows (Source Control's badge after a reload
+  // waits for git): differences only there get a few more settled looks before they count.
   const until = Date.now() + onScreenMs;
-  const gitUntil = Date.now() + CATCH_UP_MS;
-  const gitRuns = () => again.some(gitRunning) && Date.now() < gitUntil;
-  for (let look = 0; (look <= ON_SCREEN_LOOKS || Date.now() < until || gitRuns()) && again.length; look++) {
-    if (look > 0 && !catchingUp(again)) break;
+  for (let look = 0; (look <= ON_SCREEN_LOOKS || Date.now() < until) && again.length; look++) {
+    if (look > 0 && !onScreenOnly(again)) break;
     await settle(client);
     lap('settle');
     again = differences(base.fingerprint, await fingerprint(runtime, client));

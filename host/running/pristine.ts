@@ -99,19 +99,6 @@ export function onScreenOnly(diffs: readonly string[]): boolean {
   return diffs.every((d) => d.startsWith('marks:') || d.startsWith('screen:'));
 }
 
-/**
- * Whether every difference is of something that may still be catching up with a recycle: what the
- * screen shows, or a git command of the IDE's Git view noticing that the workspace's repository
- * is gone (a loaded machine runs them seconds late). The recycle's check looks again at such
- * differences before they count; any that stay still count.
- */
-export function catchingUp(diffs: readonly string[]): boolean {
-  return diffs.every((d) => d.startsWith('marks:') || d.startsWith('screen:') || gitRunning(d));
-}
-
-/** Whether a difference is a git command running that the baseline did not have. */
-export const gitRunning = (diff: string): boolean => diff.startsWith('processes: added git ');
-
 /** What differs between a baseline and now, one line per difference (empty: pristine). */
 export function differences(base: Fingerprint, now: Fingerprint): string[] {
   const out: string[] = [];

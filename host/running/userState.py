@@ -76,6 +76,11 @@ def ide_helper(p, par):
         return False
     try:
         return os.readlink('/proc/%d/exe' % p) in IDE_HELPERS
+    except FileNotFoundError:
+        # Ended since the listing (a `git rev-parse` of the Git view's, gone in milliseconds): a
+        # helper that finished, never one left behind; counted stray, it made a fresh start's
+        # listing, and so the pristine check, depend on the moment it was read.
+        return True
     except OSError:
         return False
 
@@ -491,4 +496,6 @@ def main():
     print(json.dumps(out))
 
 
-main()
+# Run as a program (userState.ts: python3 -c), not when a test imports it.
+if __name__ == '__main__':
+    main()
