@@ -69,7 +69,7 @@ export function runnerFiles(): { path: string; content: string; mode: number }[]
     { path: 'pwp/runner/run.js', content: RUNNER_JS, mode: 0o644 },
     ...['python3', 'python'].map((n) => ({ path: `pwp/runner/bin/${n}`, content: PYTHON_SHIM, mode: 0o755 })),
     ...['pytest', 'py.test'].map((n) => ({ path: `pwp/runner/bin/${n}`, content: PYTEST_SHIM, mode: 0o755 })),
-    ...['pwp_pytest.py', 'pwp_equality.py', 'pwp_script.py'].map((n) => ({ path: `${PYTHON_DIR.slice(1)}/${n}`, content: script(n), mode: 0o644 })),
+    ...['pwp_pytest.py', 'pwp_equality.py', 'pwp_sealed.py', 'pwp_script.py'].map((n) => ({ path: `${PYTHON_DIR.slice(1)}/${n}`, content: script(n), mode: 0o644 })),
     { path: NODE_PRELOAD.slice(1), content: script('pwp_node.js'), mode: 0o644 },
     { path: MOCHA_CANARY.slice(1), content: script('pwp_mocha_canary.js'), mode: 0o644 },
     { path: JEST_CANARY.slice(1), content: script('pwp_jest_canary.js'), mode: 0o644 },

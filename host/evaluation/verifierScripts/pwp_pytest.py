@@ -24,14 +24,12 @@
 # Everything imported here, before the workspace is on sys.path: a module of the workspace
 # must never be imported in place of one of these.
 import ast
-import base64
-import importlib.abc
-import importlib.machinery
 import json
 import os
 import sys
 
 import pwp_equality
+import pwp_sealed
 import pytest
 from _pytest.assertion import rewrite
 
@@ -48,12 +46,10 @@ if _dir:
 # ---- sealed test files ----------------------------------------------------------------------
 
 def _seal():
-    """Takes the sealed test files' text from the runner's descriptor; installs what reads them from there, once each."""
-    fd = os.environ.pop("PWP_SEALED_FD", "")
-    if not fd:
+    """Takes the sealed test files' text (pwp_sealed.py); pytest's rewriting and a loader of this file's each take one from there, once."""
+    texts = pwp_sealed.read()
+    if not texts:
         return
-    with os.fdopen(int(fd), "rb") as f:
-        texts = {path: base64.b64decode(text) for path, text in json.loads(f.read() or b"{}").items()}
     original = rewrite._rewrite_test
 
     def _rewrite_test(fn, config):
@@ -65,29 +61,16 @@ def _seal():
         rewrite.rewrite_asserts(tree, source, strfn, config)
         return os.stat(fn), compile(tree, strfn, "exec", dont_inherit=True)
 
-    class _Loader(importlib.abc.Loader):
-        def create_module(self, spec):
-            return None
-
-        def exec_module(self, module):
-            # Not rewritten (--assert=plain, or a module pytest does not rewrite): the equality
-            # check goes into every comparison, its asserts' included.
-            origin = module.__spec__.origin
-            tree = ast.parse(texts.pop(origin, b""), filename=origin)
-            pwp_equality.instrument(tree, skip_asserts=False)
-            exec(compile(tree, origin, "exec", dont_inherit=True), module.__dict__)
-
-    class _Finder(importlib.abc.MetaPathFinder):
-        # After pytest's rewriting hook (it goes first): a sealed module it does not rewrite.
-        def find_spec(self, name, path=None, target=None):
-            spec = importlib.machinery.PathFinder.find_spec(name, path)
-            if spec is None or spec.origin not in texts:
-                return None
-            spec.loader = _Loader()
-            return spec
+    def _plain(module, origin, source):
+        # Not rewritten (--assert=plain, or a module pytest does not rewrite): the equality
+        # check goes into every comparison, its asserts' included.
+        tree = ast.parse(source, filename=origin)
+        pwp_equality.instrument(tree, skip_asserts=False)
+        exec(compile(tree, origin, "exec", dont_inherit=True), module.__dict__)
 
     rewrite._rewrite_test = _rewrite_test
-    sys.meta_path.insert(0, _Finder())
+    # After pytest's rewriting hook (it goes first): a sealed module it does not rewrite.
+    pwp_sealed.serve(texts, _plain)
 
 
 _seal()

@@ -21,16 +21,13 @@
 # and exit code 0. Code that walks this process's frames or objects can still find the mark
 # or re-run the script's code: that is for the parsed-code check (pythonCodeCheck.ts).
 import ast
-import base64
-import importlib.abc
-import importlib.machinery
-import json
 import os
 import sys
 import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pwp_equality  # noqa: E402
+import pwp_sealed  # noqa: E402
 del sys.path[0]
 
 END = "_pwp_reached_end"
@@ -48,36 +45,6 @@ def read_mark(fd=3):
     except OSError:
         pass
     return b"".join(chunks).decode("utf-8", "replace").strip()
-
-
-def read_sealed():
-    """The sealed files' text ({path: bytes}) from the runner's descriptor, which is then closed."""
-    fd = os.environ.pop("PWP_SEALED_FD", "")
-    if not fd:
-        return {}
-    with os.fdopen(int(fd), "rb") as f:
-        return {path: base64.b64decode(text) for path, text in json.loads(f.read() or b"{}").items()}
-
-
-def serve_sealed(texts):
-    """A sealed module the script imports (a helper beside it) is loaded from its text, once."""
-    class Loader(importlib.abc.Loader):
-        def create_module(self, spec):
-            return None
-
-        def exec_module(self, module):
-            source = texts.pop(module.__spec__.origin, b"")
-            exec(compile(source, module.__spec__.origin, "exec", dont_inherit=True), module.__dict__)
-
-    class Finder(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path=None, target=None):
-            spec = importlib.machinery.PathFinder.find_spec(name, path)
-            if spec is None or spec.origin not in texts:
-                return None
-            spec.loader = Loader()
-            return spec
-
-    sys.meta_path.insert(0, Finder())
 
 
 def code_objects(code):
@@ -108,7 +75,7 @@ def reached_end(mark, codes, lines):
 
 def main():
     mark = read_mark()
-    texts = read_sealed()
+    texts = pwp_sealed.read()
     if len(sys.argv) < 2:
         sys.exit("usage: pwp_script.py SCRIPT [ARGS...]")
     path = os.path.abspath(sys.argv[1])
@@ -117,7 +84,8 @@ def main():
         with open(path, "rb") as f:
             source = f.read()
     if texts:
-        serve_sealed(texts)
+        # A helper module beside the script, sealed with it.
+        pwp_sealed.serve(texts, lambda module, origin, text: exec(compile(text, origin, "exec", dont_inherit=True), module.__dict__))
     tree = ast.parse(source, filename=path)
     lines = end_lines(tree)
     pwp_equality.instrument(tree, import_self=False, skip_asserts=False)

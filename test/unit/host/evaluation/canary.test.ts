@@ -80,8 +80,8 @@ describe('grading canary', () => {
       ['jest', 'tests', '--json', '--outputFile=/r.json', '--verbose', '--setupFilesAfterEnv', '/workspace/tests/setup.js', '/pwp/runner/node/pwp_jest_canary.js']);
     assert.deepEqual(withReportFlags({ framework: 'jest', command: ['jest'] }, '/r.json'), ['jest', '--json', '--outputFile=/r.json'], 'unchanged without a canary');
     const names = runnerFiles().map((f) => f.path);
-    for (const f of ['pwp/runner/python/pwp_pytest.py', 'pwp/runner/python/pwp_equality.py', 'pwp/runner/python/pwp_script.py', 'pwp/runner/node/pwp_node.js',
-      'pwp/runner/node/pwp_mocha_canary.js', 'pwp/runner/node/pwp_jest_canary.js']) assert.ok(names.includes(f), f);
+    for (const f of ['pwp/runner/python/pwp_pytest.py', 'pwp/runner/python/pwp_equality.py', 'pwp/runner/python/pwp_sealed.py', 'pwp/runner/python/pwp_script.py',
+      'pwp/runner/node/pwp_node.js', 'pwp/runner/node/pwp_mocha_canary.js', 'pwp/runner/node/pwp_jest_canary.js']) assert.ok(names.includes(f), f);
   });
 
   it('jest: the canary once per test file in the JSON report and in the verbose console; a second Tests: line is someone else\'s', () => {
