@@ -103,12 +103,15 @@ const TEST_FILE = /(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$/;
 /** JavaScript and TypeScript sources node, mocha and jest load as modules. */
 const JS_SOURCE = /\.(?:[cm]?js|[cm]?ts|jsx|tsx)$/;
 
-/** Whether the command is the image's node --test, mocha or jest itself (not a script that may run it more than once). */
+/**
+ * Whether the command is the image's node --test, mocha or jest itself (not a script that may run
+ * it more than once). mocha --parallel is one: a sealed run is made serial (withReportFlags).
+ */
 function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): boolean {
   const argv = imageRunner(e.command);
   switch (e.framework) {
     case 'node': return argv[0] === 'node' && argv.includes('--test');
-    case 'mocha': return argv[0] === 'mocha' && !argv.some((a) => a === '--parallel' || a === '-p');
+    case 'mocha': return argv[0] === 'mocha';
     case 'jest': return argv[0] === 'jest';
     default: return false;
   }

@@ -33,14 +33,20 @@ let runs = 0;
  * verifier's preload for node and mocha, the overlay for go (pytest's comes with the launch).
  * With `sealed` (node --test, mocha, jest: sealedTests), the runner runs under node with the
  * sealing preload (pwp_seal.js) loaded first, in one process: node --test without process
- * isolation, jest in band (the descriptor with the sealed texts reaches that process only).
+ * isolation, mocha not parallel, jest in band (the descriptor with the sealed texts reaches that
+ * process only).
  */
 export function withReportFlags(
   e: Pick<TestsEvaluator, 'framework' | 'command'>, report = `${SCRATCH_DIR}/report`, canary = false, jestSetup: readonly string[] = [], sealed = false,
 ): string[] {
   const argv = imageRunner(e.command);
   if (sealed && e.framework === 'node') argv.splice(1, 0, '--require', SEAL_PRELOAD, '--test-isolation=none');
-  if (sealed && e.framework === 'mocha') argv.splice(0, 1, 'node', '--require', SEAL_PRELOAD, MOCHA_SCRIPT);
+  if (sealed && e.framework === 'mocha') {
+    // Serial, whatever the command or a .mocharc says: parallel mode's workers would not get the
+    // descriptor. The tests are the same; only mocha's scheduling of files differs.
+    const serial = argv.filter((a) => a !== '--parallel' && a !== '-p' && !a.startsWith('--parallel='));
+    argv.splice(0, argv.length, 'node', '--require', SEAL_PRELOAD, MOCHA_SCRIPT, '--no-parallel', ...serial.slice(1));
+  }
   if (sealed && e.framework === 'jest') argv.splice(0, 1, 'node', '--require', SEAL_PRELOAD, JEST_SCRIPT, '--runInBand', '--no-cache');
   switch (e.framework) {
     case 'pytest':

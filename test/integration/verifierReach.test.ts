@@ -341,6 +341,8 @@ describe('verifier reach: sealed JavaScript test files (node --test, mocha, jest
   const runs: [string, Record<string, unknown>, string][] = [
     ['node --test', { kind: 'tests', framework: 'node', command: ['node', '--test', 'test/sum.test.js'] }, SUM_TESTS.node],
     ['mocha', { kind: 'tests', framework: 'mocha', command: ['npx', 'mocha', 'test/'] }, SUM_TESTS.mocha],
+    // Made serial when sealed: parallel mode's workers would not get the sealed texts.
+    ['mocha --parallel', { kind: 'tests', framework: 'mocha', command: ['npx', 'mocha', '--parallel', 'test/'] }, SUM_TESTS.mocha],
     ['jest', { kind: 'tests', framework: 'jest', command: ['npx', 'jest'] }, SUM_TESTS.jest],
   ];
   for (const [runner, evaluator, testFile] of runs) {

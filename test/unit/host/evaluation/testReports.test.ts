@@ -137,8 +137,11 @@ describe('test reports', () => {
       ['node', '--test-reporter=junit', '--test-reporter-destination=/r.xml', '--test-reporter=tap']);
     assert.deepEqual(withReportFlags({ framework: 'node', command: ['node', '--test', 'test/'] }, '/r.xml', false, [], true).slice(-5),
       ['--require', '/pwp/runner/node/pwp_seal.js', '--test-isolation=none', '--test', 'test/']);
-    assert.deepEqual(withReportFlags({ framework: 'mocha', command: ['npx', 'mocha', 'test/'] }, '/r.json', false, [], true).slice(0, 5),
-      ['node', '--require', '/pwp/runner/node/pwp_seal.js', '/opt/test-runners/node_modules/mocha/bin/mocha.js', 'test/']);
+    assert.deepEqual(withReportFlags({ framework: 'mocha', command: ['npx', 'mocha', 'test/'] }, '/r.json', false, [], true).slice(0, 6),
+      ['node', '--require', '/pwp/runner/node/pwp_seal.js', '/opt/test-runners/node_modules/mocha/bin/mocha.js', '--no-parallel', 'test/']);
+    // Serial whatever the command says (a .mocharc's parallel is overridden by --no-parallel).
+    assert.deepEqual(withReportFlags({ framework: 'mocha', command: ['mocha', '-p', '--parallel', '--parallel=true', '-j', '2', 'test/'] }, '/r.json', false, [], true).slice(3, 8),
+      ['/opt/test-runners/node_modules/mocha/bin/mocha.js', '--no-parallel', '-j', '2', 'test/']);
     assert.deepEqual(withReportFlags({ framework: 'jest', command: ['npx', 'jest'] }, '/r.json', false, [], true).slice(0, 6),
       ['node', '--require', '/pwp/runner/node/pwp_seal.js', '/opt/test-runners/node_modules/jest/bin/jest.js', '--runInBand', '--no-cache']);
     assert.deepEqual(withReportFlags({ framework: 'go', command: ['go', 'test', './...'] }), ['go', 'test', '-json', './...']);
