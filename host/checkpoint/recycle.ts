@@ -25,7 +25,7 @@
 import type { BridgeClient } from '../client/bridgeClient';
 import type { Deployment, EnvironmentInfo } from '../deployment/deployment';
 import type { Runtime } from '../deployment/runtime';
-import { differences, fingerprint, offScreen, onScreen, onScreenOnly, type Fingerprint } from '../running/pristine';
+import { differences, fingerprint, offScreen, onScreen, onScreenOnly, TOOLS_SNAPSHOT, type Fingerprint } from '../running/pristine';
 import { READY_TIMEOUT_MS } from '../running/runningEnvironment';
 import { recycleUserState, saveBaseline, writableRoots, type UserStatePart, type UserStateRecycled } from '../running/userState';
 import { waitForSettle } from '../running/settle';
@@ -98,9 +98,6 @@ export async function takeBaseline(deployment: Deployment, info: EnvironmentInfo
   const [fp, pointer] = await Promise.all([fingerprint(runtime, client, { baseline: true }), client.call('capture.cursor', {})]);
   return { fingerprint: fp, pointer, ms: Date.now() - t0 };
 }
-
-/** The tools' snapshot of the workspace (the extension's tools/baseline.ts), a git folder of the IDE user's. */
-const TOOLS_SNAPSHOT = '/home/pwp/.pwp/tools/baseline.git';
 
 /**
  * Waits until the tools' snapshot has its commit. The extension writes it in the background as

@@ -162,7 +162,7 @@ export class EnvPool {
   async fill(): Promise<void> {
     this.topUp();
     // With a total, a pool that has started all it may and has none starting is as full as it gets.
-    while (!this.closed && this.ready.length < this.opts.size && (this.starting > 0 || (this.started < (this.opts.total ?? Infinity) && !this.enoughComing()))) {
+    while (!this.closed && this.ready.length < this.opts.size && (this.starting > 0 || this.mayStartMore())) {
       if (this.lastError && this.starting === 0) throw this.lastError;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -251,7 +251,7 @@ export class EnvPool {
   private topUp(): void {
     const concurrency = this.opts.startConcurrency ?? 2;
     while (!this.closed && this.ready.length + this.starting + this.recycling < this.opts.size + this.waiters.length && this.starting < concurrency
-      && this.started < (this.opts.total ?? Infinity) && !this.enoughComing()) {
+      && this.mayStartMore()) {
       this.starting++;
       this.started++;
       const spec = { ...this.opts.spec, labels: { ...this.opts.spec?.labels, 'pwp.pool': '1' } };
@@ -284,14 +284,16 @@ export class EnvPool {
   }
 
   /**
-   * Whether the environments the pool has, is starting or will get back cover every episode it
-   * has still to hand out (a caller that said how many, recycling): another start would cost a
-   * cold start's CPU where a recycle of seconds does (a bench's last runs on an image, the gold
-   * and null runs of a dataset check's row). One given back and replaced makes room again.
+   * Whether another start is of use: under the total, and (for a caller that said how many
+   * episodes, recycling) not when the environments the pool has, is starting or will get back
+   * cover every episode it has still to hand out: another start would cost a cold start's CPU
+   * where a recycle of seconds does (a bench's last runs on an image, the gold and null runs of
+   * a dataset check's row). One given back and replaced makes room again.
    */
-  private enoughComing(): boolean {
-    if (!this.recycles || this.opts.episodes === undefined) return false;
-    return this.ready.length + this.starting + this.recycling + this.onLoan >= this.opts.episodes - this.handedOut;
+  private mayStartMore(): boolean {
+    if (this.started >= (this.opts.total ?? Infinity)) return false;
+    if (!this.recycles || this.opts.episodes === undefined) return true;
+    return this.ready.length + this.starting + this.recycling + this.onLoan < this.opts.episodes - this.handedOut;
   }
 
   /** Takes a new environment's recycling baseline; without one it is handed out once. */

@@ -25,9 +25,12 @@ export const SCREEN_MASK: readonly ScreenBox[] = [];
  * to the container's own start, which the pristine check compares with; comparing with another
  * container's start (test/integration/recycle.test.ts) leaves these paths out.
  */
+/** The tools' snapshot of the workspace (the extension's tools/baseline.ts), a git folder of the IDE user's. */
+export const TOOLS_SNAPSHOT = '/home/pwp/.pwp/tools/baseline.git';
+
 export const PER_START: readonly string[] = [
   '/home/pwp/.config/code-server/config.yaml', '/home/pwp/ide/user-data/User/machineid',
-  '/home/pwp/.cache/Microsoft/DeveloperTools/deviceid', '/home/pwp/.pwp/tools/baseline.git/',
+  '/home/pwp/.cache/Microsoft/DeveloperTools/deviceid', `${TOOLS_SNAPSHOT}/`,
 ];
 
 export interface Fingerprint {
