@@ -55,19 +55,34 @@ interface SerializedModel {
 }
 
 /**
- * entries.json, or undefined when there is none. The workbench rewrites it after every save,
- * so a read can land on a half-written file: retry a parse failure a few times.
+ * entries.json, or undefined when there is none. The workbench rewrites it after every save
+ * (the file removed and written anew, or truncated and written), so a read can land between the
+ * two: missing while its folder holds the history's copies, or half written. Such a read is
+ * tried again until one parses, up to `patienceMs`; a folder without copies and without
+ * entries.json has no index to wait for.
  */
-async function readModel(folder: string, attempts = 5): Promise<SerializedModel | undefined> {
-  for (let i = 0; ; i++) {
-    let text: string;
-    try { text = await readFile(join(folder, 'entries.json'), 'utf8'); } catch { return undefined; }
-    try { return JSON.parse(text) as SerializedModel; } catch {
-      if (i + 1 >= attempts) return undefined;
-      await new Promise((r) => setTimeout(r, 20));
+async function readModel(folder: string, patienceMs: number): Promise<SerializedModel | undefined> {
+  const deadline = Date.now() + patienceMs;
+  for (;;) {
+    let text: string | undefined;
+    try { text = await readFile(join(folder, 'entries.json'), 'utf8'); } catch { text = undefined; }
+    if (text !== undefined) {
+      try { return JSON.parse(text) as SerializedModel; } catch { /* half written: read again */ }
+    } else if (!(await holdsCopies(folder))) {
+      return undefined;
     }
+    if (Date.now() >= deadline) return undefined;
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/** Whether a history folder holds entry copies (anything but its index). */
+async function holdsCopies(folder: string): Promise<boolean> {
+  try { return (await readdir(folder)).some((n) => n !== 'entries.json'); } catch { return false; }
+}
+
+/** How long a read waits out the workbench's rewrite of an index. */
+const REWRITE_PATIENCE_MS = 2000;
 
 /** The path a history resource names, whatever its scheme (file:, vscode-remote://host…). */
 export function resourcePath(resource: string): string | undefined {
@@ -81,14 +96,21 @@ export function resourcePath(resource: string): string | undefined {
  */
 export async function findHistoryFolder(historyHome: string, resource: string, path: string): Promise<string | undefined> {
   const byHash = join(historyHome, historyFolderName(resource));
-  const model = await readModel(byHash);
+  const model = await readModel(byHash, REWRITE_PATIENCE_MS);
   if (model && typeof model.resource === 'string' && resourcePath(model.resource) === path) return byHash;
   let names: string[];
   try { names = await readdir(historyHome); } catch { return undefined; }
-  let best: { folder: string; mtime: number } | undefined;
-  for (const name of names) {
+  // Every folder is read once at once; only those caught in a rewrite are waited on, so a
+  // search does not wait on every other file's history.
+  const read = await Promise.all(names.map(async (name) => {
     const folder = join(historyHome, name);
-    const m = await readModel(folder);
+    return { folder, model: await readModel(folder, 0) };
+  }));
+  for (const r of read) {
+    if (!r.model && await holdsCopies(r.folder)) r.model = await readModel(r.folder, REWRITE_PATIENCE_MS);
+  }
+  let best: { folder: string; mtime: number } | undefined;
+  for (const { folder, model: m } of read) {
     if (typeof m?.resource !== 'string' || resourcePath(m.resource) !== path) continue;
     // Two windows onto the same file under different hosts: the one written last is current.
     const mtime = (await stat(join(folder, 'entries.json')).catch(() => undefined))?.mtimeMs ?? 0;
@@ -113,7 +135,7 @@ export async function readHistoryEntries(folder: string, path: string): Promise<
       sourceDescription: null, size: st.size, location: join(folder, name),
     });
   }
-  const model = await readModel(folder);
+  const model = await readModel(folder, REWRITE_PATIENCE_MS);
   for (const e of model?.entries ?? []) {
     const found = typeof e.id === 'string' ? entries.get(e.id) : undefined;
     if (!found) continue; // listed but its copy is gone: the workbench drops it too

@@ -66,6 +66,22 @@ describe('local history on disk', () => {
     assert.deepEqual((await readHistoryEntries(dir, '/w/a.py')).map((e) => [e.timestamp, e.source]), [[7, 'undoRedo.source']]);
   });
 
+  it('waits out an entries.json removed for its rewrite, however long the writer takes', async () => {
+    // The rewrite is caught between removal and creation: the folder holds the copies, not
+    // the index. Written back later than any fixed number of quick retries would wait.
+    const dir = folder('i', undefined, { 'AAAA.py': 'x' });
+    const model = JSON.stringify({ version: 1, resource: 'vscode-remote://h/w/a.py', entries: [{ id: 'AAAA.py', timestamp: 9 }] });
+    const found = findHistoryFolder(home, 'file:///w/a.py', '/w/a.py');
+    setTimeout(() => writeFileSync(join(dir, 'entries.json'), model), 300);
+    assert.equal(await found, dir);
+  });
+
+  it('does not wait on a folder with neither copies nor index', async () => {
+    mkdirSync(join(home, 'empty'));
+    const remote = folder('j', 'vscode-remote://h/w/b.py', {});
+    assert.equal(await findHistoryFolder(home, 'file:///w/b.py', '/w/b.py'), remote);
+  });
+
   it('decodes resource paths and labels unknown sources by their id', () => {
     assert.equal(resourcePath('vscode-remote://127.0.0.1:8080/workspace/a%20b.py'), '/workspace/a b.py');
     assert.equal(resourcePath('not a uri'), undefined);
