@@ -69,7 +69,8 @@ export function runnerFiles(): { path: string; content: string; mode: number }[]
     { path: 'pwp/runner/run.js', content: RUNNER_JS, mode: 0o644 },
     ...['python3', 'python'].map((n) => ({ path: `pwp/runner/bin/${n}`, content: PYTHON_SHIM, mode: 0o755 })),
     ...['pytest', 'py.test'].map((n) => ({ path: `pwp/runner/bin/${n}`, content: PYTEST_SHIM, mode: 0o755 })),
-    ...['pwp_pytest.py', 'pwp_equality.py', 'pwp_sealed.py', 'pwp_script.py'].map((n) => ({ path: `${PYTHON_DIR.slice(1)}/${n}`, content: script(n), mode: 0o644 })),
+    ...['pwp_pytest.py', 'pwp_equality.py', 'pwp_sealed.py', 'pwp_script.py', 'pwp_seal_broker.py']
+      .map((n) => ({ path: `${PYTHON_DIR.slice(1)}/${n}`, content: script(n), mode: 0o644 })),
     { path: NODE_PRELOAD.slice(1), content: script('pwp_node.js'), mode: 0o644 },
     { path: MOCHA_CANARY.slice(1), content: script('pwp_mocha_canary.js'), mode: 0o644 },
     { path: JEST_CANARY.slice(1), content: script('pwp_jest_canary.js'), mode: 0o644 },
@@ -122,9 +123,11 @@ function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): bo
  * tests' process, and a test file it can read hands it the expected values.
  * - pytest: its test modules and conftest.py files among the hidden files, under the paths the
  *   command names (all of them when it names none); `traceback.extract_stack()` would give the
- *   calling assert's line. Only a command that is pytest itself seals (a script may run pytest
- *   more than once); with `--assert=plain` the plugin's own loader takes the modules pytest's
- *   rewriting would have taken, and puts the equality check into their asserts itself.
+ *   calling assert's line. With `--assert=plain` the plugin's own loader takes the modules
+ *   pytest's rewriting would have taken, and puts the equality check into their asserts itself.
+ *   A script that runs pytest (`bash run_tests.sh …`) seals every hidden Python file outside a
+ *   dot-folder (IDE-Bench's `task_tests.py` is named by its script; the plugin's loader takes a
+ *   module pytest does not rewrite), handed to its runner by the broker (SealBroker).
  * - node --test, mocha, jest: every hidden JavaScript or TypeScript source (tests and the helpers
  *   they load), served to the runner's module loading by the verifier's preload (pwp_seal.js).
  *   A hidden source the tests read as data, not as a module, finds it sealed.
@@ -139,18 +142,42 @@ function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): bo
 export function sealedTests(
   e: Pick<TestsEvaluator, 'framework' | 'command'> & { env?: Record<string, string>; completionMark?: boolean }, hiddenFiles: readonly string[],
 ): string[] {
-  if (e.completionMark) return hiddenFiles.filter((p) => p.endsWith('.py') && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
+  // Every hidden Python file outside the grader's own dot-folders: what a script runs is not known.
+  const scriptSeal = () => hiddenFiles.filter((p) => p.endsWith('.py') && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
+  if (e.completionMark) return scriptSeal();
   // With cgo, C and assembler files the build compiles could include a sealed file's bytes (.incbin).
   if (e.framework === 'go') return goRunOf(e.command) && e.env?.CGO_ENABLED !== '1' ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
   if (nodeRunnerCommand(e)) return hiddenFiles.filter((p) => JS_SOURCE.test(p) && !p.split('/').includes('node_modules')).map((p) => `/workspace/${p}`);
   if (e.framework !== 'pytest') return [];
-  const argv = imageRunner(e.command);
-  const args = argv[0] === 'python3' && argv[1] === '-m' && argv[2] === 'pytest' ? argv.slice(3) : ['pytest', 'py.test'].includes(argv[0]) ? argv.slice(1) : undefined;
-  if (!args) return [];
+  const args = pytestArgs(e.command);
+  // A script that runs pytest itself, through the broker (sealBroker).
+  if (!args) return scriptSeal();
   const named = args.filter((a) => !a.startsWith('-')).map((a) => posix.normalize(a.split('::')[0]).replace(/^\/workspace\//, '').replace(/\/$/, ''));
   const covered = (p: string) => named.some((n) => n === '.' || p === n || p.startsWith(`${n}/`));
   const anyNamed = hiddenFiles.some(covered);
   return hiddenFiles.filter((p) => TEST_FILE.test(p) && (!anyNamed || covered(p) || p.endsWith('conftest.py'))).map((p) => `/workspace/${p}`);
+}
+
+/** pytest's arguments when the command is pytest itself, or undefined for a script that runs it. */
+function pytestArgs(command: readonly string[]): string[] | undefined {
+  const argv = imageRunner(command);
+  if (argv[0] === 'python3' && argv[1] === '-m' && argv[2] === 'pytest') return argv.slice(3);
+  return ['pytest', 'py.test'].includes(argv[0]) ? argv.slice(1) : undefined;
+}
+
+/**
+ * How a test script's sealed files reach its runner (RunSpec.sealBroker). A script (`bash
+ * run_tests.sh`) starts pytest itself, and any descriptor it was given every process it starts
+ * would inherit: instead a broker of root's (pwp_seal_broker.py) hands the texts to the first
+ * process that asks and is the verifier's pytest launch, started by the script, neither
+ * dumpable nor traced (its memory closed to the tests' other processes), and to no other.
+ */
+export interface SealBroker { script: string; launch: string }
+export const SEAL_BROKER: SealBroker = { script: `${PYTHON_DIR}/pwp_seal_broker.py`, launch: PYTEST_LAUNCH };
+
+/** Whether a sealed run's texts go through the broker: a pytest run the command does not start itself. */
+export function sealsThroughBroker(e: Pick<TestsEvaluator, 'framework' | 'command'> & { completionMark?: boolean }): boolean {
+  return e.framework === 'pytest' && !e.completionMark && !pytestArgs(e.command);
 }
 
 /**
@@ -228,6 +255,8 @@ export interface RunSpec {
    * (pwp_seal.js) reads before any code of the workspace runs.
    */
   seal?: string[];
+  /** For a test script's sealed run: the texts go to its runner from this broker, not on a descriptor. */
+  sealBroker?: SealBroker;
   /** For a sealed go test run: build as root, then run the binaries as the tests' user (argv is then not run). */
   go?: GoRun;
   /** Where the runner keeps results and how it finds the canary (the file has no constants of its own). */

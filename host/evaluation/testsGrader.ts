@@ -15,7 +15,7 @@ import {
 } from './canary';
 import {
   CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, HIDDEN_DIR, imageRunner, JEST_CANARY, JEST_SCRIPT, MARK_ENV, MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD,
-  RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, SEAL_PRELOAD, sealedTests, TESTS_UID, testsEnv,
+  RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, SEAL_BROKER, SEAL_PRELOAD, sealedTests, sealsThroughBroker, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';
@@ -223,7 +223,8 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   const seal = sealedTests(e, sandbox.grading?.hiddenFiles ?? []);
   const argv = withReportFlags(e, report, !!canary, jestSetup, seal.length > 0);
   const go = e.framework === 'go' && seal.length ? goRunOf(argv) : undefined;
-  const spec = { id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(seal.length ? { seal } : {}), ...(go ? { go } : {}) };
+  const broker = seal.length && sealsThroughBroker(e) ? { sealBroker: SEAL_BROKER } : {};
+  const spec = { id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(seal.length ? { seal } : {}), ...broker, ...(go ? { go } : {}) };
   const run = await runIsolated(sandbox, spec, canarySpec, mark);
   const ended = mark && !run.timedOut ? checkCompletionMark(mark, run.stdout) : undefined;
   const read = readCases(e, run);

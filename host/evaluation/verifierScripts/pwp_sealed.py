@@ -1,23 +1,54 @@
 # The task's sealed hidden Python files, as the tests' process gets them (isolatedRunner.ts):
 # root's alone on disk while the tests run, their text handed over on the descriptor that
-# PWP_SEALED_FD names. Read once, before any code of the workspace runs; then each file is
-# taken from here once (pwp_pytest.py's rewriting and loader, pwp_script.py's script and the
+# PWP_SEALED_FD names, or, in a test script's run, by the runner's broker (pwp_seal_broker.py)
+# on the socket PWP_SEAL_BROKER names. Read once, before any code of the workspace runs; then
+# each file is taken from here once (pwp_pytest.py's rewriting and loader, pwp_script.py's script and the
 # modules it imports), so nothing in the process keeps a text it has used.
 import base64
 import importlib.abc
 import importlib.machinery
 import json
 import os
+import socket
 import sys
 
 
 def read():
-    """The sealed files' text ({path: bytes}) from the runner's descriptor, which is then closed."""
+    """The sealed files' text ({path: bytes}) from the runner's descriptor, which is then closed, or from the broker."""
     fd = os.environ.pop("PWP_SEALED_FD", "")
-    if not fd:
+    broker = os.environ.pop("PWP_SEAL_BROKER", "")
+    if fd:
+        with os.fdopen(int(fd), "rb") as f:
+            texts = json.loads(f.read() or b"{}")
+    elif broker:
+        texts = _ask(broker)
+    else:
         return {}
-    with os.fdopen(int(fd), "rb") as f:
-        return {path: base64.b64decode(text) for path, text in json.loads(f.read() or b"{}").items()}
+    return {path: base64.b64decode(text) for path, text in texts.items()}
+
+
+def _ask(path):
+    # Not dumpable first: from here on no other process of the tests' user can read this
+    # process's memory or trace it, which the broker checks before it answers.
+    import ctypes
+
+    PR_SET_DUMPABLE = 4
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    chunks = []
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.connect(path)
+            while True:
+                chunk = s.recv(1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+    except OSError as e:
+        print(f"pwp: the sealed test files could not be asked for: {e}", file=sys.stderr)
+        return {}
+    answer = json.loads(b"".join(chunks) or b"{}")
+    # Refused: the broker said why on the run's stderr; the sealed files then fail to load.
+    return {} if "refused" in answer else answer
 
 
 def serve(texts, run):

@@ -84,7 +84,10 @@ const canary = process.env[spec.layout.canaryEnv] ? JSON.parse(process.env[spec.
 const mark = process.env[spec.layout.markEnv];
 const env = Object.assign({}, process.env, spec.env);
 for (const k of [...spec.dropEnv, spec.layout.canaryEnv, spec.layout.markEnv, spec.layout.sealedEnv, 'PWP_CANARY_DIR']) delete env[k];
-if (sealed.length) env[spec.layout.sealedEnv] = '4';
+// A test script starts its runner itself: the texts go to it from a broker (sealBroker), not on a descriptor.
+const broker = sealed.length && spec.sealBroker ? '/pwp/seal/' + spec.id + '.sock' : undefined;
+if (sealed.length && !broker) env[spec.layout.sealedEnv] = '4';
+if (broker) env.PWP_SEAL_BROKER = broker;
 let argv = spec.argv;
 if (canary) {
   // The root is 0711: the tests' user reaches the run's folder by its name only.
@@ -164,13 +167,34 @@ if (spec.go) {
   const toolDir = spawnSync('go', ['env', 'GOTOOLDIR'], { encoding: 'utf8', env: { PATH: env.PATH, HOME: '/root', GOENV: 'off' } }).stdout.trim();
   argv = ['bash', '-c', GO_SCRIPT, 'pwp-go', toolDir + '/test2json', String(spec.go.testFlags.length), ...spec.go.testFlags, ...goRuns];
 }
-const child = spawn('setpriv', [...asTests, ...argv], { cwd: spec.cwd, env, stdio: ['ignore', 'pipe', 'pipe', mark ? 'pipe' : 'ignore', sealed.length ? 'pipe' : 'ignore'] });
-if (mark) { child.stdio[3].on('error', () => {}); child.stdio[3].end(mark + '\n'); }
-if (sealed.length) { child.stdio[4].on('error', () => {}); child.stdio[4].end(JSON.stringify(Object.fromEntries(sealed.map((f) => [f.path, f.text])))); }
-const out = collect(child.stdout);
-const err = collect(child.stderr);
+/**
+ * The broker of a test script's sealed files (pwp_seal_broker.py), listening before the script
+ * starts; it is told the script's process once that exists. Its refusals go with the run's stderr.
+ */
+function startBroker() {
+  fs.mkdirSync('/pwp/seal', { recursive: true, mode: 0o755 });
+  const b = spawn('/usr/bin/python3', ['-I', spec.sealBroker.script], { stdio: ['pipe', 'pipe', 'pipe'] });
+  b.stdin.on('error', () => {});
+  b.stdin.write(JSON.stringify({ texts: Object.fromEntries(sealed.map((f) => [f.path, f.text])), launch: spec.sealBroker.launch, uid: spec.uid, socket: broker }) + '\n');
+  const said = collect(b.stderr);
+  let served = 0;
+  const ready = new Promise((resolve) => {
+    let buf = '';
+    b.stdout.on('data', (c) => {
+      buf += c;
+      if (buf.includes('ready\n')) resolve(true);
+      served = (buf.match(/^served$/gm) || []).length;
+    });
+    b.on('exit', () => resolve(false));
+  });
+  return { process: b, ready, said, served: () => served };
+}
+const sealBroker = broker ? startBroker() : undefined;
+let child;
+let out;
+let err;
 let timedOut = false;
-const timer = setTimeout(() => { timedOut = true; killAll(); }, spec.timeoutSec * 1000);
+let timer;
 let finished = false;
 async function finish(code, signal, started) {
   if (finished) return;
@@ -189,7 +213,7 @@ async function finish(code, signal, started) {
   if (!survivors) for (const f of sealed) { try { fs.chmodSync(f.path, f.mode); } catch { /* gone */ } }
   if (report.data) fs.writeFileSync(results + '/report', report.data, { mode: 0o644 });
   fs.writeFileSync(results + '/stdout', Buffer.concat([Buffer.from(goLines.map((l) => l + '\n').join('')), out.text()]), { mode: 0o644 });
-  fs.writeFileSync(results + '/stderr', Buffer.concat([Buffer.from(goErrors.join('')), err.text()]), { mode: 0o644 });
+  fs.writeFileSync(results + '/stderr', Buffer.concat([Buffer.from(goErrors.join('')), err.text(), await brokerSaid()]), { mode: 0o644 });
   if (spec.go) fs.rmSync('/pwp/gobin/' + spec.id, { recursive: true, force: true });
   const signals = { SIGKILL: 9, SIGTERM: 15, SIGSEGV: 11, SIGABRT: 6, SIGINT: 2 };
   const ran = !started ? 127 : timedOut ? 124 : code !== null ? code : 128 + (signals[signal] || 0);
@@ -197,6 +221,29 @@ async function finish(code, signal, started) {
   const exitCode = goFailed && ran === 0 ? 1 : ran;
   process.stdout.write(JSON.stringify({ exitCode, timedOut, survivors, hasReport: !!report.data, problem: report.problem }) + '\n');
 }
-// On the runner's exit, not when its output closes: a background process could hold that open.
-child.on('exit', (code, signal) => finish(code, signal, true));
-child.on('error', () => finish(null, null, false));
+/** Ends the broker; what it refused, and a word if no runner asked at all, for the run's stderr. */
+async function brokerSaid() {
+  if (!sealBroker) return Buffer.alloc(0);
+  sealBroker.process.kill('SIGKILL');
+  await sealBroker.said.done;
+  fs.rmSync(broker, { force: true });
+  const none = sealBroker.served() ? '' : 'pwp: no test runner asked for the sealed test files: a test script must run pytest as `python3 -m pytest` or `pytest` from its PATH (the verifier\'s), which gets them from the verifier\n';
+  return Buffer.concat([sealBroker.said.text(), Buffer.from(none)]);
+}
+async function start() {
+  // A broker that did not start serves nothing: the sealed files then fail to load, and what it
+  // said goes with the run's stderr.
+  if (sealBroker) await sealBroker.ready;
+  child = spawn('setpriv', [...asTests, ...argv], { cwd: spec.cwd, env, stdio: ['ignore', 'pipe', 'pipe', mark ? 'pipe' : 'ignore', sealed.length && !broker ? 'pipe' : 'ignore'] });
+  // The script's process: the broker serves only processes it started.
+  if (sealBroker) sealBroker.process.stdin.end(child.pid + '\n');
+  if (mark) { child.stdio[3].on('error', () => {}); child.stdio[3].end(mark + '\n'); }
+  if (sealed.length && !broker) { child.stdio[4].on('error', () => {}); child.stdio[4].end(JSON.stringify(Object.fromEntries(sealed.map((f) => [f.path, f.text])))); }
+  out = collect(child.stdout);
+  err = collect(child.stderr);
+  timer = setTimeout(() => { timedOut = true; killAll(); }, spec.timeoutSec * 1000);
+  // On the runner's exit, not when its output closes: a background process could hold that open.
+  child.on('exit', (code, signal) => finish(code, signal, true));
+  child.on('error', () => finish(null, null, false));
+}
+start();

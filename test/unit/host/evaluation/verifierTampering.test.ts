@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { goRunOf, imageRunner, sealedTests, testsEnv } from '../../../../host/evaluation/isolatedRunner';
+import { goRunOf, imageRunner, sealedTests, sealsThroughBroker, testsEnv } from '../../../../host/evaluation/isolatedRunner';
 import { crossCheck, jestSummary, pytestSummary, tapSummary } from '../../../../host/evaluation/runnerOutput';
 import { findJsTampering } from '../../../../host/evaluation/jsCodeCheck';
 import { pythonCheckInput, pythonFindings } from '../../../../host/evaluation/pythonCodeCheck';
@@ -90,7 +90,7 @@ describe('isolated runners', () => {
     assert.equal(env.GOENV, 'off', 'no Go settings file the tests\' code can write');
   });
 
-  it('seals the hidden test modules and conftest.py files a pytest command runs (--assert=plain too), and nothing a script or another runner reads', () => {
+  it('seals the hidden test modules and conftest.py files a pytest command or a script running pytest runs (--assert=plain too), and nothing another runner reads', () => {
     const hidden = [
       'tests/test_roman_hidden.py', 'tests/conftest.py', 'tests/helpers.py', 'other/test_else.py', '.swebench/test_swebench.py', '.swebench/runner_canary.py', 'size_test.go',
     ];
@@ -105,7 +105,12 @@ describe('isolated runners', () => {
       'all of them when it names none');
     assert.deepEqual(seal(['python3', '-m', 'pytest', '--assert=plain', 'tests']), ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py'],
       "without rewriting the plugin's loader takes them");
-    assert.deepEqual(seal(['bash', 'run_tests.sh']), [], 'a script may run pytest more than once');
+    assert.deepEqual(seal(['bash', 'run_tests.sh', 'tests/test_roman_hidden.py']),
+      ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py', '/workspace/tests/helpers.py', '/workspace/other/test_else.py'],
+      'a script that runs pytest: every hidden Python file outside the grader\'s dot-folders, whatever it is given');
+    assert.ok(sealsThroughBroker({ framework: 'pytest', command: ['bash', 'run_tests.sh'] }), 'a script gets them from the broker');
+    assert.ok(!sealsThroughBroker({ framework: 'pytest', command: ['python3', '-m', 'pytest'] }), 'pytest itself on its descriptor');
+    assert.ok(!sealsThroughBroker({ framework: 'exitCode', command: ['bash', 'run_tests.sh'] }), 'not a pytest run');
     assert.deepEqual(seal(['go', 'test', './...'], 'go'), ['/workspace/size_test.go'], "go test seals the hidden _test.go files");
     assert.deepEqual(seal(['go', 'test', '-exec', 'x', './...'], 'go'), [], 'an argument it does not know runs go test as given');
     assert.deepEqual(sealedTests({ framework: 'go', command: ['go', 'test', './...'], env: { CGO_ENABLED: '1' } }, hidden), [], 'cgo could include a sealed file');
