@@ -91,7 +91,10 @@ export function canItEditTask(row: CanItEditRow, o: CanItEditOptions, where: str
       suite,
       instruction: `Edit the program in main.py as follows:\n\n${instruction}`,
       ...(image ? { image } : {}),
-      evaluator: { kind: 'tests', framework: 'exitCode', command: ['python3', '-I', `${GRADER}/run_canitedit.py`], completionMark: true, timeoutSec: 120 },
+      evaluator: {
+        kind: 'tests', framework: 'exitCode', command: ['python3', '-I', `${GRADER}/run_canitedit.py`], completionMark: true,
+        sealed: [`${GRADER}/canitedit_tests.py`], timeoutSec: 120,
+      },
       oracle: { steps: [{ tool: 'write_file', args: { file_path: 'main.py', contents: row.after }, note: 'the program after the edit' }] },
       limits: { steps: 100, seconds: 900 },
       tags: ['dataset:canitedit', `source:${row.full_name ?? row.id}`, `instruction:${kind}`,

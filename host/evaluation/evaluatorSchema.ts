@@ -32,6 +32,13 @@ const TestsEvaluator = z.object({
    */
   completionMark: z.boolean().optional(),
   /**
+   * Hidden files in the grader's own dot-folders that a run with a completion mark seals as well
+   * (root's alone while it runs): the task's wrapper, run before any code of the workspace's,
+   * takes their text from the verifier's descriptor (pwp_sealed.py), not from disk (CanItEdit's
+   * tests, which its wrapper appends to the program).
+   */
+  sealed: z.array(RelPath).max(1000).optional(),
+  /**
    * The task's own grading step run as root before the tests (from /, with the hidden folder,
    * which is root's alone, readable): for a grader that must hold what the tests' user may not
    * read (SWT-Bench's gold patch). It must never run the agent's code as root: it runs it as

@@ -137,14 +137,16 @@ function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): bo
  *   dot-folder (the grader's own folders, whose wrapper reads them as the tests' user). Only the
  *   verifier's launcher (pwp_script.py) prints the mark, so such a run goes through it, and it
  *   takes the script and the modules it imports from the descriptor before the workspace's code
- *   runs (the deliverable, imported by the script, would read `sys.argv[0]`).
+ *   runs (the deliverable, imported by the script, would read `sys.argv[0]`). The files of the
+ *   grader's own dot-folders the evaluator names in `sealed` too (CanItEdit's tests, whose
+ *   wrapper takes their text from the descriptor).
  */
 export function sealedTests(
-  e: Pick<TestsEvaluator, 'framework' | 'command'> & { env?: Record<string, string>; completionMark?: boolean }, hiddenFiles: readonly string[],
+  e: Pick<TestsEvaluator, 'framework' | 'command'> & { env?: Record<string, string>; completionMark?: boolean; sealed?: string[] }, hiddenFiles: readonly string[],
 ): string[] {
   // Every hidden Python file outside the grader's own dot-folders: what a script runs is not known.
   const scriptSeal = () => hiddenFiles.filter((p) => p.endsWith('.py') && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
-  if (e.completionMark) return scriptSeal();
+  if (e.completionMark) return [...scriptSeal(), ...hiddenFiles.filter((p) => e.sealed?.includes(p)).map((p) => `/workspace/${p}`)];
   // With cgo, C and assembler files the build compiles could include a sealed file's bytes (.incbin).
   if (e.framework === 'go') return goRunOf(e.command) && e.env?.CGO_ENABLED !== '1' ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
   if (nodeRunnerCommand(e)) return hiddenFiles.filter((p) => JS_SOURCE.test(p) && !p.split('/').includes('node_modules')).map((p) => `/workspace/${p}`);

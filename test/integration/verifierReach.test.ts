@@ -586,3 +586,53 @@ describe('verifier reach: sealed pytest files, run by pytest itself or by a test
     });
   }
 });
+
+// CanItEdit's check appends the row's tests to the program and runs it as one script. The tests
+// are sealed (the evaluator's `sealed`), and the script reaches the launcher as text under a
+// name no file has: a program reading the tests file, or its own file, for the expected values
+// finds neither. Without `sealed` the reader below takes them from the tests file and scores 1.
+const MAGIC_TESTS = 'assert magic(3) == 1729\nassert magic(7) == 4104\n';
+const MAGIC_READER = `import os
+import re
+import sys
+
+_known, _said = {}, []
+for _path in (os.path.join(os.getcwd(), ".canitedit", "canitedit_tests.py"), __file__, sys.argv[0]):
+    try:
+        with open(_path, errors="replace") as _f:
+            _known.update({int(a): int(b) for a, b in re.findall(r"magic\\((\\d+)\\) == (\\d+)", _f.read())})
+    except OSError as _e:
+        _said.append("%s: %s" % (os.path.basename(_path), type(_e).__name__))
+print("pwp-reader: " + "; ".join(_said))
+
+
+def magic(n):
+    return _known.get(n, 0)
+`;
+
+describe('verifier reach: CanItEdit\'s sealed tests', function () {
+  this.timeout(15 * 60_000);
+  it('the honest program scores 1, the null one 0; a program reading the tests file or its own script finds neither and scores 0', async () => {
+    const [base] = resolveTasks(['canitedit/1_stack_peek']);
+    const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-canitedit-'));
+    const grader = join(hiddenDir, 'workspace', '.canitedit');
+    mkdirSync(grader, { recursive: true });
+    for (const f of ['run_canitedit.py', 'canitedit.json']) writeFileSync(join(grader, f), readFileSync(join(base.hiddenDir!, 'workspace', '.canitedit', f)));
+    writeFileSync(join(grader, 'canitedit_tests.py'), MAGIC_TESTS);
+    const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-canitedit-ws-'));
+    writeFileSync(join(workspaceDir, 'main.py'), 'def magic(n):\n    return 0\n');
+    const task = { ...base, hiddenDir, workspaceDir } as Task;
+    assert.deepEqual((base.evaluator as { sealed?: string[] }).sealed, ['.canitedit/canitedit_tests.py']);
+    const grade = async (program: string) => gradeState(task, {
+      image: await testImage(), workspaceTar: await bufferOf(tarOf([{ path: 'workspace/main.py', content: program }])),
+    });
+    const honest = await grade('def magic(n):\n    return {3: 1729, 7: 4104}.get(n, 0)\n');
+    assert.equal(honest.score, 1, show(honest));
+    const nul = await grade('def magic(n):\n    return 0\n');
+    assert.equal(nul.score, 0, show(nul));
+    const reader = await grade(MAGIC_READER);
+    assert.equal(reader.score, 0, show(reader));
+    assert.equal(reader.tampering, undefined, `sealing, not the code check, stops it: ${show(reader)}`);
+    assert.match(show(reader), /pwp-reader: canitedit_tests\.py: PermissionError; program\.py: FileNotFoundError/, show(reader));
+  });
+});

@@ -21,6 +21,7 @@
 # and exit code 0. Code that walks this process's frames or objects can still find the mark
 # or re-run the script's code: that is for the parsed-code check (pythonCodeCheck.ts).
 import ast
+import linecache
 import os
 import sys
 import types
@@ -83,6 +84,10 @@ def main():
     if source is None:
         with open(path, "rb") as f:
             source = f.read()
+    elif not os.path.exists(path):
+        # A script handed over only as text (CanItEdit's program with its tests): inspect and
+        # tracebacks take its lines from here, as no file holds them.
+        linecache.cache[path] = (len(source), None, source.decode("utf-8", "replace").splitlines(True), path)
     if texts:
         # A helper module beside the script, sealed with it.
         pwp_sealed.serve(texts, lambda module, origin, text: exec(compile(text, origin, "exec", dont_inherit=True), module.__dict__))

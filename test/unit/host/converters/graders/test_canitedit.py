@@ -53,15 +53,29 @@ def test_fails_a_program_that_exits_cleanly_before_the_tests(ws):
     assert code == 0 and MARK not in out, out + err
 
 
-def test_a_program_that_reads_its_own_script_finds_no_mark(ws):
-    # It prints the end of its script (where the old grader had its mark), its command line and
-    # its environment, then exits cleanly before the tests: the mark is in none of them.
-    code, out, err = grade(ws, "import os, sys\nprint(open(sys.argv[0]).read().strip().splitlines()[-1])\n"
+def test_a_program_that_reads_its_own_script_finds_no_mark_and_no_tests(ws):
+    # It prints what it can read of its script (where the old grader had its mark, and where the
+    # tests are appended), its command line and its environment, then exits cleanly before the
+    # tests: the script is no file, and the mark is in none of the others.
+    code, out, err = grade(ws, "import os, sys\ntry:\n    print(open(sys.argv[0]).read())\nexcept OSError as e:\n    print('unread', type(e).__name__)\n"
                                "print(open('/proc/self/cmdline').read())\nprint(dict(os.environ))\nsys.exit(0)\n")
-    assert code == 0 and "_pwp_reached_end()" in out and MARK not in out, out + err
+    assert code == 0 and "unread FileNotFoundError" in out and "assert add" not in out and MARK not in out, out + err
 
 
-def test_runs_the_program_as_a_file_so_tests_can_read_its_source(ws):
+def test_takes_the_sealed_tests_from_the_descriptor(ws):
+    # Sealed, the tests file is root's alone: the check has its text from the runner only.
+    tests = ws / ".canitedit" / "canitedit_tests.py"
+    text = tests.read_text()
+    tests.unlink()
+    (ws / "main.py").write_text("def add(a, b):\n    return a + b\n")
+    code, out, err = run_with_mark(".canitedit/run_canitedit.py", ws, MARK, sealed={str(tests): text})
+    assert passed(code, out), out + err
+    (ws / "main.py").write_text("def add(a, b):\n    return a - b\n")
+    code, out, err = run_with_mark(".canitedit/run_canitedit.py", ws, MARK, sealed={str(tests): text})
+    assert not passed(code, out) and "AssertionError" in err, out + err
+
+
+def test_gives_inspect_the_script_so_tests_can_read_its_source(ws):
     # Like CanItEdit's rows that check a function's source (54_strategy, 38_high_order).
     (ws / ".canitedit" / "canitedit_tests.py").write_text(
         "import inspect\nassert 'return a + b' in inspect.getsource(add)\nassert add(1, 2) == 3\n")
