@@ -52,7 +52,11 @@ export class IdeStack extends EventEmitter {
     this.display = new SupervisedProcess({
       name: 'display',
       command: 'Xvfb',
-      args: [cfg.display, '-screen', '0', `${cfg.width}x${cfg.height}x24`, '-nolisten', 'tcp', '-fbdir', fbDir, '-dpi', '96', '-auth', cfg.xauthority],
+      // -r: no auto-repeat. xdotool's key presses are synthetic: on a loaded machine the release
+      // of a key can come late enough for the server to repeat it (ctrl+s typed "ssss" after
+      // the save once ctrl was up). A person at the live view types through x11vnc, whose
+      // viewer repeats keys itself.
+      args: [cfg.display, '-screen', '0', `${cfg.width}x${cfg.height}x24`, '-nolisten', 'tcp', '-fbdir', fbDir, '-dpi', '96', '-auth', cfg.xauthority, '-r'],
       prepare: () => {
         mkdirSync(fbDir, { recursive: true });
         rmSync(`/tmp/.X${displayNum}-lock`, { force: true });

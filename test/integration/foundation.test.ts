@@ -104,6 +104,11 @@ describe('foundation: a real IDE in a real container', function () {
     await fileBecomes(`/workspace/${NOTES}`, text);
   });
 
+  it('does not repeat a held key on its own: a late key release on a loaded machine types nothing more', async () => {
+    const out = await execIn(env(), ['sh', '-c', 'XAUTHORITY=/tmp/pwp/xauthority DISPLAY=:1 xset q'], 'root');
+    assert.match(out, /auto repeat:\s+off/, out);
+  });
+
   it('moves the pointer and reports its position', async () => {
     const { client } = env();
     await client.call('input.move', { x: 640, y: 400 });
