@@ -399,29 +399,43 @@ def add(a, b):
 `;
 const PY_ALWAYS_EQUAL = 'class S(int):\n    def __eq__(self, other):\n        return True\n\n    __hash__ = int.__hash__\n\n\ndef add(a, b):\n    return S(0)\n';
 
+/**
+ * A task of the test's own on the image's pytest: tests/test_calc_hidden.py hidden, calc.py the
+ * agent's (and run_tests.sh, restored, for a command that runs it); graded with `command`.
+ */
+function pySumTask(command: string[]) {
+  const [base] = resolveTasks(['code-edit/py-roman']);
+  const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-py-'));
+  mkdirSync(join(hiddenDir, 'workspace', 'tests'), { recursive: true });
+  writeFileSync(join(hiddenDir, 'workspace', 'tests', 'test_calc_hidden.py'), PY_SUM_TEST);
+  const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-py-ws-'));
+  writeFileSync(join(workspaceDir, 'calc.py'), 'def add(a, b):\n    return 0\n');
+  writeFileSync(join(workspaceDir, 'run_tests.sh'), SUM_SCRIPT);
+  const evaluator = EvaluatorSchema.parse({ kind: 'tests', framework: 'pytest', command }) as Evaluator;
+  const task = { ...base, evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
+  return async (calc: string) => gradeState(task, {
+    image: await testImage(),
+    workspaceTar: await bufferOf(tarOf([{ path: 'workspace/calc.py', content: calc }, { path: 'workspace/run_tests.sh', content: SUM_SCRIPT }])),
+  });
+}
+
+/** The honest add scores 1, the null one 0, and the reader 0 because the test file is sealed. */
+async function sealedAgainstReader(grade: (calc: string) => Promise<EvaluationResult>): Promise<void> {
+  const honest = await grade('def add(a, b):\n    return a + b\n');
+  assert.equal(honest.score, 1, show(honest));
+  const nul = await grade('def add(a, b):\n    return 0\n');
+  assert.equal(nul.score, 0, show(nul));
+  const reader = await grade(PY_SUM_READER);
+  assert.equal(reader.score, 0, show(reader));
+  assert.equal(reader.tampering, undefined, `sealing, not the code check, stops it: ${show(reader)}`);
+  assert.match(show(reader), /pwp-reader: .*test_calc_hidden\.py: PermissionError/, show(reader));
+}
+
 describe('verifier reach: sealed pytest files with --assert=plain', function () {
   this.timeout(15 * 60_000);
   it('the honest add scores 1, the null agent 0; a deliverable reading the hidden test file finds it sealed, an always-equal int is tampering: both score 0', async () => {
-    const [base] = resolveTasks(['code-edit/py-roman']);
-    const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-py-'));
-    mkdirSync(join(hiddenDir, 'workspace', 'tests'), { recursive: true });
-    writeFileSync(join(hiddenDir, 'workspace', 'tests', 'test_calc_hidden.py'), PY_SUM_TEST);
-    const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-py-ws-'));
-    writeFileSync(join(workspaceDir, 'calc.py'), 'def add(a, b):\n    return 0\n');
-    const command = ['python3', '-m', 'pytest', '-q', '--assert=plain', 'tests/test_calc_hidden.py'];
-    const evaluator = EvaluatorSchema.parse({ kind: 'tests', framework: 'pytest', command }) as Evaluator;
-    const task = { ...base, evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
-    const grade = async (calc: string) => gradeState(task, {
-      image: await testImage(), workspaceTar: await bufferOf(tarOf([{ path: 'workspace/calc.py', content: calc }])),
-    });
-    const honest = await grade('def add(a, b):\n    return a + b\n');
-    assert.equal(honest.score, 1, show(honest));
-    const nul = await grade('def add(a, b):\n    return 0\n');
-    assert.equal(nul.score, 0, show(nul));
-    const reader = await grade(PY_SUM_READER);
-    assert.equal(reader.score, 0, show(reader));
-    assert.equal(reader.tampering, undefined, `sealing, not the code check, stops it: ${show(reader)}`);
-    assert.match(show(reader), /pwp-reader: .*test_calc_hidden\.py: PermissionError/, show(reader));
+    const grade = pySumTask(['python3', '-m', 'pytest', '-q', '--assert=plain', 'tests/test_calc_hidden.py']);
+    await sealedAgainstReader(grade);
     const equal = await grade(PY_ALWAYS_EQUAL);
     assert.equal(equal.score, 0, show(equal));
     assert.match(show(equal), /tampering suspected.*class S/, show(equal));
@@ -557,27 +571,8 @@ describe('verifier reach: sealed pytest files, run by pytest itself or by a test
   ];
   for (const [how, command] of commands) {
     it(`${how}: the honest add scores 1, the null agent 0; a deliverable reading the hidden test file (or its cached code) or starting a pytest of its own to read its failures gets nothing: both score 0`, async () => {
-      const [base] = resolveTasks(['code-edit/py-roman']);
-      const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-script-'));
-      mkdirSync(join(hiddenDir, 'workspace', 'tests'), { recursive: true });
-      writeFileSync(join(hiddenDir, 'workspace', 'tests', 'test_calc_hidden.py'), PY_SUM_TEST);
-      const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-script-ws-'));
-      writeFileSync(join(workspaceDir, 'calc.py'), 'def add(a, b):\n    return 0\n');
-      writeFileSync(join(workspaceDir, 'run_tests.sh'), SUM_SCRIPT);
-      const evaluator = EvaluatorSchema.parse({ kind: 'tests', framework: 'pytest', command }) as Evaluator;
-      const task = { ...base, evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
-      const grade = async (calc: string) => gradeState(task, {
-        image: await testImage(),
-        workspaceTar: await bufferOf(tarOf([{ path: 'workspace/calc.py', content: calc }, { path: 'workspace/run_tests.sh', content: SUM_SCRIPT }])),
-      });
-      const honest = await grade('def add(a, b):\n    return a + b\n');
-      assert.equal(honest.score, 1, show(honest));
-      const nul = await grade('def add(a, b):\n    return 0\n');
-      assert.equal(nul.score, 0, show(nul));
-      const reader = await grade(PY_SUM_READER);
-      assert.equal(reader.score, 0, show(reader));
-      assert.equal(reader.tampering, undefined, `sealing, not the code check, stops it: ${show(reader)}`);
-      assert.match(show(reader), /pwp-reader: .*test_calc_hidden\.py: PermissionError/, show(reader));
+      const grade = pySumTask(command);
+      await sealedAgainstReader(grade);
       const prober = await grade(PY_SUM_PROBER);
       assert.equal(prober.score, 0, show(prober));
       assert.equal(prober.tampering, undefined, `sealing, not the code check, stops it: ${show(prober)}`);
