@@ -257,6 +257,8 @@ export interface RunSpec {
    * (pwp_seal.js) reads before any code of the workspace runs.
    */
   seal?: string[];
+  /** The canary's names go to the tests on descriptor 5 (pytest's plugin reads it), not in a folder the environment names. */
+  canaryOnFd?: boolean;
   /** For a test script's sealed run: the texts go to its runner from this broker, not on a descriptor. */
   sealBroker?: SealBroker;
   /** For a sealed go test run: build as root, then run the binaries as the tests' user (argv is then not run). */
@@ -269,7 +271,8 @@ export interface RunLayout { results: string; canaryEnv: string; canaryRoot: str
  * The run's canary folder and its files (canary.ts). Given to the runner in its environment
  * (CANARY_ENV), never on its command line, which any user can read in /proc; the runner
  * writes them root-owned under CANARY_ROOT, which the tests' user can pass through but not
- * list, gives the tests the folder as PWP_CANARY_DIR and CANARY_PLACEHOLDER in their argv,
+ * list, gives the tests the folder as PWP_CANARY_DIR (pytest gets canary.json on a descriptor
+ * instead: RunSpec.canaryOnFd) and CANARY_PLACEHOLDER in their argv,
  * and removes it when the run is over.
  */
 export interface CanarySpec { dir: string; files: Record<string, string> }

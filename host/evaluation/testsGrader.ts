@@ -224,7 +224,10 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   const argv = withReportFlags(e, report, !!canary, jestSetup, seal.length > 0);
   const go = e.framework === 'go' && seal.length ? goRunOf(argv) : undefined;
   const broker = seal.length && sealsThroughBroker(e) ? { sealBroker: SEAL_BROKER } : {};
-  const spec = { id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(seal.length ? { seal } : {}), ...broker, ...(go ? { go } : {}) };
+  const spec = {
+    id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(e.framework === 'pytest' ? { canaryOnFd: true } : {}),
+    ...(seal.length ? { seal } : {}), ...broker, ...(go ? { go } : {}),
+  };
   const run = await runIsolated(sandbox, spec, canarySpec, mark);
   const ended = mark && !run.timedOut ? checkCompletionMark(mark, run.stdout) : undefined;
   const read = readCases(e, run);

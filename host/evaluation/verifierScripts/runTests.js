@@ -83,13 +83,17 @@ const canary = process.env[spec.layout.canaryEnv] ? JSON.parse(process.env[spec.
 // The completion mark goes to the tests on descriptor 3 only: a pipe written and closed here.
 const mark = process.env[spec.layout.markEnv];
 const env = Object.assign({}, process.env, spec.env);
-for (const k of [...spec.dropEnv, spec.layout.canaryEnv, spec.layout.markEnv, spec.layout.sealedEnv, 'PWP_CANARY_DIR']) delete env[k];
+for (const k of [...spec.dropEnv, spec.layout.canaryEnv, spec.layout.markEnv, spec.layout.sealedEnv, 'PWP_CANARY_DIR', 'PWP_CANARY_FD']) delete env[k];
 // A test script starts its runner itself: the texts go to it from a broker (sealBroker), not on a descriptor.
 const broker = sealed.length && spec.sealBroker ? '/pwp/seal/' + spec.id + '.sock' : undefined;
 if (sealed.length && !broker) env[spec.layout.sealedEnv] = '4';
 if (broker) env.PWP_SEAL_BROKER = broker;
 let argv = spec.argv;
-if (canary) {
+// pytest's canary goes on descriptor 5, read and closed by the verifier's plugin before any code
+// of the workspace runs: a folder's name in the environment would stay in /proc/<pid>/environ.
+const canaryOnFd = canary && spec.canaryOnFd ? canary.files['canary.json'] : undefined;
+if (canaryOnFd !== undefined) env.PWP_CANARY_FD = '5';
+if (canary && canaryOnFd === undefined) {
   // The root is 0711: the tests' user reaches the run's folder by its name only.
   fs.mkdirSync(spec.layout.canaryRoot, { recursive: true, mode: 0o711 });
   fs.chmodSync(spec.layout.canaryRoot, 0o711);
@@ -208,7 +212,7 @@ async function finish(code, signal, started) {
   await Promise.race([Promise.all([out.done, err.done]), new Promise((r) => { grace = setTimeout(r, 5000); })]);
   clearTimeout(grace);
   const report = spec.report ? readReport(spec.report) : {};
-  if (canary) fs.rmSync(canary.dir, { recursive: true, force: true });
+  if (canary && canaryOnFd === undefined) fs.rmSync(canary.dir, { recursive: true, force: true });
   if (hiddenMode !== undefined && !survivors) fs.chmodSync(spec.layout.hidden, hiddenMode);
   if (!survivors) for (const f of sealed) { try { fs.chmodSync(f.path, f.mode); } catch { /* gone */ } }
   if (report.data) fs.writeFileSync(results + '/report', report.data, { mode: 0o644 });
@@ -234,11 +238,13 @@ async function start() {
   // A broker that did not start serves nothing: the sealed files then fail to load, and what it
   // said goes with the run's stderr.
   if (sealBroker) await sealBroker.ready;
-  child = spawn('setpriv', [...asTests, ...argv], { cwd: spec.cwd, env, stdio: ['ignore', 'pipe', 'pipe', mark ? 'pipe' : 'ignore', sealed.length && !broker ? 'pipe' : 'ignore'] });
+  const stdio = ['ignore', 'pipe', 'pipe', mark ? 'pipe' : 'ignore', sealed.length && !broker ? 'pipe' : 'ignore', canaryOnFd !== undefined ? 'pipe' : 'ignore'];
+  child = spawn('setpriv', [...asTests, ...argv], { cwd: spec.cwd, env, stdio });
   // The script's process: the broker serves only processes it started.
   if (sealBroker) sealBroker.process.stdin.end(child.pid + '\n');
   if (mark) { child.stdio[3].on('error', () => {}); child.stdio[3].end(mark + '\n'); }
   if (sealed.length && !broker) { child.stdio[4].on('error', () => {}); child.stdio[4].end(JSON.stringify(Object.fromEntries(sealed.map((f) => [f.path, f.text])))); }
+  if (canaryOnFd !== undefined) { child.stdio[5].on('error', () => {}); child.stdio[5].end(canaryOnFd); }
   out = collect(child.stdout);
   err = collect(child.stderr);
   timer = setTimeout(() => { timedOut = true; killAll(); }, spec.timeoutSec * 1000);
