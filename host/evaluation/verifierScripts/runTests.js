@@ -86,6 +86,7 @@ const env = Object.assign({}, process.env, spec.env);
 for (const k of [...spec.dropEnv, spec.layout.canaryEnv, spec.layout.markEnv, spec.layout.sealedEnv, 'PWP_CANARY_DIR', 'PWP_CANARY_FD']) delete env[k];
 // A test script starts its runner itself: the texts go to it from a broker (sealBroker), not on a descriptor.
 const broker = sealed.length && spec.sealBroker ? '/pwp/seal/' + spec.id + '.sock' : undefined;
+const sealedTexts = Object.fromEntries(sealed.map((f) => [f.path, f.text]));
 if (sealed.length && !broker) env[spec.layout.sealedEnv] = '4';
 if (broker) env.PWP_SEAL_BROKER = broker;
 let argv = spec.argv;
@@ -179,19 +180,14 @@ function startBroker() {
   fs.mkdirSync('/pwp/seal', { recursive: true, mode: 0o755 });
   const b = spawn('/usr/bin/python3', ['-I', spec.sealBroker.script], { stdio: ['pipe', 'pipe', 'pipe'] });
   b.stdin.on('error', () => {});
-  b.stdin.write(JSON.stringify({ texts: Object.fromEntries(sealed.map((f) => [f.path, f.text])), launch: spec.sealBroker.launch, uid: spec.uid, socket: broker }) + '\n');
+  b.stdin.write(JSON.stringify({ texts: sealedTexts, launch: spec.sealBroker.launch, uid: spec.uid, socket: broker }) + '\n');
   const said = collect(b.stderr);
-  let served = 0;
+  let told = '';
   const ready = new Promise((resolve) => {
-    let buf = '';
-    b.stdout.on('data', (c) => {
-      buf += c;
-      if (buf.includes('ready\n')) resolve(true);
-      served = (buf.match(/^served$/gm) || []).length;
-    });
+    b.stdout.on('data', (c) => { told += c; if (told.includes('ready\n')) resolve(true); });
     b.on('exit', () => resolve(false));
   });
-  return { process: b, ready, said, served: () => served };
+  return { process: b, ready, said, served: () => /^served$/m.test(told) };
 }
 const sealBroker = broker ? startBroker() : undefined;
 let child;
@@ -242,9 +238,11 @@ async function start() {
   child = spawn('setpriv', [...asTests, ...argv], { cwd: spec.cwd, env, stdio });
   // The script's process: the broker serves only processes it started.
   if (sealBroker) sealBroker.process.stdin.end(child.pid + '\n');
-  if (mark) { child.stdio[3].on('error', () => {}); child.stdio[3].end(mark + '\n'); }
-  if (sealed.length && !broker) { child.stdio[4].on('error', () => {}); child.stdio[4].end(JSON.stringify(Object.fromEntries(sealed.map((f) => [f.path, f.text])))); }
-  if (canaryOnFd !== undefined) { child.stdio[5].on('error', () => {}); child.stdio[5].end(canaryOnFd); }
+  // Each secret on its own descriptor: written, then closed.
+  const handOver = (fd, text) => { child.stdio[fd].on('error', () => {}); child.stdio[fd].end(text); };
+  if (mark) handOver(3, mark + '\n');
+  if (sealed.length && !broker) handOver(4, JSON.stringify(sealedTexts));
+  if (canaryOnFd !== undefined) handOver(5, canaryOnFd);
   out = collect(child.stdout);
   err = collect(child.stderr);
   timer = setTimeout(() => { timedOut = true; killAll(); }, spec.timeoutSec * 1000);
