@@ -27,7 +27,7 @@ import { invalidTag } from '../taskEnv/taskFlags';
 import { checkout, gitWorkspaceSetup, patchedFiles } from './repoCheckout';
 import { mappingNotes, mapTestIds } from './sweBenchIds';
 import { IMAGE_PYTHON, instanceDebs, instanceDockerfile, pinsOnDebian, wheelDir, type InstanceSetups } from './sweBenchImage';
-import { logGraderFiles, LOG_GRADER_DIR, LOG_GRADER_FILE, logCaseId, logGraderSpec, RECORDER_FILE, resultRecorder, type LogGraderSpec } from './sweBenchLogGrader';
+import { logGraderFiles, LOG_GRADER_COMMAND, LOG_GRADER_DIR, logCaseId, logGraderSpec, RECORDER_FILE, resultRecorder, type LogGraderSpec } from './sweBenchLogGrader';
 import { detectLanguage, LANGUAGE_SPECS } from './sweBenchMultilingual';
 import { fetchesNote, sweTestSpec, testDirectives, type SweTestSpec } from './sweBenchSpecs';
 import { applyPatchOracle, parseRecords, requireStrings, taskId, writeTaskFolder, type FileMap } from './taskWriter';
@@ -149,7 +149,7 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
         env: { ...spec.env, PYTHONPATH: `/workspace${spec.importRoot ? `/${spec.importRoot}` : ''}` },
         module: spec.module, parser: spec.parser ?? 'pytest', passToPassFrom: failToPass.length, ...(spec.fetches ? { fetchHost: spec.fetches.host } : {}),
       });
-      evaluator = { kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', LOG_GRADER_FILE], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC };
+      evaluator = { kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC };
     } else if (spec.log === 'pytest' || spec.log === 'node' || (o.testCommand && !language)) {
       // A --test-command of a multilingual instance still prints its language's log.
       const framework = o.testCommand ? commandFramework(o.testCommand, spec.log) : spec.log === 'node' ? 'node' : 'pytest';
@@ -166,7 +166,7 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
         instance_id: inst.instance_id, log: spec.log as LogGraderSpec['log'], command, env: spec.env ?? {}, runner: language ? null : spec.command[1], tests,
         timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace', ...own,
       });
-      evaluator = { kind: 'tests', framework: 'pytest', command: ['python3', '-m', 'pytest', '-q', LOG_GRADER_FILE], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC };
+      evaluator = { kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC };
     }
     // The harness's pins: Debian's packages where they meet them, else wheels the user supplies (the task is pending until then).
     const pins = o.image || language ? { debs: [], missing: [] } : pinsOnDebian(spec.pins ?? []);

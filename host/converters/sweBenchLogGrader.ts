@@ -23,6 +23,8 @@ import type { SweLogFormat } from './sweBenchSpecs';
 /** Where the grader (graders/swe-bench/test_swebench.py) and its spec land in the verifier's /workspace (from hidden/workspace/). */
 export const LOG_GRADER_DIR = '.swebench';
 export const LOG_GRADER_FILE = `${LOG_GRADER_DIR}/test_swebench.py`;
+/** How the verifier runs the grader. */
+export const LOG_GRADER_COMMAND: readonly string[] = ['python3', '-m', 'pytest', '-q', LOG_GRADER_FILE];
 /** Beside it, the canary of the runners it starts (ctest, cargo test, surefire, go test), which it loads by its path. */
 export const LOG_GRADER_CANARY_FILE = `${LOG_GRADER_DIR}/runner_canary.py`;
 /** The result recorder the grader runs Django's and SymPy's runners under (graders/swe-bench/pwp_recorder.py). */

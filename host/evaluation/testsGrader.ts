@@ -14,7 +14,7 @@ import {
   CANARY_PLACEHOLDER, type Canary,
 } from './canary';
 import {
-  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, HIDDEN_DIR, imageRunner, JEST_CANARY, JEST_SCRIPT, MARK_ENV, MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD,
+  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, graderRunFlags, HIDDEN_DIR, imageRunner, JEST_CANARY, JEST_SCRIPT, MARK_ENV, MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD,
   RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, SEAL_BROKER, SEAL_PRELOAD, sealedTests, sealsThroughBroker, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
@@ -221,7 +221,7 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   const canarySpec = canary ? await prepareCanary(canary, sandbox) : undefined;
   const mark = e.completionMark ? `pwp-end-${randomBytes(16).toString('hex')}` : undefined;
   const seal = sealedTests(e, sandbox.grading?.hiddenFiles ?? []);
-  const argv = withReportFlags(e, report, !!canary, jestSetup, seal.length > 0);
+  const argv = [...withReportFlags(e, report, !!canary, jestSetup, seal.length > 0), ...graderRunFlags(e, sandbox.grading?.hiddenFiles ?? [])];
   const go = e.framework === 'go' && seal.length ? goRunOf(argv) : undefined;
   const broker = seal.length && sealsThroughBroker(e) ? { sealBroker: SEAL_BROKER } : {};
   const spec = {

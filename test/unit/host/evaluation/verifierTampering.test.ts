@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { goRunOf, imageRunner, sealedTests, sealsThroughBroker, testsEnv } from '../../../../host/evaluation/isolatedRunner';
+import { goRunOf, graderRunFlags, imageRunner, sealedTests, sealsThroughBroker, testsEnv } from '../../../../host/evaluation/isolatedRunner';
 import { crossCheck, jestSummary, pytestSummary, tapSummary } from '../../../../host/evaluation/runnerOutput';
 import { findJsTampering } from '../../../../host/evaluation/jsCodeCheck';
 import { pythonCheckInput, pythonFindings } from '../../../../host/evaluation/pythonCodeCheck';
@@ -114,6 +114,19 @@ describe('isolated runners', () => {
     assert.deepEqual(seal(['go', 'test', './...'], 'go'), ['/workspace/size_test.go'], "go test seals the hidden _test.go files");
     assert.deepEqual(seal(['go', 'test', '-exec', 'x', './...'], 'go'), [], 'an argument it does not know runs go test as given');
     assert.deepEqual(sealedTests({ framework: 'go', command: ['go', 'test', './...'], env: { CGO_ENABLED: '1' } }, hidden), [], 'cgo could include a sealed file');
+  });
+
+  it('runs the grader\'s own pytest file without the workspace\'s conftest.py and ini file', () => {
+    const hidden = ['.swebench/test_swebench.py', '.swebench/spec.json', 'tests/test_calc.py'];
+    const flags = (command: string[], framework = 'pytest') => graderRunFlags({ framework, command } as never, hidden);
+    const isolated = ['--noconftest', '-c', '/dev/null', '--rootdir=/workspace'];
+    assert.deepEqual(flags(['python3', '-m', 'pytest', '-q', '.swebench/test_swebench.py']), isolated);
+    assert.deepEqual(flags(['pytest', '-o', 'faulthandler_timeout=20', '/workspace/.swebench/test_swebench.py::test_result']), isolated, 'option values and node ids');
+    assert.deepEqual(flags(['python3', '-m', 'pytest', '-q', 'tests/test_calc.py']), [], "the repository's tests keep their conftest");
+    assert.deepEqual(flags(['python3', '-m', 'pytest', '.swebench/test_swebench.py', 'tests/test_calc.py']), [], 'not the grader alone');
+    assert.deepEqual(flags(['python3', '-m', 'pytest', '.github/test_ci.py']), [], 'a dot-folder file the task does not hide is the repository\'s');
+    assert.deepEqual(flags(['python3', '-m', 'pytest']), [], 'names nothing');
+    assert.deepEqual(flags(['bash', 'run.sh', '.swebench/test_swebench.py']), [], 'a script');
   });
 
   it('seals the hidden Python files of a test script run for its completion mark, not the grader\'s own dot-folders', () => {
