@@ -160,6 +160,9 @@ export function sealedTests(
   return hiddenFiles.filter((p) => TEST_FILE.test(p) && (!anyNamed || covered(p) || p.endsWith('conftest.py'))).map((p) => `/workspace/${p}`);
 }
 
+/** The verifier plugin's own option (pwp_pytest.py reads and removes it): a grader's run. */
+export const GRADER_RUN = '--pwp-grader-run';
+
 /**
  * The options of a pytest run of the grader's own test file (SWE-bench's log grader, SWT-Bench's:
  * every file the command names is a hidden file in a dot-folder): such a run loads nothing of the
@@ -167,13 +170,14 @@ export function sealedTests(
  * repository's), with the ids still relative to /workspace. The grader starts the repository's
  * tests itself; the repository's code in the grader's own process (a root conftest.py importing
  * the package for its fixtures) could answer for the runner it starts, report and canary included.
+ * GRADER_RUN (read by the verifier's plugin) keeps the workspace off the run's import path too.
  */
 export function graderRunFlags(e: Pick<TestsEvaluator, 'framework' | 'command'>, hiddenFiles: readonly string[]): string[] {
   const args = e.framework === 'pytest' ? pytestArgs(e.command) : undefined;
   const named = (args ?? []).filter((a) => !a.startsWith('-') && (a.includes('/') || a.endsWith('.py')))
     .map((a) => posix.normalize(a.split('::')[0]).replace(/^\/workspace\//, ''));
   const graders = named.length > 0 && named.every((n) => hiddenFiles.includes(n) && n.split('/').slice(0, -1).some((s) => s.startsWith('.')));
-  return graders ? ['--noconftest', '-c', '/dev/null', '--rootdir=/workspace'] : [];
+  return graders ? ['--noconftest', '-c', '/dev/null', '--rootdir=/workspace', GRADER_RUN] : [];
 }
 
 /** pytest's arguments when the command is pytest itself, or undefined for a script that runs it. */

@@ -4,7 +4,8 @@
 // root conftest.py imports their package (for fixtures); loaded by the grader's pytest, the
 // deliverable below replaced `subprocess.run` and wrote a passing JUnit report, canary included
 // (the canary's file is an argument of that call), with a console to match: an unsolved row
-// scored 1. The grader's run reads no conftest and no ini file of the workspace.
+// scored 1. The grader's run reads no conftest and no ini file of the workspace, and has no
+// workspace folder on its import path (a root `code.py`, which pdb imports, loaded there too).
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,6 +67,11 @@ if any(str(a).endswith("test_swebench.py") for a in sys.argv):
     for _m in (subprocess,):
         _m.run = _run
 `;
+// The same, from the repository's own `code.py` at its root (a name pdb imports, and pytest
+// imports pdb as it runs): with the workspace on the grader's import path it loaded there.
+const CODE_MODULE = '# The repository\'s snippets.\n';
+const CODE_FORGER = FORGER.replace('def add(a, b):\n    return 0\n', 'def interact(*args, **kwargs):\n    pass\n');
+
 
 function sweTask() {
   const [base] = resolveTasks(['code-edit/py-roman']);
@@ -76,7 +82,7 @@ function sweTask() {
   });
   const hidden: Record<string, string> = { ...logGraderFiles(), [`workspace/${LOG_GRADER_DIR}/spec.json`]: spec, 'workspace/tests/test_calc.py': TEST };
   for (const [p, c] of Object.entries(hidden)) { mkdirSync(dirname(join(hiddenDir, p)), { recursive: true }); writeFileSync(join(hiddenDir, p), c); }
-  const workspace = { 'calc/__init__.py': NULL, 'calc/plugin.py': '', 'conftest.py': CONFTEST, 'setup.cfg': SETUP_CFG };
+  const workspace = { 'calc/__init__.py': NULL, 'calc/plugin.py': '', 'conftest.py': CONFTEST, 'setup.cfg': SETUP_CFG, 'code.py': CODE_MODULE };
   const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-grader-process-ws-'));
   for (const [p, c] of Object.entries(workspace)) { mkdirSync(dirname(join(workspaceDir, p)), { recursive: true }); writeFileSync(join(workspaceDir, p), c); }
   const evaluator = EvaluatorSchema.parse({
@@ -84,14 +90,14 @@ function sweTask() {
   }) as Evaluator;
   const task = { ...base, evaluator, hiddenDir, workspaceDir } as Task;
   const tar = (files: Record<string, string>) => bufferOf(tarOf(Object.entries(files).map(([path, content]) => ({ path: `workspace/${path}`, content }))));
-  return async (calc: string) => gradeState(task, {
-    image: await testImage(), workspaceTar: await tar({ ...workspace, 'calc/__init__.py': calc }), initialTar: await tar(workspace),
+  return async (calc: string, code = CODE_MODULE) => gradeState(task, {
+    image: await testImage(), workspaceTar: await tar({ ...workspace, 'calc/__init__.py': calc, 'code.py': code }), initialTar: await tar(workspace),
   });
 }
 
 describe('the grader\'s own pytest run (SWE-bench\'s log grader) loads nothing of the repository', function () {
   this.timeout(15 * 60_000);
-  it('honest add scores 1, null 0; a package imported by the root conftest that answers for the runner scores 0', async () => {
+  it('honest add scores 1, null 0; a package imported by the root conftest, or a root module named like one pytest imports, that answers for the runner scores 0', async () => {
     const grade = sweTask();
     const honest = await grade(HONEST);
     assert.equal(honest.score, 1, show(honest));
@@ -100,5 +106,8 @@ describe('the grader\'s own pytest run (SWE-bench\'s log grader) loads nothing o
     const forger = await grade(FORGER);
     assert.equal(forger.score, 0, show(forger));
     assert.match(show(forger), /test_add: failed/, show(forger));
+    const shadow = await grade(NULL, CODE_FORGER);
+    assert.equal(shadow.score, 0, show(shadow));
+    assert.match(show(shadow), /test_add: failed/, show(shadow));
   });
 });

@@ -163,8 +163,18 @@ def pytest_assertion_pass(item, lineno, orig, expl):
     pass
 
 
+# A run of the grader's own test file (isolatedRunner.ts, graderRunFlags): nothing of the
+# workspace goes on the import path, where a module named like one pytest imports as it runs
+# (pdb's `code` and `cmd`, `xml`) would put the repository's code into the grader's process.
+GRADER_RUN = "--pwp-grader-run"
+
+
 def main():
-    args = ["-o", "enable_assertion_pass_hook=true", *sys.argv[1:]]
+    argv = sys.argv[1:]
+    if GRADER_RUN in argv:
+        argv = [a for a in argv if a != GRADER_RUN]
+        sys.path[:] = [p for p in sys.path if p != "/workspace"]
+    args = ["-o", "enable_assertion_pass_hook=true", *argv]
     try:
         code = pytest.main(args, plugins=[sys.modules[__name__]])
         sys.stdout.flush()

@@ -119,7 +119,7 @@ describe('isolated runners', () => {
   it('runs the grader\'s own pytest file without the workspace\'s conftest.py and ini file', () => {
     const hidden = ['.swebench/test_swebench.py', '.swebench/spec.json', 'tests/test_calc.py'];
     const flags = (command: string[], framework = 'pytest') => graderRunFlags({ framework, command } as never, hidden);
-    const isolated = ['--noconftest', '-c', '/dev/null', '--rootdir=/workspace'];
+    const isolated = ['--noconftest', '-c', '/dev/null', '--rootdir=/workspace', '--pwp-grader-run'];
     assert.deepEqual(flags(['python3', '-m', 'pytest', '-q', '.swebench/test_swebench.py']), isolated);
     assert.deepEqual(flags(['pytest', '-o', 'faulthandler_timeout=20', '/workspace/.swebench/test_swebench.py::test_result']), isolated, 'option values and node ids');
     assert.deepEqual(flags(['python3', '-m', 'pytest', '-q', 'tests/test_calc.py']), [], "the repository's tests keep their conftest");
