@@ -149,7 +149,12 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
         env: { ...spec.env, PYTHONPATH: `/workspace${spec.importRoot ? `/${spec.importRoot}` : ''}` },
         module: spec.module, parser: spec.parser ?? 'pytest', passToPassFrom: failToPass.length, ...(spec.fetches ? { fetchHost: spec.fetches.host } : {}),
       });
-      evaluator = { kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC };
+      // The repository's tests sealed, handed to the grader's pytest run by the verifier's launch, unless
+      // the repository is pytest itself (ownRunner): that launch imports the image's pytest, not the repository's.
+      evaluator = {
+        kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC,
+        ...(spec.ownRunner ? {} : { innerPytest: true }),
+      };
     } else if (spec.log === 'pytest' || spec.log === 'node' || (o.testCommand && !language)) {
       // A --test-command of a multilingual instance still prints its language's log.
       const framework = o.testCommand ? commandFramework(o.testCommand, spec.log) : spec.log === 'node' ? 'node' : 'pytest';

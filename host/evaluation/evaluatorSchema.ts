@@ -39,6 +39,14 @@ const TestsEvaluator = z.object({
    */
   sealed: z.array(RelPath).max(1000).optional(),
   /**
+   * The command is a grader (a pytest file of its own) that runs pytest on the repository's tests
+   * itself (SWE-bench's log grader in the repository's own environment): those tests' hidden
+   * Python files outside the grader's dot-folders are sealed as a test script's are, and reach
+   * that pytest run from the verifier's broker. The grader must start it as `python3 -m pytest`
+   * or `pytest` from its PATH (the verifier's launch), with PWP_SEAL_BROKER in its environment.
+   */
+  innerPytest: z.boolean().optional(),
+  /**
    * The task's own grading step run as root before the tests (from /, with the hidden folder,
    * which is root's alone, readable): for a grader that must hold what the tests' user may not
    * read (SWT-Bench's gold patch). It must never run the agent's code as root: it runs it as

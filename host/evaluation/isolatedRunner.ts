@@ -145,7 +145,7 @@ export function sealedTests(
   e: Pick<TestsEvaluator, 'framework' | 'command'> & { env?: Record<string, string>; completionMark?: boolean; sealed?: string[] }, hiddenFiles: readonly string[],
 ): string[] {
   // Every hidden Python file outside the grader's own dot-folders: what a script runs is not known.
-  const scriptSeal = () => hiddenFiles.filter((p) => p.endsWith('.py') && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
+  const scriptSeal = () => pythonOutsideGraders(hiddenFiles);
   if (e.completionMark) return [...scriptSeal(), ...hiddenFiles.filter((p) => e.sealed?.includes(p)).map((p) => `/workspace/${p}`)];
   // With cgo, C and assembler files the build compiles could include a sealed file's bytes (.incbin).
   if (e.framework === 'go') return goRunOf(e.command) && e.env?.CGO_ENABLED !== '1' ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
@@ -157,7 +157,9 @@ export function sealedTests(
   const named = args.filter((a) => !a.startsWith('-')).map((a) => posix.normalize(a.split('::')[0]).replace(/^\/workspace\//, '').replace(/\/$/, ''));
   const covered = (p: string) => named.some((n) => n === '.' || p === n || p.startsWith(`${n}/`));
   const anyNamed = hiddenFiles.some(covered);
-  return hiddenFiles.filter((p) => TEST_FILE.test(p) && (!anyNamed || covered(p) || p.endsWith('conftest.py'))).map((p) => `/workspace/${p}`);
+  // A grader's own run loads no conftest.py (graderRunFlags): those are its inner run's (innerSealedTests).
+  const conftests = graderRunFlags(e, hiddenFiles).length === 0;
+  return hiddenFiles.filter((p) => TEST_FILE.test(p) && (!anyNamed || covered(p) || (conftests && p.endsWith('conftest.py')))).map((p) => `/workspace/${p}`);
 }
 
 /** The verifier plugin's own option (pwp_pytest.py reads and removes it): a grader's run. */
@@ -188,11 +190,12 @@ function pytestArgs(command: readonly string[]): string[] | undefined {
 }
 
 /**
- * How a test script's sealed files reach its runner (RunSpec.sealBroker). A script (`bash
- * run_tests.sh`) starts pytest itself, and any descriptor it was given every process it starts
- * would inherit: instead a broker of root's (pwp_seal_broker.py) hands the texts to the first
- * process that asks and is the verifier's pytest launch, started by the script, neither
- * dumpable nor traced (its memory closed to the tests' other processes), and to no other.
+ * How a test script's sealed files reach its runner (RunSpec.sealBroker), and those of the pytest
+ * run a grader starts (innerSealedTests). A script (`bash run_tests.sh`) starts pytest itself,
+ * and any descriptor it was given every process it starts would inherit: instead a broker of
+ * root's (pwp_seal_broker.py) hands the texts to the first process that asks and is the
+ * verifier's pytest launch, started by the command, neither dumpable nor traced (its memory
+ * closed to the tests' other processes), and to no other.
  */
 export interface SealBroker { script: string; launch: string }
 export const SEAL_BROKER: SealBroker = { script: `${PYTHON_DIR}/pwp_seal_broker.py`, launch: PYTEST_LAUNCH };
@@ -200,6 +203,23 @@ export const SEAL_BROKER: SealBroker = { script: `${PYTHON_DIR}/pwp_seal_broker.
 /** Whether a sealed run's texts go through the broker: a pytest run the command does not start itself. */
 export function sealsThroughBroker(e: Pick<TestsEvaluator, 'framework' | 'command'> & { completionMark?: boolean }): boolean {
   return e.framework === 'pytest' && !e.completionMark && !pytestArgs(e.command);
+}
+
+/**
+ * The hidden files a grader's own pytest run (the evaluator's `innerPytest`: SWE-bench's log
+ * grader in the repository's own environment) hands, through the broker, to the pytest run it
+ * starts on the repository's tests: every hidden Python file outside the grader's dot-folders,
+ * as for a test script, but those the grader's run itself takes on its descriptor.
+ */
+export function innerSealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'> & { innerPytest?: boolean }, hiddenFiles: readonly string[]): string[] {
+  if (!e.innerPytest || e.framework !== 'pytest' || !pytestArgs(e.command)) return [];
+  const own = new Set(sealedTests(e, hiddenFiles));
+  return pythonOutsideGraders(hiddenFiles).filter((p) => !own.has(p));
+}
+
+/** The hidden Python files outside the grader's own dot-folders, as paths in the verifier. */
+function pythonOutsideGraders(hiddenFiles: readonly string[]): string[] {
+  return hiddenFiles.filter((p) => p.endsWith('.py') && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
 }
 
 /**
@@ -279,8 +299,11 @@ export interface RunSpec {
   seal?: string[];
   /** The canary's names go to the tests on descriptor 5 (pytest's plugin reads it), not in a folder the environment names. */
   canaryOnFd?: boolean;
-  /** For a test script's sealed run: the texts go to its runner from this broker, not on a descriptor. */
-  sealBroker?: SealBroker;
+  /**
+   * Sealed files whose text goes from this broker to the one pytest run the command starts
+   * itself (a test script's, or a grader's: innerSealedTests), not on the descriptor.
+   */
+  sealBroker?: SealBroker & { files: string[] };
   /** For a sealed go test run: build as root, then run the binaries as the tests' user (argv is then not run). */
   go?: GoRun;
   /** Where the runner keeps results and how it finds the canary (the file has no constants of its own). */

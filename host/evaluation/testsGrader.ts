@@ -14,8 +14,8 @@ import {
   CANARY_PLACEHOLDER, type Canary,
 } from './canary';
 import {
-  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, graderRunFlags, HIDDEN_DIR, imageRunner, JEST_CANARY, JEST_SCRIPT, MARK_ENV, MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD,
-  RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, SEAL_BROKER, SEAL_PRELOAD, sealedTests, sealsThroughBroker, TESTS_UID, testsEnv,
+  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, graderRunFlags, HIDDEN_DIR, imageRunner, innerSealedTests, JEST_CANARY, JEST_SCRIPT, MARK_ENV,
+  MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, SEAL_BROKER, SEAL_PRELOAD, sealedTests, sealsThroughBroker, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';
@@ -223,10 +223,12 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   const seal = sealedTests(e, sandbox.grading?.hiddenFiles ?? []);
   const argv = [...withReportFlags(e, report, !!canary, jestSetup, seal.length > 0), ...graderRunFlags(e, sandbox.grading?.hiddenFiles ?? [])];
   const go = e.framework === 'go' && seal.length ? goRunOf(argv) : undefined;
-  const broker = seal.length && sealsThroughBroker(e) ? { sealBroker: SEAL_BROKER } : {};
+  // A test script's sealed files all go through the broker; a grader's own (innerPytest) on its descriptor, its inner run's through the broker.
+  const script = sealsThroughBroker(e);
+  const brokered = script ? seal : innerSealedTests(e, sandbox.grading?.hiddenFiles ?? []);
   const spec = {
     id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(e.framework === 'pytest' ? { canaryOnFd: true } : {}),
-    ...(seal.length ? { seal } : {}), ...broker, ...(go ? { go } : {}),
+    ...(seal.length && !script ? { seal } : {}), ...(brokered.length ? { sealBroker: { ...SEAL_BROKER, files: brokered } } : {}), ...(go ? { go } : {}),
   };
   const run = await runIsolated(sandbox, spec, canarySpec, mark);
   const ended = mark && !run.timedOut ? checkCompletionMark(mark, run.stdout) : undefined;

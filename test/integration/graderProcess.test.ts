@@ -20,7 +20,9 @@ import { testImage } from './environmentFixture';
 
 const show = (r: EvaluationResult) => `${r.summary}\n${r.tests?.stdoutTail ?? ''}\n${r.tests?.stderrTail ?? ''}`;
 
-const TEST = 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n';
+const TEST = 'from calc import add\n\n\ndef test_add(five):\n    assert add(2, 3) == 5 == five\n';
+// A hidden conftest.py of the tests: the grader's own run loads none, the run it starts needs it.
+const TESTS_CONFTEST = 'import pytest\n\n\n@pytest.fixture\ndef five():\n    return 5\n';
 // The repository's own conftest and ini file, as the agent found them (restored when grading).
 const CONFTEST = 'import calc  # the fixtures of the repository use its package\n';
 const SETUP_CFG = '[tool:pytest]\naddopts = -p calc.plugin\n';
@@ -73,6 +75,22 @@ const CODE_MODULE = '# The repository\'s snippets.\n';
 const CODE_FORGER = FORGER.replace('def add(a, b):\n    return 0\n', 'def interact(*args, **kwargs):\n    pass\n');
 
 
+// Reads the repository's hidden test file for the values it expects. Its tests are sealed and
+// reach the grader's pytest run from the verifier (the evaluator's innerPytest): it finds the
+// file root's alone (without innerPytest it read the file and scored 1).
+const READER = `import os
+import re
+
+_known = {}
+with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "test_calc.py")) as _f:
+    for _a, _b, _c in re.findall(r"add\\((\\d+), (\\d+)\\) == (\\d+)", _f.read()):
+        _known[(int(_a), int(_b))] = int(_c)
+
+
+def add(a, b):
+    return _known.get((a, b), 0)
+`;
+
 function sweTask() {
   const [base] = resolveTasks(['code-edit/py-roman']);
   const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-grader-process-'));
@@ -80,13 +98,15 @@ function sweTask() {
     instance_id: 'calc-1', log: 'junit', command: ['python3', '-m', 'pytest', '-rA', 'tests/test_calc.py'], env: { PYTHONPATH: '/workspace' },
     runner: null, tests: ['tests/test_calc.py::test_add'], timeoutSec: 240, initial: '/pwp/initial/workspace', module: 'calc', parser: 'pytest', passToPassFrom: 1,
   });
-  const hidden: Record<string, string> = { ...logGraderFiles(), [`workspace/${LOG_GRADER_DIR}/spec.json`]: spec, 'workspace/tests/test_calc.py': TEST };
+  const hidden: Record<string, string> = {
+    ...logGraderFiles(), [`workspace/${LOG_GRADER_DIR}/spec.json`]: spec, 'workspace/tests/test_calc.py': TEST, 'workspace/tests/conftest.py': TESTS_CONFTEST,
+  };
   for (const [p, c] of Object.entries(hidden)) { mkdirSync(dirname(join(hiddenDir, p)), { recursive: true }); writeFileSync(join(hiddenDir, p), c); }
   const workspace = { 'calc/__init__.py': NULL, 'calc/plugin.py': '', 'conftest.py': CONFTEST, 'setup.cfg': SETUP_CFG, 'code.py': CODE_MODULE };
   const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-grader-process-ws-'));
   for (const [p, c] of Object.entries(workspace)) { mkdirSync(dirname(join(workspaceDir, p)), { recursive: true }); writeFileSync(join(workspaceDir, p), c); }
   const evaluator = EvaluatorSchema.parse({
-    kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], expected: [logCaseId('tests/test_calc.py::test_add')], scoring: 'all', timeoutSec: 300,
+    kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], expected: [logCaseId('tests/test_calc.py::test_add')], scoring: 'all', timeoutSec: 300, innerPytest: true,
   }) as Evaluator;
   const task = { ...base, evaluator, hiddenDir, workspaceDir } as Task;
   const tar = (files: Record<string, string>) => bufferOf(tarOf(Object.entries(files).map(([path, content]) => ({ path: `workspace/${path}`, content }))));
@@ -109,5 +129,13 @@ describe('the grader\'s own pytest run (SWE-bench\'s log grader) loads nothing o
     const shadow = await grade(NULL, CODE_FORGER);
     assert.equal(shadow.score, 0, show(shadow));
     assert.match(show(shadow), /test_add: failed/, show(shadow));
+  });
+
+  it('the repository\'s hidden tests are sealed in the run the grader starts: a deliverable reading them finds them root\'s and scores 0', async () => {
+    const grade = sweTask();
+    const reader = await grade(READER);
+    assert.equal(reader.score, 0, show(reader));
+    assert.equal(reader.tampering, undefined, `sealing, not the code check, stops it: ${show(reader)}`);
+    assert.match(show(reader), /PermissionError: \[Errno 13\] Permission denied: '\/workspace\/tests\/test_calc\.py'/, show(reader));
   });
 });

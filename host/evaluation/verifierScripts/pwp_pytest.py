@@ -174,6 +174,9 @@ def main():
     if GRADER_RUN in argv:
         argv = [a for a in argv if a != GRADER_RUN]
         sys.path[:] = [p for p in sys.path if p != "/workspace"]
+    # Where a grader's run of the repository's tests imports the repository from (its PYTHONPATH,
+    # which the launch's -I leaves out): after the workspace, as PYTHONPATH would be.
+    sys.path[1:1] = [r for r in os.environ.pop("PWP_IMPORT_ROOTS", "").split(os.pathsep) if r]
     args = ["-o", "enable_assertion_pass_hook=true", *argv]
     try:
         code = pytest.main(args, plugins=[sys.modules[__name__]])

@@ -1,4 +1,5 @@
-# The sealed test files of a test script's run (isolatedRunner.ts, SealBroker), served by root.
+# The sealed test files of a test script's run, or of the pytest run a grader starts
+# (isolatedRunner.ts, SealBroker), served by root.
 # A script (`bash run_tests.sh`) starts its runner itself, so the runner cannot be handed the
 # texts on a descriptor: every process the script starts would inherit it. Instead the runner's
 # launch (pwp_sealed.py) asks here, on a Unix socket, and the kernel says who asks

@@ -1,7 +1,7 @@
 # The task's sealed hidden Python files, as the tests' process gets them (isolatedRunner.ts):
 # root's alone on disk while the tests run, their text handed over on the descriptor that
-# PWP_SEALED_FD names, or, in a test script's run, by the runner's broker (pwp_seal_broker.py)
-# on the socket PWP_SEAL_BROKER names. Read once, before any code of the workspace runs; then
+# PWP_SEALED_FD names, or, to the pytest run a test script (or a grader) starts, by the runner's
+# broker (pwp_seal_broker.py) on the socket PWP_SEAL_BROKER names. Read once, before any code of the workspace runs; then
 # each file is taken from here once (pwp_pytest.py's rewriting and loader, pwp_script.py's script and the
 # modules it imports), so nothing in the process keeps a text it has used.
 import base64
@@ -14,14 +14,17 @@ import sys
 
 
 def read():
-    """The sealed files' text ({path: bytes}) from the runner's descriptor, which is then closed, or from the broker."""
+    """
+    The sealed files' text ({path: bytes}) from the runner's descriptor, which is then closed, or
+    from the broker. A process given a descriptor leaves the broker's socket in its environment:
+    it is a grader whose own pytest run of the repository's tests asks there.
+    """
     fd = os.environ.pop("PWP_SEALED_FD", "")
-    broker = os.environ.pop("PWP_SEAL_BROKER", "")
     if fd:
         with os.fdopen(int(fd), "rb") as f:
             texts = json.loads(f.read() or b"{}")
-    elif broker:
-        texts = _ask(broker)
+    elif os.environ.get("PWP_SEAL_BROKER"):
+        texts = _ask(os.environ.pop("PWP_SEAL_BROKER"))
     else:
         return {}
     return {path: base64.b64decode(text) for path, text in texts.items()}

@@ -64,30 +64,38 @@ killAll();
 // run's processes are gone.
 let hiddenMode;
 try { hiddenMode = fs.statSync(spec.layout.hidden).mode & 0o7777; fs.chmodSync(spec.layout.hidden, 0o700); } catch { hiddenMode = undefined; }
-// Hidden test files the tests' process gets from here instead of from disk (spec.seal): read
-// now, through no link, then root's alone until the run's processes are gone; their text goes to
-// the tests on a pipe the verifier's plugin reads before any code of the workspace runs.
-const sealed = [];
-for (const p of spec.seal || []) {
-  let fd;
-  try {
-    fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.uid !== 0 || st.size > MAX) continue;
-    sealed.push({ path: p, mode: st.mode & 0o7777, text: fs.readFileSync(fd).toString('base64') });
-    fs.fchmodSync(fd, 0o600);
-  } catch { /* not there: nothing to seal */ } finally { if (fd !== undefined) fs.closeSync(fd); }
+// Hidden test files the tests' processes get from here instead of from disk: read now, through
+// no link, then root's alone until the run's processes are gone. The text of spec.seal goes to
+// the tests on a pipe the verifier's plugin reads before any code of the workspace runs; that of
+// spec.sealBroker.files to the one pytest run the broker serves (a test script's, or the one a
+// grader starts).
+function readSealed(paths) {
+  const out = [];
+  for (const p of paths) {
+    let fd;
+    try {
+      fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+      const st = fs.fstatSync(fd);
+      if (!st.isFile() || st.uid !== 0 || st.size > MAX) continue;
+      out.push({ path: p, mode: st.mode & 0o7777, text: fs.readFileSync(fd).toString('base64') });
+      fs.fchmodSync(fd, 0o600);
+    } catch { /* not there: nothing to seal */ } finally { if (fd !== undefined) fs.closeSync(fd); }
+  }
+  return out;
 }
+const sealed = readSealed(spec.seal || []);
+const brokered = spec.sealBroker ? readSealed(spec.sealBroker.files.filter((p) => !(spec.seal || []).includes(p))) : [];
+const locked = [...sealed, ...brokered];
 if (spec.report) spawnSync('setpriv', [...asTests, 'mkdir', '-p', '-m', '755', require('node:path').dirname(spec.report)], { stdio: 'ignore' });
 const canary = process.env[spec.layout.canaryEnv] ? JSON.parse(process.env[spec.layout.canaryEnv]) : undefined;
 // The completion mark goes to the tests on descriptor 3 only: a pipe written and closed here.
 const mark = process.env[spec.layout.markEnv];
 const env = Object.assign({}, process.env, spec.env);
 for (const k of [...spec.dropEnv, spec.layout.canaryEnv, spec.layout.markEnv, spec.layout.sealedEnv, 'PWP_CANARY_DIR', 'PWP_CANARY_FD']) delete env[k];
-// A test script starts its runner itself: the texts go to it from a broker (sealBroker), not on a descriptor.
-const broker = sealed.length && spec.sealBroker ? '/pwp/seal/' + spec.id + '.sock' : undefined;
-const sealedTexts = Object.fromEntries(sealed.map((f) => [f.path, f.text]));
-if (sealed.length && !broker) env[spec.layout.sealedEnv] = '4';
+// A test script (or a grader) starts its runner itself: those texts go to it from a broker, not on a descriptor.
+const broker = brokered.length ? '/pwp/seal/' + spec.id + '.sock' : undefined;
+const textsOf = (files) => Object.fromEntries(files.map((f) => [f.path, f.text]));
+if (sealed.length) env[spec.layout.sealedEnv] = '4';
 if (broker) env.PWP_SEAL_BROKER = broker;
 let argv = spec.argv;
 // pytest's canary goes on descriptor 5, read and closed by the verifier's plugin before any code
@@ -173,14 +181,15 @@ if (spec.go) {
   argv = ['bash', '-c', GO_SCRIPT, 'pwp-go', toolDir + '/test2json', String(spec.go.testFlags.length), ...spec.go.testFlags, ...goRuns];
 }
 /**
- * The broker of a test script's sealed files (pwp_seal_broker.py), listening before the script
- * starts; it is told the script's process once that exists. Its refusals go with the run's stderr.
+ * The broker of the sealed files of a pytest run the command starts itself (a test script's, a
+ * grader's: pwp_seal_broker.py), listening before the command starts; it is told the command's
+ * process once that exists. Its refusals go with the run's stderr.
  */
 function startBroker() {
   fs.mkdirSync('/pwp/seal', { recursive: true, mode: 0o755 });
   const b = spawn('/usr/bin/python3', ['-I', spec.sealBroker.script], { stdio: ['pipe', 'pipe', 'pipe'] });
   b.stdin.on('error', () => {});
-  b.stdin.write(JSON.stringify({ texts: sealedTexts, launch: spec.sealBroker.launch, uid: spec.uid, socket: broker }) + '\n');
+  b.stdin.write(JSON.stringify({ texts: textsOf(brokered), launch: spec.sealBroker.launch, uid: spec.uid, socket: broker }) + '\n');
   const said = collect(b.stderr);
   let told = '';
   const ready = new Promise((resolve) => {
@@ -210,7 +219,7 @@ async function finish(code, signal, started) {
   const report = spec.report ? readReport(spec.report) : {};
   if (canary && canaryOnFd === undefined) fs.rmSync(canary.dir, { recursive: true, force: true });
   if (hiddenMode !== undefined && !survivors) fs.chmodSync(spec.layout.hidden, hiddenMode);
-  if (!survivors) for (const f of sealed) { try { fs.chmodSync(f.path, f.mode); } catch { /* gone */ } }
+  if (!survivors) for (const f of locked) { try { fs.chmodSync(f.path, f.mode); } catch { /* gone */ } }
   if (report.data) fs.writeFileSync(results + '/report', report.data, { mode: 0o644 });
   fs.writeFileSync(results + '/stdout', Buffer.concat([Buffer.from(goLines.map((l) => l + '\n').join('')), out.text()]), { mode: 0o644 });
   fs.writeFileSync(results + '/stderr', Buffer.concat([Buffer.from(goErrors.join('')), err.text(), await brokerSaid()]), { mode: 0o644 });
@@ -234,14 +243,14 @@ async function start() {
   // A broker that did not start serves nothing: the sealed files then fail to load, and what it
   // said goes with the run's stderr.
   if (sealBroker) await sealBroker.ready;
-  const stdio = ['ignore', 'pipe', 'pipe', mark ? 'pipe' : 'ignore', sealed.length && !broker ? 'pipe' : 'ignore', canaryOnFd !== undefined ? 'pipe' : 'ignore'];
+  const stdio = ['ignore', 'pipe', 'pipe', mark ? 'pipe' : 'ignore', sealed.length ? 'pipe' : 'ignore', canaryOnFd !== undefined ? 'pipe' : 'ignore'];
   child = spawn('setpriv', [...asTests, ...argv], { cwd: spec.cwd, env, stdio });
   // The script's process: the broker serves only processes it started.
   if (sealBroker) sealBroker.process.stdin.end(child.pid + '\n');
   // Each secret on its own descriptor: written, then closed.
   const handOver = (fd, text) => { child.stdio[fd].on('error', () => {}); child.stdio[fd].end(text); };
   if (mark) handOver(3, mark + '\n');
-  if (sealed.length && !broker) handOver(4, JSON.stringify(sealedTexts));
+  if (sealed.length) handOver(4, JSON.stringify(textsOf(sealed)));
   if (canaryOnFd !== undefined) handOver(5, canaryOnFd);
   out = collect(child.stdout);
   err = collect(child.stderr);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { goRunOf, graderRunFlags, imageRunner, sealedTests, sealsThroughBroker, testsEnv } from '../../../../host/evaluation/isolatedRunner';
+import { goRunOf, graderRunFlags, imageRunner, innerSealedTests, sealedTests, sealsThroughBroker, testsEnv } from '../../../../host/evaluation/isolatedRunner';
 import { crossCheck, jestSummary, pytestSummary, tapSummary } from '../../../../host/evaluation/runnerOutput';
 import { findJsTampering } from '../../../../host/evaluation/jsCodeCheck';
 import { pythonCheckInput, pythonFindings } from '../../../../host/evaluation/pythonCodeCheck';
@@ -99,7 +99,7 @@ describe('isolated runners', () => {
       ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py']);
     assert.deepEqual(seal(['pytest', 'tests/']), ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py']);
     assert.deepEqual(seal(['python3', '-m', 'pytest', '.swebench/test_swebench.py::test_result']),
-      ['/workspace/tests/conftest.py', '/workspace/.swebench/test_swebench.py']);
+      ['/workspace/.swebench/test_swebench.py'], "a grader's own run, which loads no conftest.py");
     assert.deepEqual(seal(['python3', '-m', 'pytest']),
       ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py', '/workspace/other/test_else.py', '/workspace/.swebench/test_swebench.py'],
       'all of them when it names none');
@@ -114,6 +114,15 @@ describe('isolated runners', () => {
     assert.deepEqual(seal(['go', 'test', './...'], 'go'), ['/workspace/size_test.go'], "go test seals the hidden _test.go files");
     assert.deepEqual(seal(['go', 'test', '-exec', 'x', './...'], 'go'), [], 'an argument it does not know runs go test as given');
     assert.deepEqual(sealedTests({ framework: 'go', command: ['go', 'test', './...'], env: { CGO_ENABLED: '1' } }, hidden), [], 'cgo could include a sealed file');
+  });
+
+  it('hands the repository\'s hidden Python files to the pytest run a grader starts (innerPytest), its own file on its descriptor', () => {
+    const hidden = ['.swebench/test_swebench.py', '.swebench/runner_canary.py', '.swebench/spec.json', 'tests/test_calc.py', 'tests/conftest.py', 'tests/data.json'];
+    const e = { framework: 'pytest' as const, command: ['python3', '-m', 'pytest', '-q', '.swebench/test_swebench.py'] };
+    assert.deepEqual(sealedTests(e, hidden), ['/workspace/.swebench/test_swebench.py'], 'the grader itself, on its descriptor');
+    assert.deepEqual(innerSealedTests({ ...e, innerPytest: true }, hidden), ['/workspace/tests/test_calc.py', '/workspace/tests/conftest.py']);
+    assert.deepEqual(innerSealedTests(e, hidden), [], 'only where the task says its grader runs pytest');
+    assert.deepEqual(innerSealedTests({ framework: 'pytest', command: ['bash', 'run.sh'], innerPytest: true }, hidden), [], 'a script gets them all from the broker already');
   });
 
   it('runs the grader\'s own pytest file without the workspace\'s conftest.py and ini file', () => {
