@@ -75,6 +75,11 @@ const shapes = {
   }).strict().refine((s) => s.timeoutMs === undefined || !('x' in s.click), { message: 'a click on a point does not wait: timeoutMs is for a click on an element', path: ['timeoutMs'] }),
   /** The command palette: ctrl+shift+p, the label typed, enter. */
   palette: z.object({ palette: z.string().min(1).max(500), ...Note }).strict(),
+  /**
+   * In the quick pick that has the keyboard (a theme picker its keys opened): the text typed, enter
+   * once the first option offered holds it. Enter on a list still filtering picks what was first before.
+   */
+  pick: z.object({ pick: z.string().min(1).max(500), ...Note }).strict(),
   /** Quick open by keyboard (ctrl+p, the path, enter); waits until the file is the active editor. */
   openFile: z.object({ openFile: RelPath, ...Note }).strict(),
   ide: z.object({ ide: IdeMethod, params: z.record(z.string(), z.unknown()).default({}), ...Note }).strict(),
@@ -159,7 +164,7 @@ export const STEP_KINDS = Object.keys(shapes) as StepKind[];
 
 /** Steps that act only through the keyboard and mouse (and observe). */
 export const INPUT_ONLY_KINDS: ReadonlySet<StepKind> = new Set([
-  'key', 'type', 'click', 'palette', 'openFile', 'wait', 'waitFor', 'waitForFocus', 'waitForMark', 'waitForText', 'settle', 'answerFromScreen',
+  'key', 'type', 'click', 'palette', 'pick', 'openFile', 'wait', 'waitFor', 'waitForFocus', 'waitForMark', 'waitForText', 'settle', 'answerFromScreen',
 ]);
 
 export function stepKind(step: Step): StepKind {

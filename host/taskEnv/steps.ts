@@ -67,6 +67,11 @@ async function typeVerified(env: EnvLike, text: string, expected = text): Promis
 async function quickInput(env: EnvLike, keys: string, prefix: string, text: string, option: (t: string) => boolean): Promise<void> {
   await scriptedStep(env, { type: 'key', keys });
   await waitForFocus(env, { part: 'quickinput' }, 60_000);
+  await pickOption(env, prefix, text, option);
+}
+
+/** Types into the quick input that has the keyboard, waits until the first option is a matching one, and presses enter. */
+async function pickOption(env: EnvLike, prefix: string, text: string, option: (t: string) => boolean): Promise<void> {
   await typeVerified(env, text, `${prefix}${text}`);
   let seen: string[] = [];
   await eventually(async () => {
@@ -220,6 +225,11 @@ async function runStep(s: Step, env: EnvLike, taskDir: string, out: StepsOutcome
   if ('palette' in s) {
     const label = s.palette.toLowerCase().replace(/\.+$|…$/, '');
     await quickInput(env, 'ctrl+shift+p', '>', s.palette, (t) => t.toLowerCase().startsWith(label));
+    return;
+  }
+  if ('pick' in s) {
+    const text = s.pick.toLowerCase();
+    await pickOption(env, '', s.pick, (t) => t.toLowerCase().includes(text));
     return;
   }
   if ('openFile' in s) { await openFile(env, s.openFile); return; }
