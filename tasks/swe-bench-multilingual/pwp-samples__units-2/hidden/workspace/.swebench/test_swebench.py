@@ -132,7 +132,8 @@ def foreign_package(env):
     if not module:
         return None
     probe = "import importlib, sys; print(importlib.import_module(sys.argv[1]).__file__)"
-    r = subprocess.run([sys.executable, "-c", probe, module], cwd=WORKSPACE, env=env, capture_output=True, text=True, timeout=300)
+    probe_env = {k: v for k, v in env.items() if k != "PWP_SEAL_BROKER"}
+    r = subprocess.run([sys.executable, "-c", probe, module], cwd=WORKSPACE, env=probe_env, capture_output=True, text=True, timeout=300)
     lines = r.stdout.strip().splitlines()
     where = os.path.realpath(lines[-1]) if r.returncode == 0 and lines else ""
     if where.startswith(str(WORKSPACE) + os.sep):
@@ -153,7 +154,14 @@ def run_junit(env):
     with open(canary, "w") as f:
         f.write("def %s():\n    pass\n\n\ndef %s():\n    assert False, 'expected failure'\n" % (good, bad))
     report = os.path.join(scratch, "report.xml")
-    argv = [sys.executable if a == "python3" else a for a in SPEC["command"]]
+    if env.get("PWP_SEAL_BROKER"):
+        # The repository's tests are sealed (the task's innerPytest): the verifier's pytest launch,
+        # first on PATH, gets their text from its broker. It runs isolated (-I, no PYTHONPATH) and
+        # puts PWP_IMPORT_ROOTS on its path instead.
+        argv = list(SPEC["command"])
+        env = dict(env, PWP_IMPORT_ROOTS=env.get("PYTHONPATH", ""))
+    else:
+        argv = [sys.executable if a == "python3" else a for a in SPEC["command"]]
     # The workspace is the root the ids are relative to, wherever the canary's file is.
     argv += ["--rootdir=" + str(WORKSPACE), "--junitxml=" + report, "-o", "junit_family=xunit1", "-p", "no:cacheprovider", canary]
     r = subprocess.run(argv, cwd=WORKSPACE, env=env, capture_output=True, text=True, timeout=SPEC["timeoutSec"])
