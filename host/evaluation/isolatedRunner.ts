@@ -154,7 +154,7 @@ export function sealedTests(
   const args = pytestArgs(e.command);
   // A script that runs pytest itself, through the broker (sealBroker).
   if (!args) return scriptSeal();
-  const named = args.filter((a) => !a.startsWith('-')).map((a) => posix.normalize(a.split('::')[0]).replace(/^\/workspace\//, '').replace(/\/$/, ''));
+  const named = namedPaths(args);
   const covered = (p: string) => named.some((n) => n === '.' || p === n || p.startsWith(`${n}/`));
   const anyNamed = hiddenFiles.some(covered);
   // A grader's own run loads no conftest.py (graderRunFlags): those are its inner run's (innerSealedTests).
@@ -176,10 +176,15 @@ export const GRADER_RUN = '--pwp-grader-run';
  */
 export function graderRunFlags(e: Pick<TestsEvaluator, 'framework' | 'command'>, hiddenFiles: readonly string[]): string[] {
   const args = e.framework === 'pytest' ? pytestArgs(e.command) : undefined;
-  const named = (args ?? []).filter((a) => !a.startsWith('-') && (a.includes('/') || a.endsWith('.py')))
-    .map((a) => posix.normalize(a.split('::')[0]).replace(/^\/workspace\//, ''));
+  // Only what looks like a file: option values (`-o key=value`) are not.
+  const named = namedPaths((args ?? []).filter((a) => a.includes('/') || a.endsWith('.py')));
   const graders = named.length > 0 && named.every((n) => hiddenFiles.includes(n) && n.split('/').slice(0, -1).some((s) => s.startsWith('.')));
   return graders ? ['--noconftest', '-c', '/dev/null', '--rootdir=/workspace', GRADER_RUN] : [];
+}
+
+/** The paths pytest's arguments name (node ids cut at `::`), relative to /workspace. */
+function namedPaths(args: readonly string[]): string[] {
+  return args.filter((a) => !a.startsWith('-')).map((a) => posix.normalize(a.split('::')[0]).replace(/^\/workspace\//, '').replace(/\/$/, ''));
 }
 
 /** pytest's arguments when the command is pytest itself, or undefined for a script that runs it. */

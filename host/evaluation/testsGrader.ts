@@ -220,12 +220,13 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
     ? undefined : drawCanary(e.framework);
   const canarySpec = canary ? await prepareCanary(canary, sandbox) : undefined;
   const mark = e.completionMark ? `pwp-end-${randomBytes(16).toString('hex')}` : undefined;
-  const seal = sealedTests(e, sandbox.grading?.hiddenFiles ?? []);
-  const argv = [...withReportFlags(e, report, !!canary, jestSetup, seal.length > 0), ...graderRunFlags(e, sandbox.grading?.hiddenFiles ?? [])];
+  const hidden = sandbox.grading?.hiddenFiles ?? [];
+  const seal = sealedTests(e, hidden);
+  const argv = [...withReportFlags(e, report, !!canary, jestSetup, seal.length > 0), ...graderRunFlags(e, hidden)];
   const go = e.framework === 'go' && seal.length ? goRunOf(argv) : undefined;
   // A test script's sealed files all go through the broker; a grader's own (innerPytest) on its descriptor, its inner run's through the broker.
   const script = sealsThroughBroker(e);
-  const brokered = script ? seal : innerSealedTests(e, sandbox.grading?.hiddenFiles ?? []);
+  const brokered = script ? seal : innerSealedTests(e, hidden);
   const spec = {
     id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(e.framework === 'pytest' ? { canaryOnFd: true } : {}),
     ...(seal.length && !script ? { seal } : {}), ...(brokered.length ? { sealBroker: { ...SEAL_BROKER, files: brokered } } : {}), ...(go ? { go } : {}),
