@@ -17,7 +17,7 @@ import { BridgeRuntimes } from './bridgeRuntime';
 import { DockerRuntime } from './dockerRuntime';
 import { forgetGate, freezeWhenIdle, thaw } from './freezeGate';
 import { BRIDGE_INTERFACE_PREFIX, guardHostServices } from './hostFirewall';
-import { collectLeftovers, ownerLabels, removeOwnedContainers, type Leftover } from './ownedContainers';
+import { collectLeftovers, ownerLabels, removeNetwork, removeOrphanNetworks, removeOwnedContainers, type Leftover } from './ownedContainers';
 import { createProcessCheckpoint, criuSupport, restartFromProcessCheckpoint } from './processCheckpoint';
 import { ROOT } from './fileEntry';
 import type { Runtime } from './runtime';
@@ -144,7 +144,7 @@ export class DockerDeployment implements Deployment {
         },
       });
     } catch (err) {
-      await network.remove().catch(() => undefined);
+      await removeNetwork(this.docker, network.id).catch(() => undefined);
       throw err;
     }
     try {
@@ -157,7 +157,7 @@ export class DockerDeployment implements Deployment {
       await container.start();
     } catch (err) {
       await container.remove({ force: true }).catch(() => undefined);
-      await network.remove().catch(() => undefined);
+      await removeNetwork(this.docker, network.id).catch(() => undefined);
       throw err;
     }
     return this.get(id);
@@ -194,14 +194,17 @@ export class DockerDeployment implements Deployment {
   /** Removes environment `id`'s network (it goes with the environment). */
   async removeNetworks(id: string): Promise<void> {
     const nets = await this.docker.listNetworks({ filters: { label: [`${LABEL}=${id}`] } });
-    await Promise.all(nets.map((n) => this.docker.getNetwork(n.Id).remove().catch(() => undefined)));
+    await Promise.all(nets.map((n) => removeNetwork(this.docker, n.Id)));
   }
 
   /**
-   * Removes pwp networks no container uses that are older than STALE_NETWORK_AGE: left behind
-   * by a process that died before removing its environment (younger ones may be about to get theirs).
+   * Removes networks left behind by a process that died before removing its environment: at
+   * once those whose owner process is gone, and pwp networks no container uses that are older
+   * than STALE_NETWORK_AGE (an owner on another machine cannot be judged from here; younger
+   * ones may be about to get their container).
    */
   async collectStaleNetworks(): Promise<void> {
+    await removeOrphanNetworks(this.docker).catch(() => undefined);
     await this.docker.pruneNetworks({ filters: { label: [LABEL], until: [STALE_NETWORK_AGE] } }).catch(() => undefined);
   }
 

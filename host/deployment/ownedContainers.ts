@@ -58,8 +58,53 @@ export async function collectLeftovers(docker: Docker, o: { remove: boolean }): 
   const inUse = new Set(staying.flatMap((c) => Object.keys(c.NetworkSettings?.Networks ?? {})));
   const networks = (await docker.listNetworks({ filters: mine })).filter((n) => ownerGone(n.Labels?.[OWNER_LABEL]) && !inUse.has(n.Name));
   found.push(...networks.map((n): Leftover => ({ kind: 'network', id: n.Id, name: n.Name, owner: n.Labels?.[OWNER_LABEL] ?? '' })));
-  if (o.remove) await Promise.all(networks.map((n) => docker.getNetwork(n.Id).remove().catch(() => undefined)));
+  if (o.remove) await Promise.all(networks.map((n) => removeNetwork(docker, n.Id).catch(() => undefined)));
   return found;
+}
+
+/**
+ * Removes the calling user's networks whose owner process is gone and that no container is on:
+ * what a process that ended between making an environment's network and its container left
+ * (a test worker stopped mid-start, say). Every new environment calls it, so such a network goes
+ * at the next start rather than at the 30-minute prune. Containers stay `pwp gc`'s to judge.
+ */
+export async function removeOrphanNetworks(docker: Docker): Promise<void> {
+  const orphans = (await docker.listNetworks({ filters: { label: [`${USER_LABEL}=${HOST_USER}`] } })).filter((n) => ownerGone(n.Labels?.[OWNER_LABEL]));
+  if (orphans.length === 0) return;
+  // Anyone's container counts: a network with one on it is not free to go.
+  const inUse = new Set((await docker.listContainers({ all: true })).flatMap((c) => Object.keys(c.NetworkSettings?.Networks ?? {})));
+  await Promise.all(orphans.filter((n) => !inUse.has(n.Name)).map((n) => removeNetwork(docker, n.Id).catch(() => undefined)));
+}
+
+/**
+ * Removes a network, one already gone included. Right after its container was force-removed the
+ * engine can still count that container's endpoint ("has active endpoints"): the removal is
+ * tried again while the endpoints left are of containers that no longer exist (force-
+ * disconnected), up to a few times; any other refusal is thrown, not swallowed.
+ */
+export async function removeNetwork(docker: Docker, id: string): Promise<void> {
+  const network = docker.getNetwork(id);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await network.remove();
+      return;
+    } catch (err) {
+      const e = err as { statusCode?: number; message?: string };
+      if (e.statusCode === 404) return;
+      if (attempt >= 5 || !/active endpoints/i.test(e.message ?? '')) throw err;
+    }
+    const info = (await network.inspect().catch(() => undefined)) as { Containers?: Record<string, unknown> } | undefined;
+    if (!info) return;
+    const live = [];
+    for (const container of Object.keys(info.Containers ?? {})) {
+      const exists = await docker.getContainer(container).inspect().then(() => true, () => false);
+      if (exists) live.push(container);
+      else await network.disconnect({ Container: container, Force: true }).catch(() => undefined);
+    }
+    if (live.length) throw new Error(`network ${id} is still used by container${live.length === 1 ? '' : 's'} ${live.join(', ')}`);
+    // The engine's own release of a removed container's endpoint is asynchronous: give it a moment.
+    await new Promise((r) => setTimeout(r, 250 * attempt));
+  }
 }
 
 /** Whether the calling host user started this environment (environments from before the label count as someone else's). */
@@ -81,7 +126,7 @@ export async function removeOwnedContainers(docker: Docker): Promise<number> {
   const list = await docker.listContainers({ all: true, filters: owned });
   await Promise.all(list.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)));
   const nets = await docker.listNetworks({ filters: owned }).catch(() => []);
-  await Promise.all(nets.map((n) => docker.getNetwork(n.Id).remove().catch(() => undefined)));
+  await Promise.all(nets.map((n) => removeNetwork(docker, n.Id).catch(() => undefined)));
   return list.length;
 }
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { REPO_ROOT } from '../../host/common/paths';
-import { HOST_USER, KEPT_LABEL, OWNER, OWNER_LABEL, USER_LABEL } from '../../host/deployment/ownedContainers';
+import { DockerDeployment } from '../../host/deployment/dockerDeployment';
+import { HOST_USER, KEPT_LABEL, OWNER, OWNER_LABEL, USER_LABEL, removeNetwork } from '../../host/deployment/ownedContainers';
 
 const docker = new Docker();
 const PWP = join(REPO_ROOT, 'bin', 'pwp');
@@ -59,5 +60,29 @@ describe('pwp gc', function () {
     assert.equal(await exists(killed), false);
     assert.equal(await docker.getNetwork(`${tag}-net`).inspect().then(() => true, () => false), false, 'its network went with it');
     for (const id of [kept, live, theirs]) assert.equal(await exists(id), true);
+  });
+
+  it('a network a gone process left without its container goes when the next environment is made', async () => {
+    const dead = `${hostname()}:${deadPid()}:abcdef`;
+    const net = async (name: string, owner: string) => {
+      const n = await docker.createNetwork({ Name: `${tag}-${name}`, Labels: { [USER_LABEL]: HOST_USER, [OWNER_LABEL]: owner, 'pwp.test': '1' } });
+      nets.push(n.id);
+      return n.id;
+    };
+    const orphan = await net('orphan', dead);
+    const mine = await net('mine', OWNER);
+    // Started: only a running container holds an endpoint on its network.
+    await docker.getContainer(await leftover('holder', { [USER_LABEL]: HOST_USER, [OWNER_LABEL]: dead }, `${tag}-held`)).start();
+    const held = nets[nets.length - 1];
+    const netExists = (id: string) => docker.getNetwork(id).inspect().then(() => true, () => false);
+
+    // What make() calls before it creates the new environment's network.
+    await new DockerDeployment({ docker }).collectStaleNetworks();
+    assert.equal(await netExists(orphan), false, 'the orphan went');
+    assert.equal(await netExists(mine), true, 'a live process\'s network stays (its container may be on the way)');
+    assert.equal(await netExists(held), true, 'a network a container is on stays');
+    // Removing one that is gone already is not an error; one still in use is, with the reason.
+    await removeNetwork(docker, orphan);
+    await assert.rejects(removeNetwork(docker, held), /is still used by container|active endpoints/);
   });
 });
