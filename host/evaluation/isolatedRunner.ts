@@ -130,7 +130,9 @@ function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): bo
  *   module pytest does not rewrite), handed to its runner by the broker (SealBroker).
  * - node --test, mocha, jest: every hidden JavaScript or TypeScript source (tests and the helpers
  *   they load), served to the runner's module loading by the verifier's preload (pwp_seal.js).
- *   A hidden source the tests read as data, not as a module, finds it sealed.
+ *   A hidden source the tests read as data, not as a module, finds it sealed. A script that runs
+ *   them (`npm test`, IDE-Bench's scripts graded by exit status) seals every hidden source
+ *   outside a dot-folder and node_modules, handed to the image's runner by the broker.
  * - go test: every hidden `_test.go` file, read by root's build only (GoRun), which builds
  *   without cgo; a task that turns cgo on (CGO_ENABLED=1) runs go test unsealed.
  * - a test script run for its completion mark (RES-Q): every hidden Python file outside a
@@ -150,6 +152,9 @@ export function sealedTests(
   // With cgo, C and assembler files the build compiles could include a sealed file's bytes (.incbin).
   if (e.framework === 'go') return goRunOf(e.command) && e.env?.CGO_ENABLED !== '1' ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
   if (nodeRunnerCommand(e)) return hiddenFiles.filter((p) => JS_SOURCE.test(p) && !p.split('/').includes('node_modules')).map((p) => `/workspace/${p}`);
+  // A script that runs node's runners itself, through the broker (sealBroker).
+  // The script the command names is not (node loads it as a plain program, not the runner).
+  if (nodeScript(e)) return jsOutsideGraders(hiddenFiles).filter((p) => !e.command.some((a) => `/workspace/${posix.normalize(a)}` === p || a === p));
   if (e.framework !== 'pytest') return [];
   const args = pytestArgs(e.command);
   // A script that runs pytest itself, through the broker (sealBroker).
@@ -196,18 +201,52 @@ function pytestArgs(command: readonly string[]): string[] | undefined {
 
 /**
  * How a test script's sealed files reach its runner (RunSpec.sealBroker), and those of the pytest
- * run a grader starts (innerSealedTests). A script (`bash run_tests.sh`) starts pytest itself,
- * and any descriptor it was given every process it starts would inherit: instead a broker of
- * root's (pwp_seal_broker.py) hands the texts to the first process that asks and is the
- * verifier's pytest launch, started by the command, neither dumpable nor traced (its memory
- * closed to the tests' other processes), and to no other.
+ * run a grader starts (innerSealedTests). A script (`bash run_tests.sh`, `npm test`) starts its
+ * runner itself, and any descriptor it was given every process it starts would inherit: instead
+ * a broker of root's (pwp_seal_broker.py) hands the texts to the first process that asks and is
+ * the runner (the verifier's pytest launch; for a node script, the image's mocha or jest, or
+ * node --test, which the preload in NODE_OPTIONS makes ask), started by the command, neither
+ * dumpable nor traced (its memory closed to the tests' other processes), and to no other.
+ * Node cannot make itself undumpable; for a node script the runner makes node's binary
+ * exec-only to the tests' user for the run (`node`), and the kernel then makes every node
+ * process of theirs undumpable, as it does the go test binaries.
  */
-export interface SealBroker { script: string; launch: string }
-export const SEAL_BROKER: SealBroker = { script: `${PYTHON_DIR}/pwp_seal_broker.py`, launch: PYTEST_LAUNCH };
+export interface SealBroker {
+  script: string;
+  launch: string;
+  /** The image's node runners, by their real paths, which the broker accepts as a node asker's script. */
+  nodeRunners: string[];
+  /** For a node script: the preload to put in NODE_OPTIONS and the node binary to make exec-only. */
+  node?: { preload: string; binary: string };
+}
+export const SEAL_BROKER: SealBroker = { script: `${PYTHON_DIR}/pwp_seal_broker.py`, launch: PYTEST_LAUNCH, nodeRunners: [MOCHA_SCRIPT, JEST_SCRIPT] };
+/** The image's node, which a node script's run makes exec-only to the tests' user. */
+export const NODE_BINARY = '/opt/node/bin/node';
 
-/** Whether a sealed run's texts go through the broker: a pytest run the command does not start itself. */
+/** A broker for the command's sealed files, or undefined when they go on a descriptor (or there are none). */
+export function sealBrokerFor(e: Pick<TestsEvaluator, 'framework' | 'command'> & { completionMark?: boolean }): SealBroker | undefined {
+  if (nodeScript(e)) return { ...SEAL_BROKER, node: { preload: SEAL_PRELOAD, binary: NODE_BINARY } };
+  return e.framework === 'pytest' && !e.completionMark && !pytestArgs(e.command) ? SEAL_BROKER : undefined;
+}
+
+/** Whether a sealed run's texts go through the broker: a runner the command does not start itself. */
 export function sealsThroughBroker(e: Pick<TestsEvaluator, 'framework' | 'command'> & { completionMark?: boolean }): boolean {
-  return e.framework === 'pytest' && !e.completionMark && !pytestArgs(e.command);
+  return sealBrokerFor(e) !== undefined;
+}
+
+/**
+ * A test script graded with a node runner's framework, or by its exit status (IDE-Bench's
+ * scripts for JavaScript and TypeScript tests): not the runner itself, nor Python, nor a script
+ * run for its completion mark (whose launcher is Python's).
+ */
+function nodeScript(e: Pick<TestsEvaluator, 'framework' | 'command'> & { completionMark?: boolean }): boolean {
+  if (e.completionMark || nodeRunnerCommand(e)) return false;
+  return ['node', 'mocha', 'jest', 'exitCode'].includes(e.framework);
+}
+
+/** The hidden JavaScript and TypeScript sources outside the grader's dot-folders and node_modules, as paths in the verifier. */
+function jsOutsideGraders(hiddenFiles: readonly string[]): string[] {
+  return hiddenFiles.filter((p) => JS_SOURCE.test(p) && !p.split('/').some((s) => s.startsWith('.') || s === 'node_modules')).map((p) => `/workspace/${p}`);
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 } from './canary';
 import {
   CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, graderRunFlags, HIDDEN_DIR, imageRunner, innerSealedTests, JEST_CANARY, JEST_SCRIPT, MARK_ENV,
-  MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, SEAL_BROKER, SEAL_PRELOAD, sealedTests, sealsThroughBroker, TESTS_UID, testsEnv,
+  MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, SEAL_BROKER, SEAL_PRELOAD, sealBrokerFor, sealedTests, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';
@@ -222,14 +222,15 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   const mark = e.completionMark ? `pwp-end-${randomBytes(16).toString('hex')}` : undefined;
   const hidden = sandbox.grading?.hiddenFiles ?? [];
   const seal = sealedTests(e, hidden);
-  const argv = [...withReportFlags(e, report, !!canary, jestSetup, seal.length > 0), ...graderRunFlags(e, hidden)];
-  const go = e.framework === 'go' && seal.length ? goRunOf(argv) : undefined;
   // A test script's sealed files all go through the broker; a grader's own (innerPytest) on its descriptor, its inner run's through the broker.
-  const script = sealsThroughBroker(e);
-  const brokered = script ? seal : innerSealedTests(e, hidden);
+  const scriptBroker = sealBrokerFor(e);
+  // The runner itself, when it is the command, runs with the sealing preload and in one process.
+  const argv = [...withReportFlags(e, report, !!canary, jestSetup, seal.length > 0 && !scriptBroker), ...graderRunFlags(e, hidden)];
+  const go = e.framework === 'go' && seal.length ? goRunOf(argv) : undefined;
+  const brokered = scriptBroker ? seal : innerSealedTests(e, hidden);
   const spec = {
     id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(e.framework === 'pytest' ? { canaryOnFd: true } : {}),
-    ...(seal.length && !script ? { seal } : {}), ...(brokered.length ? { sealBroker: { ...SEAL_BROKER, files: brokered } } : {}), ...(go ? { go } : {}),
+    ...(seal.length && !scriptBroker ? { seal } : {}), ...(brokered.length ? { sealBroker: { ...(scriptBroker ?? SEAL_BROKER), files: brokered } } : {}), ...(go ? { go } : {}),
   };
   const run = await runIsolated(sandbox, spec, canarySpec, mark);
   const ended = mark && !run.timedOut ? checkCompletionMark(mark, run.stdout) : undefined;

@@ -370,6 +370,88 @@ describe('verifier reach: sealed JavaScript test files (node --test, mocha, jest
   }
 });
 
+// A test script that runs node's runners (IDE-Bench's scripts for JavaScript tests, graded by
+// their exit status; a script handed mocha's report options): the hidden test files are sealed,
+// their text handed by the runner's broker to the image's mocha, jest or node --test that the
+// script starts (the preload in NODE_OPTIONS asks), and to no other process. Without the broker
+// the reader takes the expected values from the file and scores 1; node's binary exec-only makes
+// the runner undumpable, so a process it starts cannot read its environment or memory.
+const NODE_SCRIPTS: Record<string, string> = {
+  jest: '#!/bin/bash\ncd "$(dirname "$0")"\nexec jest "$@"\n',
+  mocha: '#!/bin/bash\ncd "$(dirname "$0")"\nexec mocha "$@" test/\n',
+  node: '#!/bin/bash\ncd "$(dirname "$0")"\nexec node --test "$@" test/sum.test.js\n',
+};
+// Honest, and says whether a process it starts can read the runner's environment (and so its memory).
+const SUM_PEEKER = `const { spawnSync } = require('child_process');
+// The path built so that the parsed-code check does not see it: the kernel, not a pattern, refuses.
+const proc = String.fromCharCode(47, 112, 114, 111, 99, 47);
+const r = spawnSync('head', ['-c', '1', proc + process.pid + '/environ'], { encoding: 'utf8' });
+process.stderr.write('pwp-peek: ' + (r.status === 0 ? 'read' : r.stderr.trim()) + '\\n');
+module.exports = (a, b) => a + b;
+`;
+// Starts the image's mocha itself from inside the tests, with the broker's socket, to have the
+// sealed files handed to a runner of its own (whose failures would show the expected values).
+const SUM_PROBER = `const { spawnSync } = require('child_process');
+const fs = require('fs');
+const dir = String.fromCharCode(47, 112, 119, 112, 47, 115, 101, 97, 108);
+const socket = (fs.readdirSync(dir).find((n) => n.endsWith('.sock')) || '');
+const r = spawnSync('mocha', ['test/'], { encoding: 'utf8', env: Object.assign({}, process.env, { PWP_SEAL_BROKER: dir + '/' + socket }) });
+process.stderr.write('pwp-prober: ' + (r.stdout + r.stderr).split('\\n').filter((l) => /pwp:|rror/.test(l)).join(' | ').slice(0, 600) + '\\n');
+module.exports = () => 0;
+`;
+
+describe('verifier reach: sealed JavaScript test files run by a test script (jest, mocha, node --test)', function () {
+  this.timeout(15 * 60_000);
+  const runs: [string, Record<string, unknown>, string][] = [
+    ['jest, graded by exit status', { kind: 'tests', framework: 'exitCode', command: ['bash', 'run_tests.sh'] }, 'jest'],
+    ['mocha, with its report and canary', { kind: 'tests', framework: 'mocha', command: ['bash', 'run_tests.sh'] }, 'mocha'],
+    ['node --test, graded by exit status', { kind: 'tests', framework: 'exitCode', command: ['bash', 'run_tests.sh'] }, 'node'],
+  ];
+  for (const [runner, evaluator, kind] of runs) {
+    it(`${runner}: the honest sum scores 1, the null agent 0, a deliverable reading the hidden test file finds it sealed and scores 0; the runner's memory is closed`, async () => {
+      const [base] = resolveTasks(['code-edit/js-top-words']);
+      const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-script-'));
+      const hidden = {
+        'workspace/test/sum.test.js': SUM_TESTS[kind], 'workspace/run_tests.sh': NODE_SCRIPTS[kind],
+        'workspace/package.json': JSON.stringify({ name: 's', private: true, jest: { testEnvironment: 'node' } }),
+      };
+      for (const [p, c] of Object.entries(hidden)) { mkdirSync(dirname(join(hiddenDir, p)), { recursive: true }); writeFileSync(join(hiddenDir, p), c); }
+      const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-script-ws-'));
+      writeFileSync(join(workspaceDir, 'sum.js'), 'module.exports = () => 0;\n');
+      const task = { ...base, evaluator: EvaluatorSchema.parse(evaluator) as Evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
+      const grade = async (sum: string) => gradeState(task, {
+        image: await testImage(), workspaceTar: await bufferOf(tarOf([{ path: 'workspace/sum.js', content: sum }])),
+      });
+      const honest = await grade('module.exports = (a, b) => a + b;\n');
+      assert.equal(honest.score, 1, show(honest));
+      const nul = await grade('module.exports = () => 0;\n');
+      assert.equal(nul.score, 0, show(nul));
+      const reader = await grade(SUM_READER);
+      assert.equal(reader.score, 0, show(reader));
+      assert.equal(reader.tampering, undefined, `sealing, not the code check, stops it: ${show(reader)}`);
+      assert.match(show(reader), /pwp-reader: .*sum\.test\.js: EACCES/, show(reader));
+      if (kind !== 'jest') return;
+      const peeker = await grade(SUM_PEEKER);
+      assert.equal(peeker.score, 1, show(peeker));
+      assert.match(show(peeker), /pwp-peek: .*Permission denied/, show(peeker));
+    });
+  }
+
+  it('mocha run by a script: a deliverable starting a mocha of its own is refused the sealed files (the run\'s runner has had them)', async () => {
+    const [base] = resolveTasks(['code-edit/js-top-words']);
+    const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-script-'));
+    const hidden = { 'workspace/test/sum.test.js': SUM_TESTS.mocha, 'workspace/run_tests.sh': NODE_SCRIPTS.mocha };
+    for (const [p, c] of Object.entries(hidden)) { mkdirSync(dirname(join(hiddenDir, p)), { recursive: true }); writeFileSync(join(hiddenDir, p), c); }
+    const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-script-ws-'));
+    writeFileSync(join(workspaceDir, 'sum.js'), 'module.exports = () => 0;\n');
+    const evaluator = EvaluatorSchema.parse({ kind: 'tests', framework: 'exitCode', command: ['bash', 'run_tests.sh'] }) as Evaluator;
+    const task = { ...base, evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
+    const prober = await gradeState(task, { image: await testImage(), workspaceTar: await bufferOf(tarOf([{ path: 'workspace/sum.js', content: SUM_PROBER }])) });
+    assert.equal(prober.score, 0, show(prober));
+    assert.match(show(prober), /the sealed test files were refused to process \d+: the run's runner has had them/, show(prober));
+  });
+});
+
 // pytest with --assert=plain reads test modules through Python's import, not its rewriting: the
 // verifier's plugin takes the sealed modules there, and puts the equality check into their
 // asserts itself. Without that the reader below takes each expected value from the test file,

@@ -3,7 +3,10 @@
 // with node's own --require into the runner's process, before the runner and anything of the
 // workspace. The task's hidden test files are root's alone (0600) while the tests' processes
 // live; the runner hands their text over on a descriptor (PWP_SEALED_FD names it), read here
-// and closed at once. Each text then goes to the runner's module loading only, once:
+// and closed at once. A script that runs the runner (`npm test`) gets this file in NODE_OPTIONS
+// instead, for every node process it starts: the one that is the image's mocha or jest, or
+// node --test, asks the runner's broker (PWP_SEAL_BROKER) once. Each text then goes to the
+// runner's module loading only, once:
 //
 // - node's module hooks (CommonJS and ESM, TypeScript stripped as node would) load a sealed
 //   path from here, the first time it is loaded; the deliverable's `fs.readFileSync` of the
@@ -25,14 +28,66 @@ const Module = require('node:module');
 const vm = require('node:vm');
 const { fileURLToPath } = require('node:url');
 
+const { isMainThread } = require('node:worker_threads');
+
+const MOCHA = '/opt/test-runners/node_modules/mocha/bin/mocha.js';
+const JEST = '/opt/test-runners/node_modules/jest/bin/jest.js';
+/** The real path of the script node runs (mocha and jest are reached through links on PATH). */
+const mainScript = (() => { try { return process.argv[1] ? fs.realpathSync(process.argv[1]) : ''; } catch { return ''; } })();
+
+/**
+ * The texts from the runner's broker (pwp_seal_broker.py), for a script that runs node's runners:
+ * node has no blocking socket, so a worker thread asks and the main thread waits on it. The
+ * kernel tells the broker this process (a thread's connection is its process's).
+ */
+function askBroker(socketPath) {
+  const { Worker, MessageChannel, receiveMessageOnPort } = require('node:worker_threads');
+  const done = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const asker = new Worker(`
+    const { workerData: w } = require('node:worker_threads');
+    const chunks = [];
+    const s = require('node:net').connect(w.path);
+    const answer = (error) => {
+      w.port.postMessage({ body: Buffer.concat(chunks).toString('utf8'), error });
+      Atomics.store(w.done, 0, 1);
+      Atomics.notify(w.done, 0);
+    };
+    s.on('data', (c) => chunks.push(c));
+    s.on('end', () => answer());
+    s.on('error', (e) => answer(e.message));
+  `, { eval: true, execArgv: [], env: {}, workerData: { path: socketPath, done, port: port2 }, transferList: [port2] });
+  Atomics.wait(done, 0, 0);
+  const { message } = receiveMessageOnPort(port1) || { message: { body: '', error: 'no answer' } };
+  void asker.terminate();
+  if (message.error) {
+    process.stderr.write('pwp: the sealed test files could not be asked for: ' + message.error + '\n');
+    return {};
+  }
+  const answer = message.body ? JSON.parse(message.body) : {};
+  // Refused: the broker said why on the run's stderr; the sealed files then fail to load.
+  return answer.refused ? {} : answer;
+}
+
 const texts = new Map();
 const fd = process.env.PWP_SEALED_FD;
 delete process.env.PWP_SEALED_FD;
+let handed = {};
 if (fd) {
   let raw = '';
   try { raw = fs.readFileSync(Number(fd), 'utf8'); } catch { /* nothing handed over */ } finally { try { fs.closeSync(Number(fd)); } catch { /* closed */ } }
-  for (const [p, t] of Object.entries(raw ? JSON.parse(raw) : {})) texts.set(p, Buffer.from(t, 'base64'));
+  handed = raw ? JSON.parse(raw) : {};
+} else if (process.env.PWP_SEAL_BROKER && isMainThread && (process.execArgv.includes('--test') || mainScript === MOCHA || mainScript === JEST)) {
+  // The runner a script started; the processes it starts do not ask again.
+  const socketPath = process.env.PWP_SEAL_BROKER;
+  delete process.env.PWP_SEAL_BROKER;
+  handed = askBroker(socketPath);
+  // In one process, as a sealed run of the runner itself is (testsGrader.ts, withReportFlags):
+  // mocha's parallel workers and jest's would not have the texts.
+  if (mainScript === MOCHA) process.argv.splice(2, 0, '--no-parallel');
+  if (mainScript === JEST) process.argv.splice(2, 0, '--runInBand', '--no-cache');
 }
+for (const [p, t] of Object.entries(handed)) texts.set(p, Buffer.from(t, 'base64'));
 
 /** The package.json "type" that governs a file, as node finds it. */
 function packageType(file) {
@@ -89,10 +144,10 @@ if (texts.size) {
 
 // ---- jest ------------------------------------------------------------------------------------
 
-const JEST = /^\/opt\/test-runners\/node_modules\/(?:jest-haste-map|jest-runner|jest-runtime)\/build\/[^/]+\.js$/;
+const JEST_READERS = /^\/opt\/test-runners\/node_modules\/(?:jest-haste-map|jest-runner|jest-runtime)\/build\/[^/]+\.js$/;
 /** The sealed texts jest's own modules read (each test file's setup files and helpers once per test file). */
 const jestTexts = new Map();
-if (texts.size && /\/jest\/bin\/jest\.js$/.test(process.argv[1] || '')) {
+if (texts.size && mainScript === JEST) {
   const readFileSync = fs.readFileSync;
   const capture = Error.captureStackTrace;
   const defineProperty = Object.defineProperty;
@@ -114,7 +169,7 @@ if (texts.size && /\/jest\/bin\/jest\.js$/.test(process.argv[1] || '')) {
     }
   };
   const sealedRead = function readFileSync_(file, options) {
-    if (typeof file === 'string' && jestTexts.has(file) && JEST.test(callerFile(sealedRead) || '')) {
+    if (typeof file === 'string' && jestTexts.has(file) && JEST_READERS.test(callerFile(sealedRead) || '')) {
       const text = jestTexts.get(file);
       const encoding = typeof options === 'string' ? options : options && options.encoding;
       return encoding ? text.toString(encoding) : Buffer.from(text);

@@ -5,7 +5,9 @@
 # launch (pwp_sealed.py) asks here, on a Unix socket, and the kernel says who asks
 # (SO_PEERCRED). The texts go to one process of the run, once, and only to:
 #
-# - the tests' user, its command line the verifier's pytest launch (`python3 -I -c <launch>`);
+# - the tests' user, its command line the verifier's pytest launch (`python3 -I -c <launch>`),
+#   or, for a script that runs node's runners, node running the image's mocha or jest (the real
+#   path of its script one of `nodeRunners`) or node --test;
 # - a process that nothing can read or trace: not dumpable (it made itself so before asking; its
 #   private /proc files are then root's, which is what is checked) and with no tracer attached, so no
 #   other process of the tests' user can read the texts from its memory afterwards;
@@ -20,8 +22,8 @@
 # verifier's root does not hold, an undumpable process's are closed to root too.
 # Each refusal is said on stderr, which the runner keeps with the run's output.
 #
-# Run as root with the texts as one JSON line ({"texts": {path: base64}, "launch": str, "uid":
-# int, "socket": path}) on stdin, then the command's pid on the next line. Prints "ready" once
+# Run as root with the texts as one JSON line ({"texts": {path: base64}, "launch": str,
+# "nodeRunners": [path], "uid": int, "socket": path}) on stdin, then the command's pid on the next line. Prints "ready" once
 # it listens and "served" when it has handed the texts over; the runner ends it with the run.
 import json
 import os
@@ -40,15 +42,30 @@ def parent(pid):
         return int(f.read().rsplit(")", 1)[1].split()[1])
 
 
-def refusal(pid, uid, launch, command):
+def node_runner(argv, runners):
+    """
+    Whether a command line is node running the image's mocha or jest (its script's real path one
+    of `runners`) or node --test (among the options before a script).
+    """
+    if not runners or len(argv) < 2 or os.path.basename(argv[0]) != "node":
+        return False
+    for a in argv[1:]:
+        if a == "--test":
+            return True
+        if not a.startswith("-"):
+            return os.path.isabs(a) and os.path.realpath(a) in runners
+    return False
+
+
+def refusal(pid, uid, launch, runners, command):
     """Why pid may not have the texts, or None."""
     st = status(pid)
     if any(int(u) != uid for u in st["Uid"].split()):
         return "not the tests' user"
     with open(f"/proc/{pid}/cmdline", "rb") as f:
-        argv = f.read().split(b"\0")
-    if [a.decode("utf-8", "replace") for a in argv[1:4]] != ["-I", "-c", launch]:
-        return "not the verifier's pytest launch"
+        argv = [a.decode("utf-8", "replace") for a in f.read().split(b"\0")]
+    if argv[1:4] != ["-I", "-c", launch] and not node_runner(argv[:-1] if argv and argv[-1] == "" else argv, runners):
+        return "not the verifier's pytest launch" + (", nor the image's mocha or jest, nor node --test" if runners else "")
     # The kernel gives an undumpable process's private /proc files (not its world-readable
     # folder) to root.
     if os.stat(f"/proc/{pid}/environ").st_uid != 0:
@@ -84,7 +101,7 @@ def main():
         with conn:
             pid, _uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
             try:
-                why = "the run's runner has had them" if served else refusal(pid, spec["uid"], spec["launch"], command)
+                why = "the run's runner has had them" if served else refusal(pid, spec["uid"], spec["launch"], spec.get("nodeRunners") or [], command)
             except (OSError, ValueError, KeyError, IndexError) as e:
                 why = f"it could not be looked at ({e})"
             try:

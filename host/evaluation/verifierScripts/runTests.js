@@ -97,6 +97,17 @@ const broker = brokered.length ? '/pwp/seal/' + spec.id + '.sock' : undefined;
 const textsOf = (files) => Object.fromEntries(files.map((f) => [f.path, f.text]));
 if (sealed.length) env[spec.layout.sealedEnv] = '4';
 if (broker) env.PWP_SEAL_BROKER = broker;
+// A script that runs node's runners (isolatedRunner.ts, SealBroker): every node process it starts
+// loads the sealing preload, which asks the broker when it is the runner; node --test runs its
+// files in that process. node's binary exec-only to the tests' user makes each of their node
+// processes undumpable (the kernel's rule for a program its user cannot read), as the broker
+// requires of the process it serves. Its mode comes back once the run's processes are gone.
+const nodeSeal = broker && spec.sealBroker.node;
+let nodeMode;
+if (nodeSeal) {
+  env.NODE_OPTIONS = '--require ' + nodeSeal.preload + ' --test-isolation=none';
+  try { nodeMode = fs.statSync(nodeSeal.binary).mode & 0o7777; fs.chmodSync(nodeSeal.binary, 0o711); } catch { nodeMode = undefined; }
+}
 let argv = spec.argv;
 // pytest's canary goes on descriptor 5, read and closed by the verifier's plugin before any code
 // of the workspace runs: a folder's name in the environment would stay in /proc/<pid>/environ.
@@ -189,7 +200,8 @@ function startBroker() {
   fs.mkdirSync('/pwp/seal', { recursive: true, mode: 0o755 });
   const b = spawn('/usr/bin/python3', ['-I', spec.sealBroker.script], { stdio: ['pipe', 'pipe', 'pipe'] });
   b.stdin.on('error', () => {});
-  b.stdin.write(JSON.stringify({ texts: textsOf(brokered), launch: spec.sealBroker.launch, uid: spec.uid, socket: broker }) + '\n');
+  const nodeRunners = nodeSeal ? spec.sealBroker.nodeRunners : [];
+  b.stdin.write(JSON.stringify({ texts: textsOf(brokered), launch: spec.sealBroker.launch, nodeRunners, uid: spec.uid, socket: broker }) + '\n');
   const said = collect(b.stderr);
   let told = '';
   const ready = new Promise((resolve) => {
@@ -220,6 +232,7 @@ async function finish(code, signal, started) {
   if (canary && canaryOnFd === undefined) fs.rmSync(canary.dir, { recursive: true, force: true });
   if (hiddenMode !== undefined && !survivors) fs.chmodSync(spec.layout.hidden, hiddenMode);
   if (!survivors) for (const f of locked) { try { fs.chmodSync(f.path, f.mode); } catch { /* gone */ } }
+  if (!survivors && nodeMode !== undefined) { try { fs.chmodSync(nodeSeal.binary, nodeMode); } catch { /* kept exec-only */ } }
   if (report.data) fs.writeFileSync(results + '/report', report.data, { mode: 0o644 });
   fs.writeFileSync(results + '/stdout', Buffer.concat([Buffer.from(goLines.map((l) => l + '\n').join('')), out.text()]), { mode: 0o644 });
   fs.writeFileSync(results + '/stderr', Buffer.concat([Buffer.from(goErrors.join('')), err.text(), await brokerSaid()]), { mode: 0o644 });
@@ -236,7 +249,10 @@ async function brokerSaid() {
   sealBroker.process.kill('SIGKILL');
   await sealBroker.said.done;
   fs.rmSync(broker, { force: true });
-  const none = sealBroker.served() ? '' : 'pwp: no test runner asked for the sealed test files: a test script must run pytest as `python3 -m pytest` or `pytest` from its PATH (the verifier\'s), which gets them from the verifier\n';
+  const how = nodeSeal
+    ? 'a test script must run the image\'s mocha or jest (`mocha`, `jest` from its PATH) or `node --test`'
+    : 'a test script must run pytest as `python3 -m pytest` or `pytest` from its PATH (the verifier\'s)';
+  const none = sealBroker.served() ? '' : 'pwp: no test runner asked for the sealed test files: ' + how + ', which gets them from the verifier\n';
   return Buffer.concat([sealBroker.said.text(), Buffer.from(none)]);
 }
 async function start() {

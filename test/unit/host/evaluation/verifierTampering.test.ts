@@ -3,10 +3,10 @@
 // oracle trips it), and the cross-check of a report against the runner's own output.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { goRunOf, graderRunFlags, imageRunner, innerSealedTests, sealedTests, sealsThroughBroker, testsEnv } from '../../../../host/evaluation/isolatedRunner';
+import { goRunOf, graderRunFlags, imageRunner, innerSealedTests, NODE_BINARY, SEAL_PRELOAD, sealBrokerFor, sealedTests, sealsThroughBroker, testsEnv } from '../../../../host/evaluation/isolatedRunner';
 import { crossCheck, jestSummary, pytestSummary, tapSummary } from '../../../../host/evaluation/runnerOutput';
 import { findJsTampering } from '../../../../host/evaluation/jsCodeCheck';
 import { pythonCheckInput, pythonFindings } from '../../../../host/evaluation/pythonCodeCheck';
@@ -110,10 +110,44 @@ describe('isolated runners', () => {
       'a script that runs pytest: every hidden Python file outside the grader\'s dot-folders, whatever it is given');
     assert.ok(sealsThroughBroker({ framework: 'pytest', command: ['bash', 'run_tests.sh'] }), 'a script gets them from the broker');
     assert.ok(!sealsThroughBroker({ framework: 'pytest', command: ['python3', '-m', 'pytest'] }), 'pytest itself on its descriptor');
-    assert.ok(!sealsThroughBroker({ framework: 'exitCode', command: ['bash', 'run_tests.sh'] }), 'not a pytest run');
+    assert.ok(!sealsThroughBroker({ framework: 'exitCode', command: ['python3', '-I', '.resq/run_resq.py'], completionMark: true }), 'a completion-mark script: its launcher takes them on its descriptor');
     assert.deepEqual(seal(['go', 'test', './...'], 'go'), ['/workspace/size_test.go'], "go test seals the hidden _test.go files");
     assert.deepEqual(seal(['go', 'test', '-exec', 'x', './...'], 'go'), [], 'an argument it does not know runs go test as given');
     assert.deepEqual(sealedTests({ framework: 'go', command: ['go', 'test', './...'], env: { CGO_ENABLED: '1' } }, hidden), [], 'cgo could include a sealed file');
+  });
+
+  it('seals every hidden JavaScript source outside dot-folders and node_modules for a script that runs node\'s runners, through the broker', () => {
+    const hidden = [
+      'test/sum.test.js', 'test/helper.ts', 'tasks/t1/task_tests.mjs', 'node_modules/x/index.js', '.pwp-idebench/run-tests.sh', '.grader/check.js', 'tests/test_x.py', 'data.json',
+    ];
+    const js = ['/workspace/test/sum.test.js', '/workspace/test/helper.ts', '/workspace/tasks/t1/task_tests.mjs'];
+    for (const framework of ['exitCode', 'mocha', 'jest'] as const) {
+      const e = { framework, command: ['bash', 'run_tests.sh'] };
+      assert.deepEqual(sealedTests(e, hidden), js, framework);
+      assert.deepEqual(sealBrokerFor(e)?.node, { preload: SEAL_PRELOAD, binary: NODE_BINARY }, `${framework}: node's broker`);
+    }
+    assert.equal(sealBrokerFor({ framework: 'mocha', command: ['npx', 'mocha', 'test/'] }), undefined, 'mocha itself: on its descriptor');
+    assert.deepEqual(sealedTests({ framework: 'mocha', command: ['npx', 'mocha', 'test/'] }, hidden), [...js, '/workspace/.grader/check.js'], 'the runner itself seals every hidden source, as before');
+    assert.equal(sealBrokerFor({ framework: 'pytest', command: ['bash', 'run_tests.sh'] })?.node, undefined, "a pytest script's broker serves pytest's launch");
+  });
+
+  it('the broker takes a node asker for the runner by its script\'s real path or node --test among its options, nothing else', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pwp-broker-'));
+    const runner = join(dir, 'mocha.js');
+    writeFileSync(runner, '');
+    symlinkSync(runner, join(dir, 'mocha'));
+    writeFileSync(join(dir, 'evil.js'), '');
+    const broker = join(__dirname, '../../../../host/evaluation/verifierScripts/pwp_seal_broker.py');
+    const check = (argv: string[], runners = [runner]) => execFileSync('/usr/bin/python3', ['-I', '-c',
+      'import importlib.util, json, sys\nspec = importlib.util.spec_from_file_location("b", sys.argv[1]); b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b)\n'
+      + 'print(json.dumps(b.node_runner(json.loads(sys.argv[2]), json.loads(sys.argv[3]))))', broker, JSON.stringify(argv), JSON.stringify(runners)], { encoding: 'utf8' }).trim();
+    assert.equal(check(['node', join(dir, 'mocha'), 'test/']), 'true', 'through its link on PATH');
+    assert.equal(check(['/opt/node/bin/node', '--test-reporter=tap', '--test', 'test/x.js']), 'true');
+    assert.equal(check(['node', join(dir, 'evil.js'), '--test']), 'false', '--test after the script is the script\'s');
+    assert.equal(check(['node', 'mocha.js']), 'false', 'a relative script could be anything');
+    assert.equal(check(['python3', runner]), 'false');
+    assert.equal(check(['node', join(dir, 'mocha')], []), 'false', 'a pytest script\'s broker takes no node');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('hands the repository\'s hidden Python files to the pytest run a grader starts (innerPytest), its own file on its descriptor', () => {
@@ -158,7 +192,7 @@ describe('isolated runners', () => {
     assert.equal(goRunOf(['go', 'vet', '.']), undefined);
   });
 
-  it('seals every hidden JavaScript and TypeScript source of a node --test, mocha (--parallel too) or jest command, and nothing of a script', () => {
+  it('seals every hidden JavaScript and TypeScript source of a node --test, mocha (--parallel too) or jest command, or of a script running them but the script itself', () => {
     const hidden = [
       'test/sum.test.js', 'test/helper.mjs', 'tests/chunk.hidden.test.ts', 'src/view.tsx', 'package.json', 'test/fixture.json', 'node_modules/x/index.js', 'tests/test_a.py',
     ];
@@ -167,9 +201,10 @@ describe('isolated runners', () => {
     assert.deepEqual(seal('node', ['node', '--test', 'test/']), js);
     assert.deepEqual(seal('mocha', ['npx', 'mocha', 'test/']), js);
     assert.deepEqual(seal('jest', ['node_modules/.bin/jest']), js);
-    assert.deepEqual(seal('node', ['node', 'test/run.js']), [], 'node without --test runs a script');
     assert.deepEqual(seal('mocha', ['mocha', '--parallel', 'test/']), js, 'mocha --parallel is sealed too, and run serially');
-    assert.deepEqual(seal('jest', ['npm', 'test']), []);
+    // A script: the same files, through the broker (sealBrokerFor), but the one the command runs.
+    assert.deepEqual(seal('node', ['node', 'test/sum.test.js']), js.slice(1), 'node without --test runs its script as a plain program');
+    assert.deepEqual(seal('jest', ['bash', 'run.sh']), js);
   });
 });
 
