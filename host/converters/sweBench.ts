@@ -171,7 +171,11 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
         instance_id: inst.instance_id, log: spec.log as LogGraderSpec['log'], command, env: spec.env ?? {}, runner: language ? null : spec.command[1], tests,
         timeoutSec: TIMEOUT_SEC - 60, initial: '/pwp/initial/workspace', ...own,
       });
-      evaluator = { kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC };
+      // With a recorder the repository's tests are sealed, handed to the recorder's process by the verifier's broker.
+      evaluator = {
+        kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC,
+        ...(own ? { innerRecorder: RECORDER_FILE } : {}),
+      };
     }
     // The harness's pins: Debian's packages where they meet them, else wheels the user supplies (the task is pending until then).
     const pins = o.image || language ? { debs: [], missing: [] } : pinsOnDebian(spec.pins ?? []);

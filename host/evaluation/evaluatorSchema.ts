@@ -47,6 +47,14 @@ const TestsEvaluator = z.object({
    */
   innerPytest: z.boolean().optional(),
   /**
+   * A hidden file of the grader's own, in a dot-folder, that runs the repository's own test runner
+   * in its process (SWE-bench's result recorder for Django's and SymPy's runners, started by the
+   * grader as `python3 <file> …`): the repository's hidden Python files outside the grader's
+   * dot-folders are sealed, and reach that process from the verifier's broker, which serves it as
+   * it serves the pytest launch (the grader's own pytest run gets its file on its descriptor).
+   */
+  innerRecorder: RelPath.refine((p) => p.split('/').slice(0, -1).some((s) => s.startsWith('.')), 'must be in a dot-folder (the grader\'s own)').optional(),
+  /**
    * The task's own grading step run as root before the tests (from /, with the hidden folder,
    * which is root's alone, readable): for a grader that must hold what the tests' user may not
    * read (SWT-Bench's gold patch). It must never run the agent's code as root: it runs it as

@@ -216,6 +216,8 @@ export interface SealBroker {
   launch: string;
   /** The image's node runners, by their real paths, which the broker accepts as a node asker's script. */
   nodeRunners: string[];
+  /** A grader's recorder (the evaluator's innerRecorder, as a verifier path), which the broker accepts as a Python asker's script. */
+  recorders?: string[];
   /** For a node script: the preload to put in NODE_OPTIONS and the node binary to make exec-only. */
   node?: { preload: string; binary: string };
 }
@@ -252,11 +254,14 @@ function jsOutsideGraders(hiddenFiles: readonly string[]): string[] {
 /**
  * The hidden files a grader's own pytest run (the evaluator's `innerPytest`: SWE-bench's log
  * grader in the repository's own environment) hands, through the broker, to the pytest run it
- * starts on the repository's tests: every hidden Python file outside the grader's dot-folders,
- * as for a test script, but those the grader's run itself takes on its descriptor.
+ * starts on the repository's tests, or to its recorder's process (`innerRecorder`: Django's and
+ * SymPy's runners): every hidden Python file outside the grader's dot-folders, as for a test
+ * script, but those the grader's run itself takes on its descriptor.
  */
-export function innerSealedTests(e: Pick<TestsEvaluator, 'framework' | 'command'> & { innerPytest?: boolean }, hiddenFiles: readonly string[]): string[] {
-  if (!e.innerPytest || e.framework !== 'pytest' || !pytestArgs(e.command)) return [];
+export function innerSealedTests(
+  e: Pick<TestsEvaluator, 'framework' | 'command'> & { innerPytest?: boolean; innerRecorder?: string }, hiddenFiles: readonly string[],
+): string[] {
+  if (!(e.innerPytest || e.innerRecorder) || e.framework !== 'pytest' || !pytestArgs(e.command)) return [];
   const own = new Set(sealedTests(e, hiddenFiles));
   return pythonOutsideGraders(hiddenFiles).filter((p) => !own.has(p));
 }

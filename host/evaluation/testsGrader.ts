@@ -230,7 +230,8 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   const brokered = scriptBroker ? seal : innerSealedTests(e, hidden);
   const spec = {
     id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(e.framework === 'pytest' ? { canaryOnFd: true } : {}),
-    ...(seal.length && !scriptBroker ? { seal } : {}), ...(brokered.length ? { sealBroker: { ...(scriptBroker ?? SEAL_BROKER), files: brokered } } : {}), ...(go ? { go } : {}),
+    ...(seal.length && !scriptBroker ? { seal } : {}), ...(go ? { go } : {}),
+    ...(brokered.length ? { sealBroker: { ...(scriptBroker ?? SEAL_BROKER), files: brokered, ...(e.innerRecorder ? { recorders: [`/workspace/${e.innerRecorder}`] } : {}) } } : {}),
   };
   const run = await runIsolated(sandbox, spec, canarySpec, mark);
   const ended = mark && !run.timedOut ? checkCompletionMark(mark, run.stdout) : undefined;

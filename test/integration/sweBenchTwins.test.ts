@@ -33,7 +33,9 @@ import { gradeState } from '../../host/taskEnv/gradeState';
 import { loadTask, type Task } from '../../host/taskEnv/loadTask';
 import { TaskEnv } from '../../host/taskEnv/taskEnv';
 import { runTask } from '../../host/runs/runTask';
-import { DJANGO_CONSOLE_FORGERY, djangoTwin, filesUnder, PYDICOM_TWIN_DATA, pydicomTwin, pytestTwin, SYMPY_CONSOLE_FORGERY, sympyTwin } from '../support/sweBenchTwins';
+import {
+  DJANGO_CONSOLE_FORGERY, DJANGO_TEST_READER, djangoTwin, filesUnder, PYDICOM_TWIN_DATA, pydicomTwin, pytestTwin, SYMPY_CONSOLE_FORGERY, SYMPY_TEST_READER, sympyTwin,
+} from '../support/sweBenchTwins';
 import { testImage, testPool } from './environmentFixture';
 
 const root = join(__dirname, '../..');
@@ -276,6 +278,25 @@ describe('SWE-bench twins of published rows, run for real', function () {
         assert.match(f2p?.message ?? '', /^AssertionError: tampering suspected \(result recorder\): the console shows .* passing, the result recorder failed/);
         // The grade quotes the recorder's evidence as it quotes the runner canary's.
         assert.match(r.tampering?.reason ?? '', /^tampering suspected: result recorder: the console shows .* passing, the result recorder failed/, r.summary);
+      });
+    }
+
+    for (const [id, file, reader] of [
+      ['django__django-90001', 'django/utils/text.py', DJANGO_TEST_READER], ['sympy__sympy-90001', 'sympy/core/numbers.py', SYMPY_TEST_READER],
+    ] as const) {
+      it(`${id}: a deliverable reading the hidden test file for its expected values finds it sealed (the recorder has it from the broker) and scores 0; unsealed it scores 1`, async () => {
+        const task = loadTask(join(out, 'tasks/swe-bench', id));
+        assert.equal((task.evaluator as { innerRecorder?: string }).innerRecorder, '.swebench/pwp_recorder.py');
+        const s = states(task);
+        const read = new Map(s.initial);
+        read.set(file, Buffer.from(reader));
+        const r = await grade(task, image, { initial: s.initial, state: read });
+        assert.equal(r.score, 0, `${r.summary}\n${r.tests?.stdoutTail ?? ''}`);
+        assert.equal(r.tampering, undefined, `sealing, not a check, stops it: ${r.summary}`);
+        // The same reader with the tests left on disk (no innerRecorder) takes their values and passes: what sealing stops.
+        const unsealed = { ...task, evaluator: { ...task.evaluator, innerRecorder: undefined } } as Task;
+        const open = await grade(unsealed, image, { initial: s.initial, state: read });
+        assert.equal(open.score, 1, `unsealed, the reader passes: ${open.summary}`);
       });
     }
   });

@@ -7,7 +7,8 @@
 #
 # - the tests' user, its command line the verifier's pytest launch (`python3 -I -c <launch>`),
 #   or, for a script that runs node's runners, node running the image's mocha or jest (the real
-#   path of its script one of `nodeRunners`) or node --test;
+#   path of its script one of `nodeRunners`) or node --test, or Python running a grader's
+#   recorder (one of `recorders`: SWE-bench's, in which Django's and SymPy's runners run);
 # - a process that nothing can read or trace: not dumpable (it made itself so before asking; its
 #   private /proc files are then root's, which is what is checked) and with no tracer attached, so no
 #   other process of the tests' user can read the texts from its memory afterwards;
@@ -23,7 +24,7 @@
 # Each refusal is said on stderr, which the runner keeps with the run's output.
 #
 # Run as root with the texts as one JSON line ({"texts": {path: base64}, "launch": str,
-# "nodeRunners": [path], "uid": int, "socket": path}) on stdin, then the command's pid on the next line. Prints "ready" once
+# "nodeRunners": [path], "recorders": [path], "uid": int, "socket": path}) on stdin, then the command's pid on the next line. Prints "ready" once
 # it listens and "served" when it has handed the texts over; the runner ends it with the run.
 import json
 import os
@@ -57,15 +58,23 @@ def node_runner(argv, runners):
     return False
 
 
-def refusal(pid, uid, launch, runners, command):
+def recorder(argv, recorders):
+    """Whether a command line is Python running a grader's recorder (its real path one of `recorders`)."""
+    return len(argv) >= 2 and os.path.basename(argv[0]).startswith("python") and os.path.isabs(argv[1]) and os.path.realpath(argv[1]) in recorders
+
+
+def refusal(pid, uid, spec, command):
     """Why pid may not have the texts, or None."""
     st = status(pid)
     if any(int(u) != uid for u in st["Uid"].split()):
         return "not the tests' user"
     with open(f"/proc/{pid}/cmdline", "rb") as f:
         argv = [a.decode("utf-8", "replace") for a in f.read().split(b"\0")]
-    if argv[1:4] != ["-I", "-c", launch] and not node_runner(argv[:-1] if argv and argv[-1] == "" else argv, runners):
-        return "not the verifier's pytest launch" + (", nor the image's mocha or jest, nor node --test" if runners else "")
+    if argv and argv[-1] == "":
+        argv = argv[:-1]
+    runners, recorders = spec.get("nodeRunners") or [], spec.get("recorders") or []
+    if argv[1:4] != ["-I", "-c", spec["launch"]] and not node_runner(argv, runners) and not recorder(argv, recorders):
+        return "not the verifier's pytest launch" + (", nor the image's mocha or jest, nor node --test" if runners else "") + (", nor the grader's recorder" if recorders else "")
     # The kernel gives an undumpable process's private /proc files (not its world-readable
     # folder) to root.
     if os.stat(f"/proc/{pid}/environ").st_uid != 0:
@@ -101,7 +110,7 @@ def main():
         with conn:
             pid, _uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
             try:
-                why = "the run's runner has had them" if served else refusal(pid, spec["uid"], spec["launch"], spec.get("nodeRunners") or [], command)
+                why = "the run's runner has had them" if served else refusal(pid, spec["uid"], spec, command)
             except (OSError, ValueError, KeyError, IndexError) as e:
                 why = f"it could not be looked at ({e})"
             try:

@@ -201,7 +201,8 @@ function startBroker() {
   const b = spawn('/usr/bin/python3', ['-I', spec.sealBroker.script], { stdio: ['pipe', 'pipe', 'pipe'] });
   b.stdin.on('error', () => {});
   const nodeRunners = nodeSeal ? spec.sealBroker.nodeRunners : [];
-  b.stdin.write(JSON.stringify({ texts: textsOf(brokered), launch: spec.sealBroker.launch, nodeRunners, uid: spec.uid, socket: broker }) + '\n');
+  const recorders = spec.sealBroker.recorders || [];
+  b.stdin.write(JSON.stringify({ texts: textsOf(brokered), launch: spec.sealBroker.launch, nodeRunners, recorders, uid: spec.uid, socket: broker }) + '\n');
   const said = collect(b.stderr);
   let told = '';
   const ready = new Promise((resolve) => {

@@ -10,6 +10,12 @@
 # - takes the write end of a pipe (FD, never inherited by the tests' own subprocesses), and
 #   writes one JSON line per outcome to it: unittest's TestResult (stdlib; Django's runner
 #   reports through it), or SymPy's PyTestReporter (hooked when the runner imports it);
+# - takes the repository's sealed test files (the evaluator's innerRecorder: root's alone while the
+#   tests run) from the verifier's broker, through the verifier's own pwp_sealed.py (PWP_SEALED_LIB
+#   names it, PWP_SEAL_BROKER the broker), before any code of the repository runs: a module the
+#   runner imports (Django's test modules) loads from its text, and SymPy's runner, which opens
+#   each test file itself, has its `open` answer those paths (the module's own global, so no
+#   other code's open does), each once;
 # - runs the runner script as `python SCRIPT ARGS` would, and writes a last line at exit saying
 #   whether its hooks were still in place.
 # The grader (test_swebench.py) scores from these lines, requires the console to agree with them
@@ -23,8 +29,11 @@ import sys
 _path = list(sys.path)
 sys.path[:] = [p for p in sys.path if p and not p.startswith("/workspace")]
 import atexit  # noqa: E402
+import builtins  # noqa: E402
 import ctypes  # noqa: E402
 import importlib.abc  # noqa: E402
+import importlib.util  # noqa: E402
+import io  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import runpy  # noqa: E402
@@ -41,6 +50,7 @@ class Recorder:
         self.out = os.fdopen(fd, "w", buffering=1)
         self.hooks = []  # (owner, name, wrapper)
         self.current = None
+        self.texts = {}  # the sealed test files not yet loaded: {absolute path: bytes}
 
     def write(self, record):
         self.out.write(json.dumps(record) + "\n")
@@ -131,6 +141,36 @@ class HookingLoader(importlib.abc.Loader):
     def exec_module(self, module):
         self.loader.exec_module(module)
         hook_sympy(self.rec, module)
+        if self.rec.texts:
+            module.open = sealed_open(self.rec.texts)
+
+
+def sealed_open(texts):
+    """open() for SymPy's runner: a sealed test file's text from the broker's, once; anything else from disk."""
+    def open_(file, mode="r", *args, **kwargs):
+        path = os.path.abspath(file) if isinstance(file, str) else None
+        if path in texts and set(mode) <= set("rbt"):
+            data = texts.pop(path)
+            if "b" in mode:
+                return io.BytesIO(data)
+            return io.StringIO(data.decode(kwargs.get("encoding") or (args[1] if len(args) > 1 else None) or "utf-8"))
+        return builtins.open(file, mode, *args, **kwargs)
+    return open_
+
+
+def take_sealed(rec):
+    """The sealed test files from the verifier's broker, and the import of them from their text."""
+    lib = os.environ.pop("PWP_SEALED_LIB", "")
+    if not lib or not os.environ.get("PWP_SEAL_BROKER"):
+        return
+    spec = importlib.util.spec_from_file_location("pwp_sealed", lib)
+    sealed = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sealed)
+    rec.texts = sealed.read()
+
+    def run(module, origin, source):
+        exec(compile(source, origin, "exec"), module.__dict__)  # noqa: S102 - the module's own text
+    sealed.serve(rec.texts, run)
 
 
 class SympyHook(importlib.abc.MetaPathFinder):
@@ -165,6 +205,8 @@ def main(argv):
     undumpable()
     os.set_inheritable(fd, False)
     rec = Recorder(fd)
+    # Undumpable first: the broker serves no process whose memory others could read.
+    take_sealed(rec)
     if kind == "unittest":
         hook_unittest(rec)
     elif kind == "sympy":
