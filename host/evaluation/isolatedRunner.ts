@@ -134,7 +134,8 @@ function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): bo
  *   them (`npm test`, IDE-Bench's scripts graded by exit status) seals every hidden source
  *   outside a dot-folder and node_modules, handed to the image's runner by the broker.
  * - go test: every hidden `_test.go` file, read by root's build only (GoRun), which builds
- *   without cgo; a task that turns cgo on (CGO_ENABLED=1) runs go test unsealed.
+ *   without cgo; a task that turns cgo on (CGO_ENABLED=1, or -race, which needs it) runs go test
+ *   unsealed.
  * - a test script run for its completion mark (RES-Q): every hidden Python file outside a
  *   dot-folder (the grader's own folders, whose wrapper reads them as the tests' user). Only the
  *   verifier's launcher (pwp_script.py) prints the mark, so such a run goes through it, and it
@@ -149,8 +150,13 @@ export function sealedTests(
   // Every hidden Python file outside the grader's own dot-folders: what a script runs is not known.
   const scriptSeal = () => pythonOutsideGraders(hiddenFiles);
   if (e.completionMark) return [...scriptSeal(), ...hiddenFiles.filter((p) => e.sealed?.includes(p)).map((p) => `/workspace/${p}`)];
-  // With cgo, C and assembler files the build compiles could include a sealed file's bytes (.incbin).
-  if (e.framework === 'go') return goRunOf(e.command) && e.env?.CGO_ENABLED !== '1' ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
+  // With cgo, C and assembler files the build compiles could include a sealed file's bytes (.incbin);
+  // -race needs cgo (the sealed build turns it off, and the race runtime is linked through it).
+  if (e.framework === 'go') {
+    const run = goRunOf(e.command);
+    const cgo = e.env?.CGO_ENABLED === '1' || !!run?.buildFlags.includes('-race');
+    return run && !cgo ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
+  }
   if (nodeRunnerCommand(e)) return hiddenFiles.filter((p) => JS_SOURCE.test(p) && !p.split('/').includes('node_modules')).map((p) => `/workspace/${p}`);
   // A script that runs node's runners itself, through the broker (sealBroker).
   // The script the command names is not (node loads it as a plain program, not the runner).

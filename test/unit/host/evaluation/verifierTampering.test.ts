@@ -114,6 +114,7 @@ describe('isolated runners', () => {
     assert.deepEqual(seal(['go', 'test', './...'], 'go'), ['/workspace/size_test.go'], "go test seals the hidden _test.go files");
     assert.deepEqual(seal(['go', 'test', '-exec', 'x', './...'], 'go'), [], 'an argument it does not know runs go test as given');
     assert.deepEqual(sealedTests({ framework: 'go', command: ['go', 'test', './...'], env: { CGO_ENABLED: '1' } }, hidden), [], 'cgo could include a sealed file');
+    assert.deepEqual(seal(['go', 'test', '-race', './...'], 'go'), [], '-race needs cgo, which the sealed build turns off');
   });
 
   it('seals every hidden JavaScript source outside dot-folders and node_modules for a script that runs node\'s runners, through the broker', () => {
