@@ -336,6 +336,33 @@ process.stderr.write('pwp-reader: ' + [...said].join('; ') + '\\n');
 module.exports = (a, b) => known.get(a + ',' + b) ?? 0;
 `;
 
+/**
+ * A task of the test's own on the image's node runners: `hidden` (the test file, package.json, a
+ * script) goes in at grading, sum.js is the agent's; the returned function grades a sum.js.
+ */
+function jsSumTask(evaluator: Record<string, unknown>, hidden: Record<string, string>): (sum: string) => Promise<EvaluationResult> {
+  const [base] = resolveTasks(['code-edit/js-top-words']);
+  const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-'));
+  for (const [p, c] of Object.entries(hidden)) { mkdirSync(dirname(join(hiddenDir, `workspace/${p}`)), { recursive: true }); writeFileSync(join(hiddenDir, `workspace/${p}`), c); }
+  const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-ws-'));
+  writeFileSync(join(workspaceDir, 'sum.js'), 'module.exports = () => 0;\n');
+  const task = { ...base, evaluator: EvaluatorSchema.parse(evaluator) as Evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
+  return async (sum) => gradeState(task, { image: await testImage(), workspaceTar: await bufferOf(tarOf([{ path: 'workspace/sum.js', content: sum }])) });
+}
+const JEST_PACKAGE = JSON.stringify({ name: 's', private: true, jest: { testEnvironment: 'node' } });
+
+/** The honest sum scores 1, the null one 0, and the reader 0 because the test file is sealed. */
+async function jsSealedAgainstReader(grade: (sum: string) => Promise<EvaluationResult>): Promise<void> {
+  const honest = await grade('module.exports = (a, b) => a + b;\n');
+  assert.equal(honest.score, 1, show(honest));
+  const nul = await grade('module.exports = () => 0;\n');
+  assert.equal(nul.score, 0, show(nul));
+  const reader = await grade(SUM_READER);
+  assert.equal(reader.score, 0, show(reader));
+  assert.equal(reader.tampering, undefined, `sealing, not the code check, stops it: ${show(reader)}`);
+  assert.match(show(reader), /pwp-reader: .*sum\.test\.js: EACCES/, show(reader));
+}
+
 describe('verifier reach: sealed JavaScript test files (node --test, mocha, jest)', function () {
   this.timeout(15 * 60_000);
   const runs: [string, Record<string, unknown>, string][] = [
@@ -347,25 +374,7 @@ describe('verifier reach: sealed JavaScript test files (node --test, mocha, jest
   ];
   for (const [runner, evaluator, testFile] of runs) {
     it(`${runner}: the honest sum scores 1, the null agent 0, and a deliverable reading the hidden test file finds it sealed and scores 0`, async () => {
-      const [base] = resolveTasks(['code-edit/js-top-words']);
-      // A task of this test's own: the hidden test file and package.json go in at grading.
-      const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-'));
-      const hidden = { 'workspace/test/sum.test.js': testFile, 'workspace/package.json': JSON.stringify({ name: 's', private: true, jest: { testEnvironment: 'node' } }) };
-      for (const [p, c] of Object.entries(hidden)) { mkdirSync(dirname(join(hiddenDir, p)), { recursive: true }); writeFileSync(join(hiddenDir, p), c); }
-      const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-ws-'));
-      writeFileSync(join(workspaceDir, 'sum.js'), 'module.exports = () => 0;\n');
-      const task = { ...base, evaluator: EvaluatorSchema.parse(evaluator) as Evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
-      const grade = async (sum: string) => gradeState(task, {
-        image: await testImage(), workspaceTar: await bufferOf(tarOf([{ path: 'workspace/sum.js', content: sum }])),
-      });
-      const honest = await grade('module.exports = (a, b) => a + b;\n');
-      assert.equal(honest.score, 1, show(honest));
-      const nul = await grade('module.exports = () => 0;\n');
-      assert.equal(nul.score, 0, show(nul));
-      const reader = await grade(SUM_READER);
-      assert.equal(reader.score, 0, show(reader));
-      assert.equal(reader.tampering, undefined, `sealing, not the code check, stops it: ${show(reader)}`);
-      assert.match(show(reader), /pwp-reader: .*sum\.test\.js: EACCES/, show(reader));
+      await jsSealedAgainstReader(jsSumTask(evaluator, { 'test/sum.test.js': testFile, 'package.json': JEST_PACKAGE }));
     });
   }
 });
@@ -409,27 +418,8 @@ describe('verifier reach: sealed JavaScript test files run by a test script (jes
   ];
   for (const [runner, evaluator, kind] of runs) {
     it(`${runner}: the honest sum scores 1, the null agent 0, a deliverable reading the hidden test file finds it sealed and scores 0; the runner's memory is closed`, async () => {
-      const [base] = resolveTasks(['code-edit/js-top-words']);
-      const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-script-'));
-      const hidden = {
-        'workspace/test/sum.test.js': SUM_TESTS[kind], 'workspace/run_tests.sh': NODE_SCRIPTS[kind],
-        'workspace/package.json': JSON.stringify({ name: 's', private: true, jest: { testEnvironment: 'node' } }),
-      };
-      for (const [p, c] of Object.entries(hidden)) { mkdirSync(dirname(join(hiddenDir, p)), { recursive: true }); writeFileSync(join(hiddenDir, p), c); }
-      const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-script-ws-'));
-      writeFileSync(join(workspaceDir, 'sum.js'), 'module.exports = () => 0;\n');
-      const task = { ...base, evaluator: EvaluatorSchema.parse(evaluator) as Evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
-      const grade = async (sum: string) => gradeState(task, {
-        image: await testImage(), workspaceTar: await bufferOf(tarOf([{ path: 'workspace/sum.js', content: sum }])),
-      });
-      const honest = await grade('module.exports = (a, b) => a + b;\n');
-      assert.equal(honest.score, 1, show(honest));
-      const nul = await grade('module.exports = () => 0;\n');
-      assert.equal(nul.score, 0, show(nul));
-      const reader = await grade(SUM_READER);
-      assert.equal(reader.score, 0, show(reader));
-      assert.equal(reader.tampering, undefined, `sealing, not the code check, stops it: ${show(reader)}`);
-      assert.match(show(reader), /pwp-reader: .*sum\.test\.js: EACCES/, show(reader));
+      const grade = jsSumTask(evaluator, { 'test/sum.test.js': SUM_TESTS[kind], 'run_tests.sh': NODE_SCRIPTS[kind], 'package.json': JEST_PACKAGE });
+      await jsSealedAgainstReader(grade);
       if (kind !== 'jest') return;
       const peeker = await grade(SUM_PEEKER);
       assert.equal(peeker.score, 1, show(peeker));
@@ -438,15 +428,9 @@ describe('verifier reach: sealed JavaScript test files run by a test script (jes
   }
 
   it('mocha run by a script: a deliverable starting a mocha of its own is refused the sealed files (the run\'s runner has had them)', async () => {
-    const [base] = resolveTasks(['code-edit/js-top-words']);
-    const hiddenDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-script-'));
-    const hidden = { 'workspace/test/sum.test.js': SUM_TESTS.mocha, 'workspace/run_tests.sh': NODE_SCRIPTS.mocha };
-    for (const [p, c] of Object.entries(hidden)) { mkdirSync(dirname(join(hiddenDir, p)), { recursive: true }); writeFileSync(join(hiddenDir, p), c); }
-    const workspaceDir = mkdtempSync(join(tmpdir(), 'pwp-sealed-script-ws-'));
-    writeFileSync(join(workspaceDir, 'sum.js'), 'module.exports = () => 0;\n');
-    const evaluator = EvaluatorSchema.parse({ kind: 'tests', framework: 'exitCode', command: ['bash', 'run_tests.sh'] }) as Evaluator;
-    const task = { ...base, evaluator, grading: { ...base.grading, restore: [] }, hiddenDir, workspaceDir } as Task;
-    const prober = await gradeState(task, { image: await testImage(), workspaceTar: await bufferOf(tarOf([{ path: 'workspace/sum.js', content: SUM_PROBER }])) });
+    const evaluator = { kind: 'tests', framework: 'exitCode', command: ['bash', 'run_tests.sh'] };
+    const grade = jsSumTask(evaluator, { 'test/sum.test.js': SUM_TESTS.mocha, 'run_tests.sh': NODE_SCRIPTS.mocha });
+    const prober = await grade(SUM_PROBER);
     assert.equal(prober.score, 0, show(prober));
     assert.match(show(prober), /the sealed test files were refused to process \d+: the run's runner has had them/, show(prober));
   });
