@@ -210,8 +210,9 @@ function pytestArgs(command: readonly string[]): string[] | undefined {
  * run a grader starts (innerSealedTests). A script (`bash run_tests.sh`, `npm test`) starts its
  * runner itself, and any descriptor it was given every process it starts would inherit: instead
  * a broker of root's (pwp_seal_broker.py) hands the texts to the first process that asks and is
- * the runner (the verifier's pytest launch; for a node script, the image's mocha or jest, or
- * node --test, which the preload in NODE_OPTIONS makes ask), started by the command, neither
+ * the runner (the verifier's pytest launch; for a node script, the image's mocha or jest, node
+ * --test, or node running a sealed file as its program, which the preload in NODE_OPTIONS makes
+ * ask), started by the command, neither
  * dumpable nor traced (its memory closed to the tests' other processes), and to no other.
  * Node cannot make itself undumpable; for a node script the runner makes node's binary
  * exec-only to the tests' user for the run (`node`), and the kernel then makes every node

@@ -389,6 +389,8 @@ const NODE_SCRIPTS: Record<string, string> = {
   jest: '#!/bin/bash\ncd "$(dirname "$0")"\nexec jest "$@"\n',
   mocha: '#!/bin/bash\ncd "$(dirname "$0")"\nexec mocha "$@" test/\n',
   node: '#!/bin/bash\ncd "$(dirname "$0")"\nexec node --test "$@" test/sum.test.js\n',
+  // The test file as node's program (node:test runs its tests in the process without --test).
+  program: '#!/bin/bash\ncd "$(dirname "$0")"\nexec node test/sum.test.js\n',
 };
 // Honest, and says whether a process it starts can read the runner's environment (and so its memory).
 const SUM_PEEKER = `const { spawnSync } = require('child_process');
@@ -409,16 +411,17 @@ process.stderr.write('pwp-prober: ' + (r.stdout + r.stderr).split('\\n').filter(
 module.exports = () => 0;
 `;
 
-describe('verifier reach: sealed JavaScript test files run by a test script (jest, mocha, node --test)', function () {
+describe('verifier reach: sealed JavaScript test files run by a test script (jest, mocha, node --test, node on the file)', function () {
   this.timeout(15 * 60_000);
   const runs: [string, Record<string, unknown>, string][] = [
     ['jest, graded by exit status', { kind: 'tests', framework: 'exitCode', command: ['bash', 'run_tests.sh'] }, 'jest'],
     ['mocha, with its report and canary', { kind: 'tests', framework: 'mocha', command: ['bash', 'run_tests.sh'] }, 'mocha'],
     ['node --test, graded by exit status', { kind: 'tests', framework: 'exitCode', command: ['bash', 'run_tests.sh'] }, 'node'],
+    ['node on the test file, graded by exit status', { kind: 'tests', framework: 'exitCode', command: ['bash', 'run_tests.sh'] }, 'program'],
   ];
   for (const [runner, evaluator, kind] of runs) {
     it(`${runner}: the honest sum scores 1, the null agent 0, a deliverable reading the hidden test file finds it sealed and scores 0; the runner's memory is closed`, async () => {
-      const grade = jsSumTask(evaluator, { 'test/sum.test.js': SUM_TESTS[kind], 'run_tests.sh': NODE_SCRIPTS[kind], 'package.json': JEST_PACKAGE });
+      const grade = jsSumTask(evaluator, { 'test/sum.test.js': SUM_TESTS[kind === 'program' ? 'node' : kind], 'run_tests.sh': NODE_SCRIPTS[kind], 'package.json': JEST_PACKAGE });
       await jsSealedAgainstReader(grade);
       if (kind !== 'jest') return;
       const peeker = await grade(SUM_PEEKER);

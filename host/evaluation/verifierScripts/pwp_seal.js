@@ -4,8 +4,9 @@
 // workspace. The task's hidden test files are root's alone (0600) while the tests' processes
 // live; the runner hands their text over on a descriptor (PWP_SEALED_FD names it), read here
 // and closed at once. A script that runs the runner (`npm test`) gets this file in NODE_OPTIONS
-// instead, for every node process it starts: the one that is the image's mocha or jest, or
-// node --test, asks the runner's broker (PWP_SEAL_BROKER) once. Each text then goes to the
+// instead, for every node process it starts: the one that is the image's mocha or jest, node
+// --test, or node running a sealed file as its program, asks the runner's broker
+// (PWP_SEAL_BROKER) once. Each text then goes to the
 // runner's module loading only, once:
 //
 // - node's module hooks (CommonJS and ESM, TypeScript stripped as node would) load a sealed
@@ -34,6 +35,11 @@ const MOCHA = '/opt/test-runners/node_modules/mocha/bin/mocha.js';
 const JEST = '/opt/test-runners/node_modules/jest/bin/jest.js';
 /** The real path of the script node runs (mocha and jest are reached through links on PATH). */
 const mainScript = (() => { try { return process.argv[1] ? fs.realpathSync(process.argv[1]) : ''; } catch { return ''; } })();
+/** Whether the program node runs is one this process may not read: a sealed test file a script runs itself. */
+const sealedMain = () => {
+  if (!mainScript) return false;
+  try { fs.accessSync(mainScript, fs.constants.R_OK); return false; } catch (e) { return e.code === 'EACCES'; }
+};
 
 /**
  * The texts from the runner's broker (pwp_seal_broker.py), for a script that runs node's runners:
@@ -77,7 +83,7 @@ if (fd) {
   let raw = '';
   try { raw = fs.readFileSync(Number(fd), 'utf8'); } catch { /* nothing handed over */ } finally { try { fs.closeSync(Number(fd)); } catch { /* closed */ } }
   handed = raw ? JSON.parse(raw) : {};
-} else if (process.env.PWP_SEAL_BROKER && isMainThread && (process.execArgv.includes('--test') || mainScript === MOCHA || mainScript === JEST)) {
+} else if (process.env.PWP_SEAL_BROKER && isMainThread && (process.execArgv.includes('--test') || mainScript === MOCHA || mainScript === JEST || sealedMain())) {
   // The runner a script started; the processes it starts do not ask again.
   const socketPath = process.env.PWP_SEAL_BROKER;
   delete process.env.PWP_SEAL_BROKER;

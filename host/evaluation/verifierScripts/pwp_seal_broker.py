@@ -7,7 +7,8 @@
 #
 # - the tests' user, its command line the verifier's pytest launch (`python3 -I -c <launch>`),
 #   or, for a script that runs node's runners, node running the image's mocha or jest (the real
-#   path of its script one of `nodeRunners`) or node --test, or Python running a grader's
+#   path of its script one of `nodeRunners`), node --test or node running a sealed file as its
+#   program (`node tasks/t/task_tests.js` in a script), or Python running a grader's
 #   recorder (one of `recorders`: SWE-bench's, in which Django's and SymPy's runners run);
 # - a process that nothing can read or trace: not dumpable (it made itself so before asking; its
 #   private /proc files are then root's, which is what is checked) and with no tracer attached, so no
@@ -43,10 +44,12 @@ def parent(pid):
         return int(f.read().rsplit(")", 1)[1].split()[1])
 
 
-def node_runner(argv, runners):
+def node_runner(argv, runners, sealed=()):
     """
     Whether a command line is node running the image's mocha or jest (its script's real path one
-    of `runners`) or node --test (among the options before a script).
+    of `runners`), node --test (among the options before a script), or node running a sealed file
+    as its program (a test script's `node tasks/t/task_tests.js`; a relative path, which is the
+    process's own cwd's, names a sealed file that ends with it).
     """
     if not runners or len(argv) < 2 or os.path.basename(argv[0]) != "node":
         return False
@@ -54,7 +57,10 @@ def node_runner(argv, runners):
         if a == "--test":
             return True
         if not a.startswith("-"):
-            return os.path.isabs(a) and os.path.realpath(a) in runners
+            if os.path.isabs(a):
+                return os.path.realpath(a) in runners or os.path.realpath(a) in sealed
+            tail = "/" + os.path.normpath(a)
+            return not tail.startswith("/..") and any(p.endswith(tail) for p in sealed)
     return False
 
 
@@ -73,8 +79,9 @@ def refusal(pid, uid, spec, command):
     if argv and argv[-1] == "":
         argv = argv[:-1]
     runners, recorders = spec.get("nodeRunners") or [], spec.get("recorders") or []
-    if argv[1:4] != ["-I", "-c", spec["launch"]] and not node_runner(argv, runners) and not recorder(argv, recorders):
-        return "not the verifier's pytest launch" + (", nor the image's mocha or jest, nor node --test" if runners else "") + (", nor the grader's recorder" if recorders else "")
+    node = node_runner(argv, runners, spec.get("texts", {}).keys())
+    if argv[1:4] != ["-I", "-c", spec["launch"]] and not node and not recorder(argv, recorders):
+        return "not the verifier's pytest launch" + (", nor the image's mocha or jest, nor node --test or a sealed program" if runners else "") + (", nor the grader's recorder" if recorders else "")
     # The kernel gives an undumpable process's private /proc files (not its world-readable
     # folder) to root.
     if os.stat(f"/proc/{pid}/environ").st_uid != 0:

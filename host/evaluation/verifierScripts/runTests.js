@@ -251,7 +251,7 @@ async function brokerSaid() {
   await sealBroker.said.done;
   fs.rmSync(broker, { force: true });
   const how = nodeSeal
-    ? 'a test script must run the image\'s mocha or jest (`mocha`, `jest` from its PATH) or `node --test`'
+    ? 'a test script must run the image\'s mocha or jest (`mocha`, `jest` from its PATH), `node --test`, or node on the test file'
     : 'a test script must run pytest as `python3 -m pytest` or `pytest` from its PATH (the verifier\'s)';
   const none = sealBroker.served() ? '' : 'pwp: no test runner asked for the sealed test files: ' + how + ', which gets them from the verifier\n';
   return Buffer.concat([sealBroker.said.text(), Buffer.from(none)]);

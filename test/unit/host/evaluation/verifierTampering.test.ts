@@ -132,21 +132,27 @@ describe('isolated runners', () => {
     assert.equal(sealBrokerFor({ framework: 'pytest', command: ['bash', 'run_tests.sh'] })?.node, undefined, "a pytest script's broker serves pytest's launch");
   });
 
-  it('the broker takes a node asker for the runner by its script\'s real path or node --test among its options, nothing else', () => {
+  it('the broker takes a node asker for the runner by its script\'s real path, node --test among its options or a sealed program, nothing else', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pwp-broker-'));
     const runner = join(dir, 'mocha.js');
     writeFileSync(runner, '');
     symlinkSync(runner, join(dir, 'mocha'));
     writeFileSync(join(dir, 'evil.js'), '');
     const broker = join(__dirname, '../../../../host/evaluation/verifierScripts/pwp_seal_broker.py');
+    const sealed = ['/workspace/tasks/t1/task_tests.js'];
     const check = (argv: string[], runners = [runner]) => execFileSync('/usr/bin/python3', ['-I', '-c',
       'import importlib.util, json, sys\nspec = importlib.util.spec_from_file_location("b", sys.argv[1]); b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b)\n'
-      + 'print(json.dumps(b.node_runner(json.loads(sys.argv[2]), json.loads(sys.argv[3]))))', broker, JSON.stringify(argv), JSON.stringify(runners)], { encoding: 'utf8' }).trim();
+      + 'print(json.dumps(b.node_runner(*map(json.loads, sys.argv[2:5]))))', broker, JSON.stringify(argv), JSON.stringify(runners), JSON.stringify(sealed)], { encoding: 'utf8' }).trim();
     assert.equal(check(['node', join(dir, 'mocha'), 'test/']), 'true', 'through its link on PATH');
     assert.equal(check(['/opt/node/bin/node', '--test-reporter=tap', '--test', 'test/x.js']), 'true');
     assert.equal(check(['node', join(dir, 'evil.js'), '--test']), 'false', '--test after the script is the script\'s');
     assert.equal(check(['node', 'mocha.js']), 'false', 'a relative script could be anything');
     assert.equal(check(['python3', runner]), 'false');
+    assert.equal(check(['node', 'tasks/t1/task_tests.js']), 'true', 'a sealed file as the program, named from its folder');
+    assert.equal(check(['node', '/workspace/tasks/t1/task_tests.js']), 'true');
+    assert.equal(check(['node', 'task_tests.js']), 'true', 'or from its own');
+    assert.equal(check(['node', '../t1/task_tests.js']), 'false', 'a path out of the folder it is run from names nothing sure');
+    assert.equal(check(['node', 'tasks/t1/other.js']), 'false', 'a file that is not sealed');
     assert.equal(check(['node', join(dir, 'mocha')], []), 'false', 'a pytest script\'s broker takes no node');
     rmSync(dir, { recursive: true, force: true });
   });
