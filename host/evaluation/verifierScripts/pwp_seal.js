@@ -6,8 +6,7 @@
 // and closed at once. A script that runs the runner (`npm test`) gets this file in NODE_OPTIONS
 // instead, for every node process it starts: the one that is the image's mocha or jest, node
 // --test, or node running a sealed file as its program, asks the runner's broker
-// (PWP_SEAL_BROKER) once. Each text then goes to the
-// runner's module loading only, once:
+// (PWP_SEAL_BROKER) once. Each text then goes to the runner's module loading only, once:
 //
 // - node's module hooks (CommonJS and ESM, TypeScript stripped as node would) load a sealed
 //   path from here, the first time it is loaded; the deliverable's `fs.readFileSync` of the
