@@ -221,26 +221,30 @@ function pytestArgs(command: readonly string[]): string[] | undefined {
 export interface SealBroker {
   script: string;
   launch: string;
-  /** The image's node runners, by their real paths, which the broker accepts as a node asker's script. */
-  nodeRunners: string[];
   /** A grader's recorder (the evaluator's innerRecorder, as a verifier path), which the broker accepts as a Python asker's script. */
   recorders?: string[];
-  /** For a node script: the preload to put in NODE_OPTIONS and the node binary to make exec-only. */
-  node?: { preload: string; binary: string };
+  /**
+   * For a node script: the preload to put in NODE_OPTIONS, the node binary to make exec-only, and
+   * the image's node runners by their real paths, which the broker accepts as a node asker's script.
+   */
+  node?: { preload: string; binary: string; runners: string[] };
 }
-export const SEAL_BROKER: SealBroker = { script: `${PYTHON_DIR}/pwp_seal_broker.py`, launch: PYTEST_LAUNCH, nodeRunners: [MOCHA_SCRIPT, JEST_SCRIPT] };
+export const SEAL_BROKER: SealBroker = { script: `${PYTHON_DIR}/pwp_seal_broker.py`, launch: PYTEST_LAUNCH };
 /** The image's node, which a node script's run makes exec-only to the tests' user. */
 export const NODE_BINARY = '/opt/node/bin/node';
 
-/** A broker for the command's sealed files, or undefined when they go on a descriptor (or there are none). */
+/**
+ * The broker of a test script's sealed files (all of them go through it), or undefined when the
+ * command is the runner itself (its files go on a descriptor).
+ */
 export function sealBrokerFor(e: Pick<TestsEvaluator, 'framework' | 'command'> & { completionMark?: boolean }): SealBroker | undefined {
-  if (nodeScript(e)) return { ...SEAL_BROKER, node: { preload: SEAL_PRELOAD, binary: NODE_BINARY } };
+  if (nodeScript(e)) return { ...SEAL_BROKER, node: { preload: SEAL_PRELOAD, binary: NODE_BINARY, runners: [MOCHA_SCRIPT, JEST_SCRIPT] } };
   return e.framework === 'pytest' && !e.completionMark && !pytestArgs(e.command) ? SEAL_BROKER : undefined;
 }
 
-/** Whether a sealed run's texts go through the broker: a runner the command does not start itself. */
-export function sealsThroughBroker(e: Pick<TestsEvaluator, 'framework' | 'command'> & { completionMark?: boolean }): boolean {
-  return sealBrokerFor(e) !== undefined;
+/** The broker of a grader's inner run (innerSealedTests): the pytest launch's, and the grader's recorder where it has one. */
+export function innerSealBroker(e: { innerRecorder?: string }): SealBroker {
+  return e.innerRecorder ? { ...SEAL_BROKER, recorders: [`/workspace/${e.innerRecorder}`] } : SEAL_BROKER;
 }
 
 /**

@@ -14,8 +14,8 @@ import {
   CANARY_PLACEHOLDER, type Canary,
 } from './canary';
 import {
-  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, graderRunFlags, HIDDEN_DIR, imageRunner, innerSealedTests, JEST_CANARY, JEST_SCRIPT, MARK_ENV,
-  MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, SEAL_BROKER, SEAL_PRELOAD, sealBrokerFor, sealedTests, TESTS_UID, testsEnv,
+  CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, graderRunFlags, HIDDEN_DIR, imageRunner, innerSealBroker, innerSealedTests, JEST_CANARY, JEST_SCRIPT, MARK_ENV,
+  MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, SEAL_PRELOAD, sealBrokerFor, sealedTests, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';
@@ -231,7 +231,7 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   const spec = {
     id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(e.framework === 'pytest' ? { canaryOnFd: true } : {}),
     ...(seal.length && !scriptBroker ? { seal } : {}), ...(go ? { go } : {}),
-    ...(brokered.length ? { sealBroker: { ...(scriptBroker ?? SEAL_BROKER), files: brokered, ...(e.innerRecorder ? { recorders: [`/workspace/${e.innerRecorder}`] } : {}) } } : {}),
+    ...(brokered.length ? { sealBroker: { ...(scriptBroker ?? innerSealBroker(e)), files: brokered } } : {}),
   };
   const run = await runIsolated(sandbox, spec, canarySpec, mark);
   const ended = mark && !run.timedOut ? checkCompletionMark(mark, run.stdout) : undefined;

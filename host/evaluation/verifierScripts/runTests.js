@@ -200,7 +200,7 @@ function startBroker() {
   fs.mkdirSync('/pwp/seal', { recursive: true, mode: 0o755 });
   const b = spawn('/usr/bin/python3', ['-I', spec.sealBroker.script], { stdio: ['pipe', 'pipe', 'pipe'] });
   b.stdin.on('error', () => {});
-  const nodeRunners = nodeSeal ? spec.sealBroker.nodeRunners : [];
+  const nodeRunners = nodeSeal ? nodeSeal.runners : [];
   const recorders = spec.sealBroker.recorders || [];
   b.stdin.write(JSON.stringify({ texts: textsOf(brokered), launch: spec.sealBroker.launch, nodeRunners, recorders, uid: spec.uid, socket: broker }) + '\n');
   const said = collect(b.stderr);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { goRunOf, graderRunFlags, imageRunner, innerSealedTests, NODE_BINARY, SEAL_PRELOAD, sealBrokerFor, sealedTests, sealsThroughBroker, testsEnv } from '../../../../host/evaluation/isolatedRunner';
+import { goRunOf, graderRunFlags, imageRunner, innerSealedTests, JEST_SCRIPT, MOCHA_SCRIPT, NODE_BINARY, SEAL_PRELOAD, sealBrokerFor, sealedTests, testsEnv } from '../../../../host/evaluation/isolatedRunner';
 import { crossCheck, jestSummary, pytestSummary, tapSummary } from '../../../../host/evaluation/runnerOutput';
 import { findJsTampering } from '../../../../host/evaluation/jsCodeCheck';
 import { pythonCheckInput, pythonFindings } from '../../../../host/evaluation/pythonCodeCheck';
@@ -108,9 +108,9 @@ describe('isolated runners', () => {
     assert.deepEqual(seal(['bash', 'run_tests.sh', 'tests/test_roman_hidden.py']),
       ['/workspace/tests/test_roman_hidden.py', '/workspace/tests/conftest.py', '/workspace/tests/helpers.py', '/workspace/other/test_else.py'],
       'a script that runs pytest: every hidden Python file outside the grader\'s dot-folders, whatever it is given');
-    assert.ok(sealsThroughBroker({ framework: 'pytest', command: ['bash', 'run_tests.sh'] }), 'a script gets them from the broker');
-    assert.ok(!sealsThroughBroker({ framework: 'pytest', command: ['python3', '-m', 'pytest'] }), 'pytest itself on its descriptor');
-    assert.ok(!sealsThroughBroker({ framework: 'exitCode', command: ['python3', '-I', '.resq/run_resq.py'], completionMark: true }), 'a completion-mark script: its launcher takes them on its descriptor');
+    assert.ok(sealBrokerFor({ framework: 'pytest', command: ['bash', 'run_tests.sh'] }), 'a script gets them from the broker');
+    assert.ok(!sealBrokerFor({ framework: 'pytest', command: ['python3', '-m', 'pytest'] }), 'pytest itself on its descriptor');
+    assert.ok(!sealBrokerFor({ framework: 'exitCode', command: ['python3', '-I', '.resq/run_resq.py'], completionMark: true }), 'a completion-mark script: its launcher takes them on its descriptor');
     assert.deepEqual(seal(['go', 'test', './...'], 'go'), ['/workspace/size_test.go'], "go test seals the hidden _test.go files");
     assert.deepEqual(seal(['go', 'test', '-exec', 'x', './...'], 'go'), [], 'an argument it does not know runs go test as given');
     assert.deepEqual(sealedTests({ framework: 'go', command: ['go', 'test', './...'], env: { CGO_ENABLED: '1' } }, hidden), [], 'cgo could include a sealed file');
@@ -125,7 +125,7 @@ describe('isolated runners', () => {
     for (const framework of ['exitCode', 'mocha', 'jest'] as const) {
       const e = { framework, command: ['bash', 'run_tests.sh'] };
       assert.deepEqual(sealedTests(e, hidden), js, framework);
-      assert.deepEqual(sealBrokerFor(e)?.node, { preload: SEAL_PRELOAD, binary: NODE_BINARY }, `${framework}: node's broker`);
+      assert.deepEqual(sealBrokerFor(e)?.node, { preload: SEAL_PRELOAD, binary: NODE_BINARY, runners: [MOCHA_SCRIPT, JEST_SCRIPT] }, `${framework}: node's broker`);
     }
     assert.equal(sealBrokerFor({ framework: 'mocha', command: ['npx', 'mocha', 'test/'] }), undefined, 'mocha itself: on its descriptor');
     assert.deepEqual(sealedTests({ framework: 'mocha', command: ['npx', 'mocha', 'test/'] }, hidden), [...js, '/workspace/.grader/check.js'], 'the runner itself seals every hidden source, as before');
