@@ -173,7 +173,13 @@ export class DockerDeployment implements Deployment {
   async list(): Promise<EnvironmentInfo[]> {
     await requireEngine(this.docker);
     const found = await this.docker.listContainers({ all: true, filters: { label: [LABEL] } });
-    return Promise.all(found.map((c) => this.describe(c.Id)));
+    // An environment removed between the listing and its inspection (by its owner, another
+    // process) is simply no longer there: not an error of the listing.
+    const described = await Promise.all(found.map((c) => this.describe(c.Id).catch((err: unknown) => {
+      if ((err as { statusCode?: number }).statusCode === 404) return undefined;
+      throw err;
+    })));
+    return described.filter((e): e is EnvironmentInfo => e !== undefined);
   }
 
   async remove(id: string): Promise<void> {
