@@ -373,6 +373,25 @@ describe('ide.*: IDE state from the extension host', function () {
     assert.equal((await client.call('ide.debug.removeBreakpoints', { all: true })).removed, 1);
   });
 
+  // A write through a shared memory map changes the file without an inotify event: no file
+  // watcher ever reports it, the extreme of a watcher that reports late (a checkpoint restore
+  // reopens editors right after swapping files under them).
+  it('reopens a saved file with the text on disk when no file watcher saw it change', async () => {
+    const e = env();
+    const { client } = e;
+    await writeOnDisk(e, '/workspace/mapped.txt', 'before\n');
+    await client.call('ide.editors.open', { editors: [{ file: 'mapped.txt' }] });
+    const shown = () => client.call('ide.editors', { maxTextChars: 100 }).then((x) => x.activeEditor?.visibleText);
+    await eventually(shown, (t) => t === 'before\n', 60_000, 'mapped.txt shown');
+    const mapped = 'import mmap\nwith open("/workspace/mapped.txt", "r+b") as f:\n    m = mmap.mmap(f.fileno(), 0)\n    m[:] = b"after!\\n"\n    m.close()\n';
+    assert.equal(await execIn(e, ['python3', '-c', mapped]), '');
+    assert.equal(await execIn(e, ['cat', '/workspace/mapped.txt']), 'after!\n');
+    await client.call('ide.workbench.clear', { revert: true });
+    await client.call('ide.editors.open', { editors: [{ file: 'mapped.txt' }] });
+    assert.equal(await shown(), 'after!\n');
+    assert.deepEqual((await client.call('ide.editors.unsaved', { maxChars: 100 })).documents, [], 'read again, not edited');
+  });
+
   it('lists a terminal opened with ctrl+` with its shell process and what runs in it', async () => {
     const { client } = env();
     await client.call('input.key', { keys: 'ctrl+`' });

@@ -82,6 +82,40 @@ function activeEditor(max: number): Result<'ide.editors'>['activeEditor'] {
   };
 }
 
+/** Files larger than this are not compared with their document (reading them costs more than a rare stale one). */
+const MAX_COMPARED_BYTES = 8 * 1024 * 1024;
+
+/** A file's text as a document would hold it (UTF-8, without its BOM), line ends aside; undefined when it is not such text. */
+async function diskText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    if ((await vscode.workspace.fs.stat(uri)).size > MAX_COMPARED_BYTES) return undefined;
+    return comparable(new TextDecoder('utf-8', { fatal: true }).decode(await vscode.workspace.fs.readFile(uri)));
+  } catch {
+    return undefined;
+  }
+}
+
+const comparable = (text: string) => text.replace(/\r\n/g, '\n');
+
+/**
+ * Makes a saved document read as its file again. The IDE keeps a document for a while after
+ * its editor closed and takes up a change of its file when a file watcher reports it: a moment
+ * later on a busy machine, never for a change no watcher sees (a write through a shared memory
+ * map). A checkpoint restore swaps files under closed editors and reopens them at once, so the
+ * editor could show the text from before. Reverting reads the file again, but the IDE reverts
+ * only a document with unsaved changes (and only the active editor's): one edit makes it so.
+ */
+async function reloadIfStale(doc: vscode.TextDocument, at: { viewColumn?: number; preview?: boolean }): Promise<void> {
+  if (doc.isDirty || doc.uri.scheme !== 'file') return;
+  const disk = await diskText(doc.uri);
+  if (disk === undefined || disk === comparable(doc.getText())) return;
+  await vscode.window.showTextDocument(doc, { viewColumn: at.viewColumn, preview: at.preview, preserveFocus: false });
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(doc.uri, new vscode.Position(0, 0), ' ');
+  if (!await vscode.workspace.applyEdit(edit)) return;
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+}
+
 export function registerEditors(d: Dispatcher): void {
   d.register('ide.editors', async ({ maxTextChars }) => ({
     groups: vscode.window.tabGroups.all.map((g) => ({
@@ -109,6 +143,7 @@ export function registerEditors(d: Dispatcher): void {
     for (const [i, takeFocus] of steps) {
       const e = editors[i];
       const doc = await vscode.workspace.openTextDocument(resolveFile(e.file));
+      if (!takeFocus) await reloadIfStale(doc, e);
       const p = e.cursor ? fromWirePosition(e.cursor) : undefined;
       const at = p ? doc.validatePosition(new vscode.Position(p.line, p.character)) : undefined;
       const editor = await vscode.window.showTextDocument(doc, {
