@@ -185,7 +185,10 @@ describe('recycling (real container)', function () {
   it('an episode that debugged Python is recycled in place (the language server and the debug entry ended)', async () => {
     const run = { name: 'Run prog', type: 'debugpy', request: 'launch', program: '${workspaceFolder}/prog.py', console: 'internalConsole' };
     const launch = { version: '0.2.0', configurations: [run] };
-    const prog = 'open("/workspace/ran.txt", "w").write("ran")\n';
+    // The program waits for a file the test writes once the extension has seen its session start:
+    // a program that ends at once can end before the extension hears its session began, and a
+    // wait for "no sessions" would then pass before the session is there.
+    const prog = 'import os, time\nopen("/workspace/ran.txt", "w").write("ran")\nwhile not os.path.exists("/workspace/go"):\n    time.sleep(0.05)\n';
     await env.reset({ options: { files: { 'prog.py': prog, '.vscode/launch.json': JSON.stringify(launch) }, open: ['prog.py'] } });
     const debugEntry = async () => (await env.client.call('dom.marks', {})).marks.some((m) => m.part === 'statusbar' && /^Debug\b/.test(m.text));
     assert.equal(await debugEntry(), false, 'a fresh IDE shows no debug entry');
@@ -193,6 +196,8 @@ describe('recycling (real container)', function () {
     await eventually(debugEntry);
     // The program ran (its session started), and its session ended.
     await eventually(async () => (await env.readFile('/workspace/ran.txt')) !== undefined);
+    await eventually(async () => (await env.client.call('ide.debug', {})).sessions.length > 0);
+    await env.writeFile('go', '');
     await eventually(async () => (await env.client.call('ide.debug', {})).sessions.length === 0);
     const pyright = async () => (await env.exec(['pgrep', '-f', 'pyright/langserver'])).exitCode === 0;
     await eventually(pyright);
