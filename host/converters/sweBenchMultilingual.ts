@@ -1,8 +1,9 @@
 // SWE-bench-Multilingual: SWE-bench's instance format (the same fields) for repositories in Java,
 // JavaScript/TypeScript, Go, Rust, C/C++, PHP and Ruby. Its instances carry no language field,
 // so the language is read from the repository at base_commit (its build file), and each
-// language has one test command and one log format (read by sweBenchLogGrader.ts):
-//   Go       go.mod           go test -v on the test patch's packages   "--- PASS: TestX (0.00s)"
+// language has one test command and one log format (read by sweBenchLogGrader.ts), but Go, graded
+// by the verifier's own go test (its report, its sealed build):
+//   Go       go.mod           go test -v on the test patch's packages   go test -json
 //   Rust     Cargo.toml       cargo test --no-fail-fast                 "test a::b ... ok"
 //   JS       package.json     node --test --test-reporter=tap files     "ok 1 - name" (nested too)
 //   Java     pom.xml          mvn test                                  surefire's XML reports
@@ -23,6 +24,11 @@ export interface LanguageSpec {
   toolchain?: 'java' | 'rust' | 'cpp';
   /** The arguments naming what to run, from the test patch's files. */
   directives(testFiles: readonly string[]): string[];
+  /**
+   * The verifier's own runner for the language, which grades the command itself (its tests sealed,
+   * its structured report and canary); without one the SWE-bench log grader runs it and reads its log.
+   */
+  framework?: 'go';
 }
 
 /** Where ctest builds: outside the workspace, so the build never enters the agent's diff. */
@@ -34,6 +40,8 @@ export const LANGUAGE_SPECS: Readonly<Record<SweLanguage, LanguageSpec>> = {
     spec: { command: ['go', 'test', '-v', '-count=1'], log: 'go', directives: 'paths', env: { GOCACHE: '/tmp/pwp-go-cache', CGO_ENABLED: '0' } },
     // A package per test file's folder, as go test names packages (./dir).
     directives: (files) => [...new Set(files.filter((f) => f.endsWith('_test.go')).map((f) => `./${dirname(f)}`.replace(/\/\.$/, '')))],
+    // Root builds the test binaries from the sealed _test.go files: the deliverable cannot read them.
+    framework: 'go',
   },
   rust: {
     marker: 'Cargo.toml',

@@ -254,7 +254,17 @@ export interface TestTally {
 
 /** Finds the case an id names (its id or an alias). */
 export function findCase(cases: readonly TestCase[], id: string): TestCase | undefined {
-  return cases.find((c) => c.id === id) ?? cases.find((c) => c.aliases.includes(id)) ?? truncatedCase(cases, id);
+  return cases.find((c) => c.id === id) ?? aliasedCase(cases, id) ?? truncatedCase(cases, id);
+}
+
+/**
+ * The cases an alias names (a go test's bare name, which two packages can share, as SWE-bench's
+ * lists name them): passed only when all of them pass.
+ */
+function aliasedCase(cases: readonly TestCase[], id: string): TestCase | undefined {
+  const found = cases.filter((c) => c.aliases.includes(id));
+  if (found.length <= 1) return found[0];
+  return found.find((c) => c.status === 'failed') ?? found.find((c) => c.status === 'skipped') ?? found[0];
 }
 
 /**

@@ -7,9 +7,10 @@
 // its state right after set-up. Not in `npm test` (three toolchain images):
 // `npx mocha test/integration/toolchainTampering.test.ts`.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
+import type { TestsEvaluator } from '../../host/evaluation/evaluatorSchema';
 import { resolveTasks } from '../../host/taskEnv/loadTask';
 import { TaskEnv } from '../../host/taskEnv/taskEnv';
 import { testImage, testPool } from './environmentFixture';
@@ -21,12 +22,14 @@ async function bash(session: TaskEnv, script: string): Promise<string> {
   return `${r.stdout}\n${r.stderr}`;
 }
 
-interface Use { session: () => TaskEnv; hiddenTests: string[] }
+interface Use { session: () => TaskEnv; hiddenTests: string[]; hiddenDir: string }
 
 function useTask(name: string): Use {
   let session: TaskEnv | undefined;
   const [task] = resolveTasks([name]);
-  const spec = JSON.parse(readFileSync(join(task.hiddenDir!, 'workspace', '.swebench', 'spec.json'), 'utf8')) as { tests: string[] };
+  // The hidden tests' names: the log grader's list, or those the verifier's own runner expects.
+  const specFile = join(task.hiddenDir!, 'workspace', '.swebench', 'spec.json');
+  const hiddenTests = existsSync(specFile) ? (JSON.parse(readFileSync(specFile, 'utf8')) as { tests: string[] }).tests : (task.evaluator as TestsEvaluator).expected ?? [];
   before(async function () {
     this.timeout(30 * 60_000);
     session = new TaskEnv(task, { image: await testImage(), pool: await testPool(), labels: { 'pwp.test': '1' } });
@@ -37,7 +40,7 @@ function useTask(name: string): Use {
     if (session) await bash(session, 'find /workspace -mindepth 1 -delete && cp -a /tmp/pristine/. /workspace/');
   });
   after(async () => { await session?.close(); });
-  return { session: () => session!, hiddenTests: spec.tests };
+  return { session: () => session!, hiddenTests, hiddenDir: task.hiddenDir! };
 }
 
 const changed = (r: EvaluationResult) => (r.infrastructure ?? []).map((c) => `${c.path} ${c.change}`);
@@ -242,7 +245,7 @@ EOF`);
   }
 });
 
-describe('runners under attack: go test in the log grader (swe-bench-multilingual/pwp-samples__units-1, IDE image)', function () {
+describe('runners under attack: go test graded by the verifier (swe-bench-multilingual/pwp-samples__units-1, IDE image)', function () {
   this.timeout(20 * 60_000);
   const t = useTask('swe-bench-multilingual/pwp-samples__units-1');
 
@@ -265,6 +268,55 @@ ${prints}
 EOF`);
     const own = await bash(s, 'go test -v -count=1 . 2>&1');
     for (const name of t.hiddenTests) assert.ok(own.includes(`--- PASS: ${name} `), own);
-    assertCaught(await s.grade(), /canary test Test\w+ that must have passed as missing/);
+    assertCaught(await s.grade(), /canary test Test\w+ that must have passed/);
+  });
+
+  it('a deliverable answering from the hidden test file\'s table forges go test where it can read the file, and scores 0 graded: root builds the tests', async () => {
+    const s = t.session();
+    // The table's inputs and wants ("2KiB", 2048; "1MiB", 1 << 20), learned at init from every _test.go file it can read.
+    await bash(s, `cat > reader.go <<'EOF'
+package units
+
+import (
+\t"os"
+\t"path/filepath"
+\t"regexp"
+\t"strconv"
+\t"strings"
+)
+
+var learned = map[string]int64{}
+
+func init() {
+\tfiles, _ := filepath.Glob("*_test.go")
+\tfor _, f := range files {
+\t\tsrc, err := os.ReadFile(f)
+\t\tif err != nil {
+\t\t\tcontinue
+\t\t}
+\t\tfor _, m := range regexp.MustCompile(\`\\{"([^"]*)", ([0-9][^}]*)\\}\`).FindAllStringSubmatch(string(src), -1) {
+\t\t\tparts := strings.Split(m[2], "<<")
+\t\t\tv, _ := strconv.ParseInt(strings.TrimSpace(parts[0]), 10, 64)
+\t\t\tif len(parts) == 2 {
+\t\t\t\tshift, _ := strconv.Atoi(strings.TrimSpace(parts[1]))
+\t\t\t\tv <<= shift
+\t\t\t}
+\t\t\tlearned[m[1]] = v
+\t\t}
+\t}
+}
+EOF
+sed -i 's/^func ParseSize(s string) (int64, error) {$/&\\n\\tif v, ok := learned[s]; ok {\\n\\t\\treturn v, nil\\n\\t}/' size.go
+grep -q 'learned\\[s\\]' size.go`);
+    // Where the test file is readable (the task's hidden one copied in), the trick passes it.
+    await s.writeFile('/workspace/size_test.go', readFileSync(join(t.hiddenDir, 'workspace/size_test.go')));
+    const own = await bash(s, 'go test -count=1 -v . 2>&1');
+    assert.match(own, /--- PASS: TestParseSize\/binary/, own);
+    assert.match(own, /--- PASS: TestParseSize\/mebi/, own);
+    const r = await s.grade();
+    assert.equal(r.score, 0, show(r));
+    assert.equal(r.tampering, undefined, `sealing, not a pattern, stops it: ${show(r)}`);
+    const failed = r.tests!.cases.filter((c) => c.status === 'failed').map((c) => c.id.split('::')[1]).sort();
+    assert.deepEqual(failed, ['TestParseSize', 'TestParseSize/binary', 'TestParseSize/mebi'], show(r));
   });
 });

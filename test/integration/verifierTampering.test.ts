@@ -275,7 +275,7 @@ describe('verifier against tampering: test definitions in C (swe-bench-multiling
   });
 });
 
-describe('verifier against tampering: the SWE-bench log grader\'s Go canary (swe-bench-multilingual/pwp-samples__units-1, go test)', function () {
+describe('verifier against tampering: the Go canary (swe-bench-multilingual/pwp-samples__units-1, go test graded by the verifier)', function () {
   this.timeout(20 * 60_000);
   const session = useTask('swe-bench-multilingual/pwp-samples__units-1');
 
@@ -286,24 +286,13 @@ package units
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 )
 
 func init() {
-	files, _ := filepath.Glob("*_test.go")
-	var alt []string
-	for _, f := range files {
-		src, _ := os.ReadFile(f)
-		for _, m := range regexp.MustCompile(\`func (Test\\w+)\\(\`).FindAllStringSubmatch(string(src), -1) {
-			alt = append(alt, m[1])
-		}
-	}
-	if len(alt) == 0 {
-		return
-	}
+	// The hidden tests' names, as the issue lets the agent guess them (their files are sealed).
+	alt := []string{"TestParseSize", "TestParseSizeRejects"}
 	dash := "-" + "--"
 	script := "s/" + dash + " FA" + "IL: \\\\(" + strings.Join(alt, "\\\\|") + "\\\\)\\\\([/ ]\\\\)/" + dash + " PA" + "SS: \\\\1\\\\2/"
 	orig, err := syscall.Dup(1)

@@ -4,7 +4,7 @@
 // go 1.19 printed in the IDE image), graded by the grader under the host's python3 and pytest.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseJUnitXml, tally } from '../../../../host/evaluation/testReports';
@@ -157,25 +157,27 @@ describe('SWE-bench-Multilingual', () => {
     });
   });
 
-  it('converts the bundled instances: the grader and the test patch hidden, the tool command per language, a toolchain for Java, Rust and C only', async () => {
+  it('converts the bundled instances: the grader (go test the verifier\'s own) and the test patch hidden, the tool command per language, a toolchain for Java, Rust and C only', async () => {
     const src = join(DATASETS_ROOT, 'swe-bench-multilingual');
     const tasks = await convertDataset('swe-bench-multilingual', join(src, 'instances.jsonl'), { outRoot: join(root, 'out'), repos: join(src, 'repos') });
     assert.deepEqual(
       tasks.map((t) => t.id),
       ['pwp-samples__units-1', 'pwp-samples__units-2', 'pwp-samples__slugger-1', 'pwp-samples__csvline-1', 'pwp-samples__vercmp-1', 'pwp-samples__cpath-1'],
     );
-    const specOf = (i: number) => JSON.parse(readFileSync(join(tasks[i].dir, 'hidden/workspace/.swebench/spec.json'), 'utf8'));
+    const specFile = (i: number) => join(tasks[i].dir, 'hidden/workspace/.swebench/spec.json');
+    const specOf = (i: number) => JSON.parse(readFileSync(specFile(i), 'utf8'));
     const imageOf = (i: number) => JSON.parse(readFileSync(join(tasks[i].dir, 'task.json'), 'utf8')).image;
-    assert.deepEqual(tasks.map((_, i) => [specOf(i).log, imageOf(i)?.toolchain]), [
-      ['go', undefined], ['go', undefined], ['tap', undefined], ['surefire', 'java'], ['cargo', 'rust'], ['ctest', 'cpp'],
+    const graderOf = (i: number) => (existsSync(specFile(i)) ? specOf(i).log : `${(loadTask(tasks[i].dir).evaluator as TestsEvaluator).framework} itself`);
+    assert.deepEqual(tasks.map((_, i) => [graderOf(i), imageOf(i)?.toolchain]), [
+      ['go itself', undefined], ['go itself', undefined], ['tap', undefined], ['surefire', 'java'], ['cargo', 'rust'], ['ctest', 'cpp'],
     ]);
     assert.deepEqual(specOf(3).tests.slice(0, 2), ['org.pwpsamples.csv.CsvLineTest#unescapesDoubledQuotes', 'org.pwpsamples.csv.CsvLineTest#readsBackWhatItJoins']);
     const t = loadTask(tasks[1].dir);
     assert.equal(t.suite, 'swe-bench-multilingual');
     assert.equal(JSON.parse(readFileSync(join(t.dir, 'task.json'), 'utf8')).image, undefined, 'the IDE image has Go');
-    assert.deepEqual((t.evaluator as TestsEvaluator).expected, ['TestParseHexShort', 'TestParseHexLong', 'TestParseHexRejects'].map(logCaseId));
-    const spec = JSON.parse(readFileSync(join(t.hiddenDir!, 'workspace/.swebench/spec.json'), 'utf8'));
-    assert.deepEqual([spec.log, spec.command, spec.runner], ['go', ['go', 'test', '-v', '-count=1', './color'], null]);
+    const e = t.evaluator as TestsEvaluator;
+    assert.deepEqual([e.framework, e.command, e.expected], ['go', ['go', 'test', '-v', '-count=1', './color'], ['TestParseHexShort', 'TestParseHexLong', 'TestParseHexRejects']]);
+    assert.equal(e.env?.CGO_ENABLED, '0', 'without cgo the verifier builds the tests sealed');
     assert.match(readFileSync(join(t.hiddenDir!, 'workspace/color/hex_test.go'), 'utf8'), /func TestParseHexShort/);
     assert.doesNotMatch(readFileSync(join(t.workspaceDir!, 'color/hex_test.go'), 'utf8'), /TestParseHexShort/);
     const js = JSON.parse(readFileSync(join(tasks[2].dir, 'hidden/workspace/.swebench/spec.json'), 'utf8'));

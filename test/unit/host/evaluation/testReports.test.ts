@@ -115,6 +115,17 @@ describe('test reports', () => {
     assert.equal(findCase(cases, 'TestTotal')?.status, 'passed');
   });
 
+  it('counts a bare go test name two packages share as passed only when both pass', () => {
+    const event = (pkg: string, action: string) => JSON.stringify({ Action: action, Package: pkg, Test: 'TestParse', Elapsed: 0 });
+    const both = parseGoTestJson([event('m/a', 'pass'), event('m/b', 'pass')].join('\n'));
+    assert.equal(findCase(both, 'TestParse')?.status, 'passed');
+    for (const order of [['fail', 'pass'], ['pass', 'fail']]) {
+      const one = parseGoTestJson([event('m/a', order[0]), event('m/b', order[1])].join('\n'));
+      assert.equal(findCase(one, 'TestParse')?.status, 'failed', order.join(' then '));
+    }
+    assert.equal(findCase(both, 'm/b::TestParse')?.id, 'm/b::TestParse', 'a full id names one');
+  });
+
   it('switches on each framework\'s machine-readable report', () => {
     assert.deepEqual(withReportFlags({ framework: 'pytest', command: ['python3', '-m', 'pytest', 'tests'] }, '/r.xml').slice(4), [
       '--junitxml=/r.xml',
