@@ -149,10 +149,16 @@ export function checkCompletionMark(mark: string, stdout: string): { tampering: 
  * the tests' user), for the canary's setup file to come after; undefined when they cannot be
  * read or the configuration has several projects (the run then goes without a canary).
  */
-async function jestSetupFiles(e: TestsEvaluator, sandbox: Sandbox): Promise<string[] | undefined> {
+async function jestSetupFiles(e: TestsEvaluator, sandbox: Sandbox, id: string, seal: string[]): Promise<string[] | undefined> {
   const argv = imageRunner(e.command);
   if (argv[0] !== 'jest') return undefined;
-  const r = await sandbox.exec([...argv, '--showConfig'], { cwd: '/workspace', env: testsEnv(e), timeoutSec: 120 });
+  // The configuration may load the workspace's modules: the agent's code runs here as in the
+  // tests, so the read is isolated as they are, the test files sealed (not copied away first)
+  // and served to jest by the sealing preload (a hidden jest.config.js is one of them).
+  const run = seal.length ? ['node', '--require', SEAL_PRELOAD, JEST_SCRIPT, ...argv.slice(1)] : argv;
+  const r = await runIsolated(sandbox, {
+    id: `${id}-config`, argv: [...run, '--showConfig'], cwd: '/workspace', env: testsEnv(e), timeoutSec: 120, ...(seal.length ? { seal } : {}),
+  });
   try {
     const shown = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { configs?: { setupFilesAfterEnv?: unknown }[] };
     const files = shown.configs?.length === 1 ? shown.configs[0].setupFilesAfterEnv : undefined;
@@ -215,13 +221,13 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   // A report already there (one the agent left in the workspace) must not stand in for one
   // this run failed to write.
   if (e.framework === 'junit' && (await sandbox.exec(['rm', '-f', '--', report!])).exitCode !== 0) return { stale: report! };
-  const jestSetup = withCanary && e.framework === 'jest' ? await jestSetupFiles(e, sandbox) : undefined;
+  const hidden = sandbox.grading?.hiddenFiles ?? [];
+  const seal = sealedTests(e, hidden);
+  const jestSetup = withCanary && e.framework === 'jest' ? await jestSetupFiles(e, sandbox, id, seal) : undefined;
   const canary = !withCanary || (e.framework === 'go' && e.command.some((a) => a === '-overlay' || a.startsWith('-overlay='))) || (e.framework === 'jest' && !jestSetup)
     ? undefined : drawCanary(e.framework);
   const canarySpec = canary ? await prepareCanary(canary, sandbox) : undefined;
   const mark = e.completionMark ? `pwp-end-${randomBytes(16).toString('hex')}` : undefined;
-  const hidden = sandbox.grading?.hiddenFiles ?? [];
-  const seal = sealedTests(e, hidden);
   // A test script's sealed files all go through the broker; a grader's own (innerPytest) on its descriptor, its inner run's through the broker.
   const scriptBroker = sealBrokerFor(e);
   // The runner itself, when it is the command, runs with the sealing preload and in one process.

@@ -379,6 +379,31 @@ describe('verifier reach: sealed JavaScript test files (node --test, mocha, jest
   }
 });
 
+// jest's configuration is read first (`jest --showConfig`, for the canary's setup file to come
+// last), and a task whose configuration loads a module of the workspace's runs the agent's code
+// there: that read is sealed too. Without it the leaker below copies the hidden test file into the
+// temporary folder while the configuration is read, and answers from the copy in the real run.
+const SUM_LEAKER = `try {
+  require('fs').writeFileSync(require('os').tmpdir() + '/pwp-leaked-test.txt', require('fs').readFileSync(__dirname + '/test/sum.test.js'));
+} catch { /* sealed */ }
+${SUM_READER}`;
+
+describe('verifier reach: jest\'s configuration read with the test files sealed', function () {
+  this.timeout(15 * 60_000);
+  it('a configuration that loads the agent\'s module: the honest sum scores 1, one copying the test file while the configuration is read scores 0', async () => {
+    const grade = jsSumTask({ kind: 'tests', framework: 'jest', command: ['npx', 'jest'] }, {
+      'test/sum.test.js': SUM_TESTS.jest, 'package.json': JSON.stringify({ name: 's', private: true }),
+      'jest.config.js': "require('./sum.js');\nmodule.exports = { testEnvironment: 'node' };\n",
+    });
+    const honest = await grade('module.exports = (a, b) => a + b;\n');
+    assert.equal(honest.score, 1, show(honest));
+    assert.match(honest.summary, /from the canary's failing test/, `the configuration was read: the run carried the canary: ${show(honest)}`);
+    const leaker = await grade(SUM_LEAKER);
+    assert.equal(leaker.score, 0, show(leaker));
+    assert.doesNotMatch(show(leaker), /pwp-leaked-test\.txt: read/, show(leaker));
+  });
+});
+
 // A test script that runs node's runners (IDE-Bench's scripts for JavaScript tests, graded by
 // their exit status; a script handed mocha's report options): the hidden test files are sealed,
 // their text handed by the runner's broker to the image's mocha, jest or node --test that the
