@@ -3,7 +3,8 @@
 // process as the deliverable (pytest: the verifier's plugin, verifierScripts/pwp_pytest.py;
 // node --test and mocha: the verifier's preload, verifierScripts/pwp_node.js; jest: the last
 // of its setupFilesAfterEnv, verifierScripts/pwp_jest_canary.js, so in every test file; go
-// test: a test file per package given through `-overlay`, never written into the workspace). Code
+// test: a test file per package given through `-overlay`, never written into the workspace; cargo
+// test: appended to each test crate's root by the verifier's rustc wrapper, pwp_rustc.py). Code
 // that impersonates the runner from inside (prints its lines, writes its report, forces its
 // exit code) must also reproduce outcomes it cannot know in advance: a run whose report or
 // console lacks them, shows them with the wrong outcome, or whose report and console count
@@ -17,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import type { TestCase } from './testReports';
 
 /** Frameworks whose runs carry a canary: the runner takes a test the grader adds without the task's help. */
-export const CANARY_FRAMEWORKS = ['pytest', 'node', 'mocha', 'go', 'jest'] as const;
+export const CANARY_FRAMEWORKS = ['pytest', 'node', 'mocha', 'go', 'jest', 'cargo'] as const;
 export type CanaryFramework = (typeof CANARY_FRAMEWORKS)[number];
 
 /** Where the runner puts each run's canary folder (root's, mode 0711: its entries cannot be listed). */
@@ -129,7 +130,8 @@ function consoleCount(c: Canary, stdout: string, name: string, outcome: 'passed'
     // jest --verbose, on stderr: `✓ name (2 ms)`, `✕ name (3 ms)`.
     case 'jest': return [...plain.matchAll(new RegExp(`^\\s*${outcome === 'passed' ? '✓' : '✕'} ${esc}(?: \\(\\d+ ms\\))?$`, 'gm'))].length;
     // mocha's JSON reporter writes the report only; its exit code is its console account (runnerOutput.ts).
-    case 'mocha': return undefined;
+    // cargo's report is its console (and runnerOutput.ts holds each binary's summary to its lines).
+    case 'mocha': case 'cargo': return undefined;
   }
 }
 
@@ -156,12 +158,14 @@ export function checkCanary(c: Canary, cases: readonly TestCase[], run: { stdout
       }
     }
   }
-  if (c.framework === 'go') {
-    // One test binary per package: each package that reports tests must have run its canary.
-    const pkgOf = (t: TestCase) => t.id.slice(0, t.id.lastIndexOf('::'));
-    const withCanary = new Set(cases.filter((t) => isCanaryCase(c, t)).map(pkgOf));
-    const without = [...new Set(real.filter((t) => t.status === 'passed').map(pkgOf))].filter((p) => !withCanary.has(p));
-    if (without.length) problems.push(`package ${without[0]} reports passing tests but not the canary`);
+  if (c.framework === 'go' || c.framework === 'cargo') {
+    // Each test binary (go: one per package) that reports passing tests must have run the canary;
+    // cargo's doc-tests are compiled by rustdoc, without it.
+    const binaryOf = (t: TestCase) => t.id.slice(0, t.id.indexOf('::'));
+    const withCanary = new Set(cases.filter((t) => isCanaryCase(c, t)).map(binaryOf));
+    const ran = real.filter((t) => t.status === 'passed' && !(c.framework === 'cargo' && binaryOf(t).startsWith('doctests ')));
+    const without = [...new Set(ran.map(binaryOf))].filter((p) => !withCanary.has(p));
+    if (without.length) problems.push(`${c.framework === 'go' ? 'package' : 'test binary'} ${without[0]} reports passing tests but not the canary`);
   }
   return problems.length ? `${problems.join('; ')} (canary ${[...c.pass, ...c.fail].join(', ')})` : undefined;
 }
@@ -176,6 +180,8 @@ export function exitAsExpected(c: Canary, cases: readonly TestCase[], run: { exi
   switch (c.framework) {
     case 'mocha': return run.exitCode === failedCanary;
     case 'go': return run.exitCode === 1 && goFailedPackages(run.stdout).every((p) => cases.some((t) => t.status === 'failed' && t.id.startsWith(`${p}::`)));
+    // cargo's exit status for a test binary that failed.
+    case 'cargo': return run.exitCode === 101;
     default: return run.exitCode === 1;
   }
 }

@@ -5,7 +5,7 @@
 // every build the tests need runs again from source at grading.
 
 /** Names of byte-code and native-code files, whatever their content. */
-const COMPILED_NAME = /\.(?:pyc|pyo|pyd|so|so\.\d[\w.]*|dylib|dll|exe|node|o|obj|a|lib|class|jar|war|ear|wasm)$/i;
+const COMPILED_NAME = /\.(?:pyc|pyo|pyd|so|so\.\d[\w.]*|dylib|dll|exe|node|o|obj|a|lib|rlib|rmeta|class|jar|war|ear|wasm)$/i;
 
 /** Leading bytes of executables and libraries: ELF, Mach-O (both byte orders, 32/64-bit, fat), PE, Java class. */
 const MAGICS: readonly Buffer[] = [

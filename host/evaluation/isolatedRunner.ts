@@ -37,6 +37,11 @@ export const TESTS_PATH = `${RUNNER_DIR}/bin:/opt/node/bin:/opt/test-runners/bin
 // pytest runs with the verifier's plugin (the canary and the equality check: pwp_pytest.py),
 // passed as an object: no option or ini file can leave it out.
 const PYTHON_DIR = `${RUNNER_DIR}/python`;
+/**
+ * The RUSTC_WORKSPACE_WRAPPER of a cargo run with the canary (pwp_rustc.py): every test crate is
+ * compiled with the canary's tests appended. The SWE-bench log grader's cargo runs use it too.
+ */
+export const RUSTC_CANARY = `${RUNNER_DIR}/cargo/pwp_rustc`;
 const PYTEST_LAUNCH = `import sys; sys.path.insert(0, '${PYTHON_DIR}'); import pwp_pytest; sys.path[0] = '/workspace'; sys.exit(pwp_pytest.main())`;
 /** Runs a test script as `python SCRIPT` with the verifier's checks and its completion mark (pwp_script.py). */
 export const SCRIPT_LAUNCHER = `${PYTHON_DIR}/pwp_script.py`;
@@ -75,6 +80,7 @@ export function runnerFiles(): { path: string; content: string; mode: number }[]
     { path: MOCHA_CANARY.slice(1), content: script('pwp_mocha_canary.js'), mode: 0o644 },
     { path: JEST_CANARY.slice(1), content: script('pwp_jest_canary.js'), mode: 0o644 },
     { path: SEAL_PRELOAD.slice(1), content: script('pwp_seal.js'), mode: 0o644 },
+    { path: RUSTC_CANARY.slice(1), content: script('pwp_rustc.py'), mode: 0o755 },
   ];
 }
 

@@ -15,7 +15,7 @@ import {
 } from './canary';
 import {
   CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, graderRunFlags, HIDDEN_DIR, imageRunner, innerSealBroker, innerSealedTests, JEST_CANARY, JEST_SCRIPT, MARK_ENV,
-  MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, SCRATCH_DIR, SEAL_PRELOAD, sealBrokerFor, sealedTests, TESTS_UID, testsEnv,
+  MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, RUSTC_CANARY, SCRATCH_DIR, SEAL_PRELOAD, sealBrokerFor, sealedTests, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
 import { match } from './matcher';
@@ -234,8 +234,15 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   const argv = [...withReportFlags(e, report, !!canary, jestSetup, seal.length > 0 && !scriptBroker), ...graderRunFlags(e, hidden)];
   const go = e.framework === 'go' && seal.length ? goRunOf(argv) : undefined;
   const brokered = scriptBroker ? seal : innerSealedTests(e, hidden);
+  // cargo builds into a target folder of the run's (nothing the agent built is run: a planted
+  // rlib whose fingerprint cargo believes would be linked), with the verifier's rustc wrapper for
+  // the workspace's crates, which adds the canary to each test crate.
+  const cargo = e.framework === 'cargo' ? {
+    ...(e.env?.CARGO_TARGET_DIR ? {} : { CARGO_TARGET_DIR: `/tmp/pwp-cargo-${id}` }), ...(canary ? { RUSTC_WORKSPACE_WRAPPER: RUSTC_CANARY } : {}),
+  } : {};
+  const env = { ...testsEnv(e), ...cargo };
   const spec = {
-    id, argv, cwd: '/workspace', env: testsEnv(e), timeoutSec: e.timeoutSec, report, ...(e.framework === 'pytest' ? { canaryOnFd: true } : {}),
+    id, argv, cwd: '/workspace', env, timeoutSec: e.timeoutSec, report, ...(e.framework === 'pytest' ? { canaryOnFd: true } : {}),
     ...(seal.length && !scriptBroker ? { seal } : {}), ...(go ? { go } : {}),
     ...(brokered.length ? { sealBroker: { ...(scriptBroker ?? innerSealBroker(e)), files: brokered } } : {}),
   };

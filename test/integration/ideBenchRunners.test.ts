@@ -274,6 +274,23 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
       [['failed', 'failed on the base and did not run in the agent\'s run']], show(r));
   });
 
+  // libtest's lines printed before main by the library (an .init_array entry links into every
+  // test binary that uses it), each of the task's tests passing, then exit 0: cargo's console
+  // agrees with itself, but no test binary ran the canary.
+  it('cargo: a library that prints every test\'s pass before main and exits 0 scores 0, tampering suspected: no binary ran the canary', async () => {
+    const task = tasks.cargo;
+    const s = states(task);
+    const state = new Map(s.initial);
+    const forge = '\n#[used]\n#[link_section = ".init_array"]\nstatic EARLY: extern "C" fn() = {\n    extern "C" fn early() {\n'
+      + '        println!("\\nrunning 3 tests\\ntest inside ... ok\\ntest low ... ok\\ntest tests::high ... ok\\n");\n'
+      + '        println!("test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\\n");\n'
+      + '        std::process::exit(0);\n    }\n    early\n};\n';
+    state.set('src/lib.rs', Buffer.from(rsClamp('let _ = (lo, hi);\n    x') + forge));
+    const r = await grade(task, { initial: s.initial, state });
+    assert.equal(r.score, 0, show(r));
+    assert.match(r.summary, /tampering suspected: .*test binary \S+ reports passing tests but not the canary/, show(r));
+  });
+
   it('a task whose tests already pass on the base leaves nothing the change makes pass: the golden patch scores 0 and says why', async () => {
     const task = tasks.mocha;
     const s = states(task);

@@ -523,91 +523,15 @@ def ctest_shim(real, reports, path, args):
 
 # ---- cargo test (Rust) --------------------------------------------------------------------------
 #
-# RUSTC_WORKSPACE_WRAPPER (cargo runs it for the workspace's own crates only) compiles every test
-# crate (--test) from a copy of its root file with the canary's two tests appended, at the crate
-# root, so they resolve the macros they use (assert!, assert_eq!, assert_ne!, panic!) as the
-# crate's own tests do: a deliverable macro imported over them changes the canary's outcome. The
-# copy lies in a mirror of its folder (links to everything beside it, and up to the workspace's
-# root), so `mod x;` and include_str!("../y") find what they found. The build goes to a target
-# folder of the grader's (nothing the agent built is run). libtest's structured output
+# RUSTC_WORKSPACE_WRAPPER is the verifier's own (verifierScripts/pwp_rustc.py, at RUSTC_CANARY):
+# it compiles every test crate with the canary's tests appended at its root. The build goes to
+# a target folder of the grader's (nothing the agent built is run). libtest's structured output
 # (--format json) needs RUSTC_BOOTSTRAP, which would also let the deliverable use unstable
 # features stable cargo refuses: the console is read instead, strictly, per test binary.
 
-RUST_CANARY = """
-
-#[test]
-#[allow(unused, clippy::all)]
-fn @PASS@() {
-    let a: u32 = "7".parse().unwrap();
-    assert_eq!(a, 7);
-    assert!(a == 7);
-    assert_ne!(a, 8);
-}
-
-#[test]
-#[allow(unused, clippy::all)]
-fn @FAIL@() {
-    let a: u32 = "7".parse().unwrap();
-    let held = [
-        std::panic::catch_unwind(|| { assert_eq!(a, 8); }).is_err(),
-        std::panic::catch_unwind(|| { assert!(a == 8); }).is_err(),
-        std::panic::catch_unwind(|| { assert_ne!(a, 7); }).is_err(),
-    ];
-    if held.iter().all(|h| *h) {
-        panic!("expected failure");
-    }
-}
-"""
-
-# rustc's options whose value is the next argument.
-RUSTC_VALUE_OPTIONS = {"--crate-name", "--crate-type", "--out-dir", "-o", "-L", "-l", "--extern", "--cap-lints", "--cfg", "--check-cfg", "--target",
-                       "-C", "--codegen", "-W", "-A", "-D", "-F", "--edition", "--emit", "--error-format", "--json", "--explain", "--print", "--sysroot"}
-
-
-def mirror(source, root, into):
-    """A folder under `into` laid out like `root` down to `source`'s folder, each level holding
-    links to what the real one holds; returns where the copy of `source` goes."""
-    source, root = os.path.abspath(source), os.path.abspath(root)
-    rel = os.path.relpath(source, root)
-    if rel.startswith(".."):
-        root, rel = os.path.dirname(source), os.path.basename(source)
-    parts = rel.split(os.sep)
-    real, fake = root, into
-    for i, part in enumerate(parts):
-        os.makedirs(fake, exist_ok=True)
-        for entry in os.listdir(real):
-            if entry != part and not os.path.lexists(os.path.join(fake, entry)):
-                os.symlink(os.path.join(real, entry), os.path.join(fake, entry))
-        if i < len(parts) - 1:
-            real, fake = os.path.join(real, part), os.path.join(fake, part)
-    return os.path.join(fake, parts[-1])
-
-
-def rustc_shim(canary_dir, args):
-    """RUSTC_WORKSPACE_WRAPPER: `rustc ARGS`; a test crate's root gets the canary appended."""
-    rustc, args = args[0], args[1:]
-    at = None
-    if "--test" in args:
-        for i, a in enumerate(args):
-            if a.endswith(".rs") and not a.startswith("-") and (i == 0 or args[i - 1] not in RUSTC_VALUE_OPTIONS):
-                at = i
-                break
-    if at is None:
-        os.execvp(rustc, [rustc] + args)
-    names = json.loads(pathlib.Path(canary_dir, "names.json").read_text())
-    work = tempfile.mkdtemp(prefix="m", dir=canary_dir)
-    try:
-        copy = mirror(args[at], os.getcwd(), work)
-        with open(args[at], encoding="utf-8", errors="surrogateescape") as f:
-            text = f.read()
-        with open(copy, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(text + RUST_CANARY.replace("@PASS@", names["pass"]).replace("@FAIL@", names["fail"]))
-        # Paths in panics, file!() and debug info are the real ones.
-        remap = "--remap-path-prefix=%s=%s" % (work, os.getcwd() if not os.path.relpath(os.path.abspath(args[at]), os.getcwd()).startswith("..") else os.path.dirname(os.path.abspath(args[at])))
-        code = subprocess.run([rustc] + args[:at] + [copy, remap] + args[at + 1:]).returncode
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    sys.exit(code)
+# Where the verifier's runner keeps the wrapper (isolatedRunner.ts RUSTC_CANARY); a run outside
+# the verifier (the grader's own tests) names the repository's copy.
+RUSTC_CANARY = os.environ.get("PWP_RUSTC_CANARY") or "/pwp/runner/cargo/pwp_rustc"
 
 
 CARGO_HEADER = re.compile(r"^\s+(Running|Doc-tests) (.*)$")
@@ -661,10 +585,8 @@ class CargoCanary:
         self.dir = scratch / ("c" + word(16))
         self.dir.mkdir(mode=0o700)
         self.passing, self.failing = snake(), snake()
-        (self.dir / "names.json").write_text(json.dumps({"pass": self.passing, "fail": self.failing}))
-        wrapper = self.dir / "rustc"
-        _script(wrapper, shim("rustc_shim", str(self.dir)))
-        self.env = dict(env, RUSTC_WORKSPACE_WRAPPER=str(wrapper), CARGO_TARGET_DIR=str(scratch / ("t" + word(12))))
+        (self.dir / "canary.json").write_text(json.dumps({"pass": [self.passing], "fail": [self.failing]}))
+        self.env = dict(env, RUSTC_WORKSPACE_WRAPPER=RUSTC_CANARY, PWP_CANARY_DIR=str(self.dir), CARGO_TARGET_DIR=str(scratch / ("t" + word(12))))
 
     def check(self, code, log):
         out = []

@@ -32,7 +32,10 @@ describe('SWE-bench-Multilingual', () => {
       '.swebench/spec.json': logGraderSpec({ instance_id: 'x', log, command, env, runner: null, tests, timeoutSec: 300, initial: join(root, 'initial') }),
     });
     const report = join(root, `report-${log}.xml`);
-    spawnSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '.swebench/test_swebench.py', `--junitxml=${report}`, '-o', 'junit_family=xunit1'], { cwd: ws });
+    // The cargo canary's rustc wrapper is the verifier's (pwp_rustc.py): outside one, the repository's copy.
+    const runEnv = { ...process.env, PWP_RUSTC_CANARY: join(__dirname, '../../../../host/evaluation/verifierScripts/pwp_rustc.py') };
+    const pytest = ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '.swebench/test_swebench.py', `--junitxml=${report}`, '-o', 'junit_family=xunit1'];
+    spawnSync('python3', pytest, { cwd: ws, env: runEnv });
     const cases = parseJUnitXml(readFileSync(report, 'utf8'), { pythonIds: true });
     assert.deepEqual(tally(cases, tests.map(logCaseId)).missing, [], 'a case per test');
     return Object.fromEntries(tests.map((t) => [t, cases.find((c) => c.id === logCaseId(t))?.status ?? 'missing']));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import {
   canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, goPackages, isCanaryCase, outputEqualityFindings, graderTamperingFindings, type Canary,
 } from '../../../../host/evaluation/canary';
-import { deliverableFile, runnerFiles } from '../../../../host/evaluation/isolatedRunner';
+import { deliverableFile, runnerFiles, RUSTC_CANARY } from '../../../../host/evaluation/isolatedRunner';
 import { crossCheck, pytestSummaries } from '../../../../host/evaluation/runnerOutput';
 import type { TestCase } from '../../../../host/evaluation/testReports';
 import { checkCompletionMark, withReportFlags } from '../../../../host/evaluation/testsGrader';
@@ -66,6 +66,22 @@ describe('grading canary', () => {
     assert.match(files['a_test.go'], /^package a\n[^]*func TestBad\(t \*testing\.T\) \{\n\tt\.Fatal/);
     // The test that must pass checks that its standard output is the one go test gave it: a filter spliced in between would rewrite the task's results.
     assert.match(files['a_test.go'], /\n\t(os\w+) "os"\n[^]*func TestOkay\(t \*testing\.T\) \{\n\tif \1\.Stdout == nil \|\| \1\.Stdout\.Fd\(\) != 1 \{[^]*\/proc\/self\/fd\/1[^]*Getppid\(\)[^]*is not one go test gave/);
+  });
+
+  it('cargo: wants the canary in every test binary with passes (doc-tests aside), exits 101, and its rustc wrapper is the one the log grader names', () => {
+    const CARGO: Canary = { framework: 'cargo', pass: ['test_okay'], fail: ['test_bad'], dir: '/pwp/canary/x' };
+    const cases = [
+      c('src/lib.rs::tests::high', 'passed', ['tests::high']), c('src/lib.rs::test_okay', 'passed', ['test_okay']), c('src/lib.rs::test_bad', 'failed', ['test_bad']),
+      c('doctests gauge::src/lib.rs - clamp (line 3)', 'passed', ['src/lib.rs - clamp (line 3)']),
+    ];
+    assert.equal(checkCanary(CARGO, cases, run('')), undefined);
+    assert.match(checkCanary(CARGO, [...cases, c('tests/api.rs::parses', 'passed', ['parses'])], run(''))!, /test binary tests\/api\.rs reports passing tests but not the canary/);
+    assert.equal(exitAsExpected(CARGO, cases, { exitCode: 101, stdout: '' }), true);
+    assert.equal(exitAsExpected(CARGO, cases, { exitCode: 0, stdout: '' }), false);
+    const wrapper = runnerFiles().find((f) => f.path === RUSTC_CANARY.slice(1));
+    assert.equal(wrapper?.mode, 0o755);
+    const grader = readFileSync(join(__dirname, '../../../../host/converters/graders/swe-bench/runner_canary.py'), 'utf8');
+    assert.ok(grader.includes(`RUSTC_CANARY = os.environ.get("PWP_RUSTC_CANARY") or "${RUSTC_CANARY}"`), 'the SWE-bench log grader runs the verifier\'s wrapper');
   });
 
   it('brings the canary into each runner: preload for node and mocha, overlay and no vet for go', () => {

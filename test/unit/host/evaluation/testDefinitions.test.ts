@@ -134,7 +134,7 @@ describe('byte-code and binaries the task did not ship', () => {
   const pe = Buffer.alloc(0x90); pe.write('MZ'); pe.writeUInt32LE(0x80, 0x3c); pe.write('PE\0\0', 0x80);
 
   it('knows them by name or by their first bytes, and not text that happens to start like one', () => {
-    for (const [p, c] of [['lib/_speedups.so', ''], ['m.cpython-311-x86_64-linux-gnu.so', ''], ['roman.pyc', ''], ['addon.node', ''], ['libx.so.1.2', ''], ['A.class', ''], ['deps/x.jar', ''], ['bin/tool', elf], ['tool.exe', pe], ['run', pe], ['Main', b([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52])], ['m', b([0xcf, 0xfa, 0xed, 0xfe, 7, 0, 0, 1])]] as const) {
+    for (const [p, c] of [['lib/_speedups.so', ''], ['m.cpython-311-x86_64-linux-gnu.so', ''], ['roman.pyc', ''], ['addon.node', ''], ['libx.so.1.2', ''], ['A.class', ''], ['deps/x.jar', ''], ['target/debug/deps/libgauge-0a1b2c3d4e5f6a7b.rlib', '!<arch>\n'], ['target/debug/deps/libgauge-0a1b2c3d4e5f6a7b.rmeta', ''], ['bin/tool', elf], ['tool.exe', pe], ['run', pe], ['Main', b([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52])], ['m', b([0xcf, 0xfa, 0xed, 0xfe, 7, 0, 0, 1])]] as const) {
       assert.ok(isCompiled(p, Buffer.isBuffer(c) ? c : b(c)), p);
     }
     for (const [p, c] of [['roman.py', 'def f(): pass'], ['README.md', 'MZ is a file that starts with MZ but is text, long enough to have an offset at 0x3c......'], ['data.bin', 'abcd'], ['src/lib.rs', '']] as const) {

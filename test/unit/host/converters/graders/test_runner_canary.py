@@ -4,6 +4,8 @@
 # test/integration/toolchainTampering.test.ts).
 import importlib.util
 import json
+import os
+import pathlib
 
 import pytest
 
@@ -159,13 +161,31 @@ def test_cargo_forgeries_are_tampering(cargo, rc, how, evidence):
         cargo.check(code, log)
 
 
-def test_rustc_mirror_keeps_relative_paths(rc, tmp_path):
+@pytest.fixture
+def rustc():
+    # The verifier's rustc wrapper, which the cargo canary names (RUSTC_CANARY).
+    path = GRADERS.parents[1] / "evaluation" / "verifierScripts" / "pwp_rustc.py"
+    spec = importlib.util.spec_from_file_location("pwp_rustc", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_cargo_canary_names_the_verifiers_rustc_wrapper_and_writes_its_names(cargo, rustc):
+    assert cargo.env["RUSTC_WORKSPACE_WRAPPER"] == os.environ.get("PWP_RUSTC_CANARY", "/pwp/runner/cargo/pwp_rustc")
+    names = json.loads((pathlib.Path(cargo.env["PWP_CANARY_DIR"]) / "canary.json").read_text())
+    assert names == {"pass": [cargo.passing], "fail": [cargo.failing]}
+    source = rustc.canary_source(names)
+    assert "fn %s()" % cargo.passing in source and "fn %s()" % cargo.failing in source and source.count("#[test]") == 2
+
+
+def test_rustc_mirror_keeps_relative_paths(rustc, tmp_path):
     ws = tmp_path / "ws"
     (ws / "tests" / "common").mkdir(parents=True)
     (ws / "tests" / "version.rs").write_text("mod common;")
     (ws / "tests" / "common" / "mod.rs").write_text("")
     (ws / "README.md").write_text("readme")
-    copy = rc.mirror(str(ws / "tests" / "version.rs"), str(ws), str(tmp_path / "m"))
+    copy = rustc.mirror(str(ws / "tests" / "version.rs"), str(ws), str(tmp_path / "m"))
     assert copy == str(tmp_path / "m" / "tests" / "version.rs")
     assert not (tmp_path / "m" / "tests" / "version.rs").exists()
     assert (tmp_path / "m" / "tests" / "common" / "mod.rs").exists() and (tmp_path / "m" / "README.md").read_text() == "readme"
