@@ -146,7 +146,7 @@ export function checkCompletionMark(mark: string, stdout: string): { tampering: 
 
 /**
  * jest's setupFilesAfterEnv as the task's configuration has them (`jest --showConfig`, run as
- * the tests' user), for the canary's setup file to come after; undefined when they cannot be
+ * the tests are), for the canary's setup file to come after; undefined when they cannot be
  * read or the configuration has several projects (the run then goes without a canary).
  */
 async function jestSetupFiles(e: TestsEvaluator, sandbox: Sandbox, id: string, seal: string[]): Promise<string[] | undefined> {
