@@ -17,6 +17,7 @@ import { BridgeRuntimes } from './bridgeRuntime';
 import { DockerRuntime } from './dockerRuntime';
 import { forgetGate, freezeWhenIdle, thaw } from './freezeGate';
 import { BRIDGE_INTERFACE_PREFIX, guardHostServices } from './hostFirewall';
+import { BRIDGE_PORT, LABEL, TOKEN_LABEL } from './environmentLabels';
 import { collectLeftovers, ownerLabels, removeNetwork, removeOrphanNetworks, removeOwnedContainers, type Leftover } from './ownedContainers';
 import { createProcessCheckpoint, criuSupport, restartFromProcessCheckpoint } from './processCheckpoint';
 import { ROOT } from './fileEntry';
@@ -24,15 +25,11 @@ import type { Runtime } from './runtime';
 import { tarOfFiles, tarOfFolder } from './tarArchive';
 import { startVerifierContainer, type VerifierContainer, type VerifierContainerSpec } from './verifierContainer';
 
-export const LABEL = 'pwp.environment';
-/** The bridge's token, for hosts that find the environment later (pwp ls, attach): labels are not visible inside the container. */
-const TOKEN_LABEL = 'pwp.token';
 /**
  * Where the bridge finds its token at start: it reads the file and deletes it. An environment
  * variable would stay readable to every process of the container user in /proc/1/environ.
  */
 const TOKEN_FILE = '/tmp/.pwp-bridge-token';
-const BRIDGE_PORT = 7000;
 const WORKSPACE = '/workspace';
 /** Set on environments created with the outside network. */
 const NETWORK_LABEL = 'pwp.network';
@@ -128,6 +125,7 @@ export class DockerDeployment implements Deployment {
         // The bridge runs as root (with the capabilities below only); it starts the IDE as pwp.
         User: 'root',
         Env: [`PWP_TOKEN_FILE=${TOKEN_FILE}`, `PWP_DISPLAY_SIZE=${display.width}x${display.height}`, ...(spec.view ? ['PWP_VIEW=1'] : [])],
+        // The token for hosts that find the environment later (pwp ls, attach): labels are not visible inside the container.
         Labels: { [LABEL]: id, ...ownerLabels(), ...spec.labels, [TOKEN_LABEL]: token, ...(spec.network ? { [NETWORK_LABEL]: 'outside' } : {}) },
         HostConfig: {
           NetworkMode: networkName(id),

@@ -3,14 +3,11 @@
 // node that runs it) and a verifier (a job of the task's image whose bridge serves only
 // runtime.*). Pure functions, so the specs can be read and tested without a cluster.
 import type Docker from 'dockerode';
+import { BRIDGE_PORT, LABEL, TOKEN_LABEL } from '../environmentLabels';
 
-export const BRIDGE_PORT = 7000;
 /** Where the token secret appears in the container: root's, mode 0400 (the bridge reads it; the IDE user cannot). */
 export const TOKEN_PATH = '/run/secrets/pwp-token';
-export const LABEL = 'pwp.environment';
 export const VERIFIER_LABEL = 'pwp.verifier';
-/** On the service only (the manager's API), never on the container: what `pwp` needs to reach the bridge again. */
-export const TOKEN_LABEL = 'pwp.token';
 
 /** The bridge's capabilities, as on the Docker backend (dockerDeployment.ts says why these three). */
 const BRIDGE_CAPABILITIES = ['CAP_SETUID', 'CAP_SETGID', 'CAP_KILL'];
@@ -57,6 +54,7 @@ const publishedBridge = { Ports: [{ Protocol: 'tcp' as const, TargetPort: BRIDGE
 export function environmentService(s: EnvironmentServiceSpec): Docker.CreateServiceOptions {
   return {
     Name: `pwp-${s.id}`,
+    // The token on the service only (the manager's API), never on the container: what `pwp` needs to reach the bridge again.
     Labels: { ...s.labels, [LABEL]: s.id, [TOKEN_LABEL]: s.token },
     TaskTemplate: {
       ContainerSpec: {

@@ -21,7 +21,8 @@ import type { Runtime } from '../runtime';
 import { tarOfFolder } from '../tarArchive';
 import type { VerifierContainer, VerifierContainerSpec } from '../verifierContainer';
 import { confirmLoss, watchEnvironment, type WatchedPlacement } from './nodeWatch';
-import { BRIDGE_PORT, LABEL, TOKEN_LABEL, VERIFIER_LABEL, environmentService, verifierService, type ServiceLimits } from './serviceSpecs';
+import { BRIDGE_PORT, LABEL, TOKEN_LABEL } from '../environmentLabels';
+import { VERIFIER_LABEL, environmentService, verifierService, type ServiceLimits } from './serviceSpecs';
 
 const WORKSPACE = '/workspace';
 

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type Docker from 'dockerode';
-import { DockerDeployment, LABEL } from '../../../../host/deployment/dockerDeployment';
+import { DockerDeployment } from '../../../../host/deployment/dockerDeployment';
+import { LABEL } from '../../../../host/deployment/environmentLabels';
 
 // An engine that lists two environments and has lost one of them by the time it is inspected,
 // as when another process removes its environment while `pwp ls` (or a test) lists.
