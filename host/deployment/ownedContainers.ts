@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import type Docker from 'dockerode';
+import { TOKEN_LABEL } from './environmentLabels';
 
 export const OWNER_LABEL = 'pwp.owner';
 /** host:pid:nonce; the nonce keeps a recycled pid from naming an older process's containers. */
@@ -113,7 +114,7 @@ export function ownedByCaller(env: { labels: Record<string, string> }): boolean 
 }
 
 /** Labels holding secrets (the bridge's token), never printed or sent to a page. */
-const SECRET_LABELS = new Set(['pwp.token']);
+const SECRET_LABELS = new Set([TOKEN_LABEL]);
 
 /** An environment's labels without its secrets, for output and pages. */
 export function publicLabels(labels: Record<string, string>): Record<string, string> {
