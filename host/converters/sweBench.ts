@@ -155,12 +155,10 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
         kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC,
         ...(spec.ownRunner ? {} : { innerPytest: true }),
       };
-    } else if (spec.log === 'pytest' || spec.log === 'node' || (o.testCommand && !language)) {
-      // A --test-command of a multilingual instance still prints its language's log.
-      const framework = o.testCommand ? commandFramework(o.testCommand, spec.log) : spec.log === 'node' ? 'node' : 'pytest';
+    } else if (spec.log === 'pytest' || spec.log === 'node' || (o.testCommand && !language) || (language?.framework && !o.testCommand)) {
+      // The verifier's own runner grades the command. A --test-command of a multilingual instance still prints its language's log.
+      const framework = o.testCommand ? commandFramework(o.testCommand, spec.log) : language?.framework ?? (spec.log === 'node' ? 'node' : 'pytest');
       evaluator = { kind: 'tests', framework, command, expected: tests, scoring: 'all', timeoutSec: TIMEOUT_SEC, ...(spec.env ? { env: spec.env } : {}) };
-    } else if (language?.framework && !o.testCommand) {
-      evaluator = { kind: 'tests', framework: language.framework, command, expected: tests, scoring: 'all', timeoutSec: TIMEOUT_SEC, ...(spec.env ? { env: spec.env } : {}) };
     } else {
       Object.assign(hidden, logGraderFiles());
       // Django's and SymPy's runners: the repository's own code on the path, its results recorded in the runner's process.

@@ -27,6 +27,11 @@ import type { Sandbox } from './verifier';
 
 let runs = 0;
 
+/** jest's command run under node with the sealing preload loaded first (the image's jest script). */
+function jestUnderSeal(argv: readonly string[]): string[] {
+  return ['node', '--require', SEAL_PRELOAD, JEST_SCRIPT, ...argv.slice(1)];
+}
+
 /**
  * The command with the flags that make the framework write its report to `report` (and, for
  * node, TAP totals to stdout); with `canary`, also what brings in the canary (canary.ts): the
@@ -47,7 +52,7 @@ export function withReportFlags(
     const serial = argv.filter((a) => a !== '--parallel' && a !== '-p' && !a.startsWith('--parallel='));
     argv.splice(0, argv.length, 'node', '--require', SEAL_PRELOAD, MOCHA_SCRIPT, '--no-parallel', ...serial.slice(1));
   }
-  if (sealed && e.framework === 'jest') argv.splice(0, 1, 'node', '--require', SEAL_PRELOAD, JEST_SCRIPT, '--runInBand', '--no-cache');
+  if (sealed && e.framework === 'jest') argv.splice(0, argv.length, ...jestUnderSeal([argv[0], '--runInBand', '--no-cache', ...argv.slice(1)]));
   switch (e.framework) {
     case 'pytest':
       // xunit1 names each case's file; no cache in the (possibly read-only) test folders.
@@ -155,7 +160,7 @@ async function jestSetupFiles(e: TestsEvaluator, sandbox: Sandbox, id: string, s
   // The configuration may load the workspace's modules: the agent's code runs here as in the
   // tests, so the read is isolated as they are, the test files sealed (not copied away first)
   // and served to jest by the sealing preload (a hidden jest.config.js is one of them).
-  const run = seal.length ? ['node', '--require', SEAL_PRELOAD, JEST_SCRIPT, ...argv.slice(1)] : argv;
+  const run = seal.length ? jestUnderSeal(argv) : argv;
   const r = await runIsolated(sandbox, {
     id: `${id}-config`, argv: [...run, '--showConfig'], cwd: '/workspace', env: testsEnv(e), timeoutSec: 120, ...(seal.length ? { seal } : {}),
   });
