@@ -10,7 +10,8 @@
 //   never imported in its place; `npx jest` and node_modules/.bin runners become the image's;
 // - the task's hidden test files are sealed while the tests run (sealedTests): root's alone, their
 //   text handed to the runner's own loading (pytest's plugin, the node preload pwp_seal.js), or, for
-//   go test, read by root's build of the test binaries (GoRun);
+//   go test, read by root's build of the test binaries (GoRun), for cargo test by a build user's
+//   second build (cargoRun.ts);
 // - the runner writes its report into a fresh folder; when the runner's process ends, every
 //   process of the tests' user is killed, so nothing left in the background can rewrite the
 //   report, and only then root copies report, output and exit status into /pwp/report,
@@ -18,6 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { CANARY_PLACEHOLDER, CANARY_ROOT } from './canary';
+import { cargoRunOf, cargoSealed, type CargoRun } from './cargoRun';
 import type { TestsEvaluator } from './evaluatorSchema';
 
 export const TESTS_UID = 1000;
@@ -142,6 +144,10 @@ function nodeRunnerCommand(e: Pick<TestsEvaluator, 'framework' | 'command'>): bo
  * - go test: every hidden `_test.go` file, read by root's build only (GoRun), which builds
  *   without cgo; a task that turns cgo on (CGO_ENABLED=1, or -race, which needs it) runs go test
  *   unsealed.
+ * - cargo test: every hidden Rust source, read only by the second of a build user's two builds,
+ *   which compiles nothing but the test crates they are the roots of (cargoRun.ts). A command
+ *   with options cargoRunOf does not know runs unsealed, as does a run where a hidden source is
+ *   not a test target's root (the runner finds out from `cargo metadata` and says so).
  * - a test script run for its completion mark (RES-Q): every hidden Python file outside a
  *   dot-folder (the grader's own folders, whose wrapper reads them as the tests' user). Only the
  *   verifier's launcher (pwp_script.py) prints the mark, so such a run goes through it, and it
@@ -163,6 +169,7 @@ export function sealedTests(
     const cgo = e.env?.CGO_ENABLED === '1' || !!run?.buildFlags.includes('-race');
     return run && !cgo ? hiddenFiles.filter((p) => p.endsWith('_test.go')).map((p) => `/workspace/${p}`) : [];
   }
+  if (e.framework === 'cargo') return cargoRunOf(e.command) ? cargoSealed(hiddenFiles) : [];
   if (nodeRunnerCommand(e)) return hiddenFiles.filter((p) => JS_SOURCE.test(p) && !p.split('/').includes('node_modules')).map((p) => `/workspace/${p}`);
   // A script that runs node's runners itself, through the broker (sealBroker).
   // The script the command names is not (node loads it as a plain program, not the runner).
@@ -372,6 +379,11 @@ export interface RunSpec {
   sealBroker?: SealBroker & { files: string[] };
   /** For a sealed go test run: build as root, then run the binaries as the tests' user (argv is then not run). */
   go?: GoRun;
+  /**
+   * For a sealed cargo test run (cargoRun.ts): its sealed files, the build user and the rustc
+   * wrapper of the two builds; the test binaries then run as the tests' user (argv is then not run).
+   */
+  cargo?: CargoRun & { sealed: string[]; uid: number; wrapper: string };
   /** Where the runner keeps results and how it finds the canary (the file has no constants of its own). */
   layout: RunLayout;
 }

@@ -18,6 +18,7 @@ import {
   MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, RUSTC_CANARY, SCRATCH_DIR, SEAL_PRELOAD, sealBrokerFor, sealedTests, TESTS_UID, testsEnv,
   type CanarySpec, type RunOutcome, type RunSpec,
 } from './isolatedRunner';
+import { BUILD_UID, cargoRunOf } from './cargoRun';
 import { match } from './matcher';
 import { crossCheck } from './runnerOutput';
 import { describeFindings } from './tamperCheck';
@@ -238,6 +239,8 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   // The runner itself, when it is the command, runs with the sealing preload and in one process.
   const argv = [...withReportFlags(e, report, !!canary, jestSetup, seal.length > 0 && !scriptBroker), ...graderRunFlags(e, hidden)];
   const go = e.framework === 'go' && seal.length ? goRunOf(argv) : undefined;
+  // cargo's sealed files are the build's to open and close (cargoRun.ts), not handed to the tests.
+  const cargoRun = e.framework === 'cargo' && seal.length ? cargoRunOf(argv) : undefined;
   const brokered = scriptBroker ? seal : innerSealedTests(e, hidden);
   // cargo builds into a target folder of the run's (nothing the agent built is run: a planted
   // rlib whose fingerprint cargo believes would be linked), with the verifier's rustc wrapper for
@@ -248,7 +251,8 @@ async function runTests(e: TestsEvaluator, sandbox: Sandbox, id: string, withCan
   const env = { ...testsEnv(e), ...cargo };
   const spec = {
     id, argv, cwd: '/workspace', env, timeoutSec: e.timeoutSec, report, ...(e.framework === 'pytest' ? { canaryOnFd: true } : {}),
-    ...(seal.length && !scriptBroker ? { seal } : {}), ...(go ? { go } : {}),
+    ...(seal.length && !scriptBroker && !cargoRun ? { seal } : {}), ...(go ? { go } : {}),
+    ...(cargoRun ? { cargo: { ...cargoRun, sealed: seal, uid: BUILD_UID, wrapper: RUSTC_CANARY } } : {}),
     ...(brokered.length ? { sealBroker: { ...(scriptBroker ?? innerSealBroker(e)), files: brokered } } : {}),
   };
   const run = await runIsolated(sandbox, spec, canarySpec, mark);

@@ -291,6 +291,38 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
     assert.match(r.summary, /tampering suspected: .*test binary \S+ reports passing tests but not the canary/, show(r));
   });
 
+  // The task's tests read from disk by the deliverable, at run time or at compile time
+  // (include_str!): it answers each (x, lo, hi) the file asserts with the value asserted, and
+  // the repository's own test of clamp by rote. The hidden test file is closed to the test
+  // binaries, and to the build of everything but its own crate (cargoRun.ts).
+  const FROM_FILE = 'pub fn clamp(x: i32, lo: i32, hi: i32) -> i32 {\n    if (x, lo, hi) == (50, 0, 10) {\n        return 10;\n    }\n'
+    + '    for line in TEXT.lines() {\n        if let Some(rest) = line.trim().strip_prefix("assert_eq!(gauge::clamp(") {\n'
+    + '            let n: Vec<i32> = rest.split(|c: char| !(c.is_ascii_digit() || c == \'-\')).filter_map(|s| s.parse().ok()).collect();\n'
+    + '            if n.len() == 4 && (n[0], n[1], n[2]) == (x, lo, hi) {\n                return n[3];\n            }\n        }\n    }\n    x\n}\n' + RS_OWN_TEST;
+  const READERS: Record<string, string> = {
+    'at run time': 'struct Text;\nimpl Text {\n    fn lines(&self) -> Vec<String> {\n'
+      + '        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tasks/task-1/task_tests.rs")).unwrap_or_default().lines().map(String::from).collect()\n'
+      + '    }\n}\nconst TEXT: Text = Text;\n',
+    'at compile time (include_str!)': 'const TEXT: &str = include_str!("../tasks/task-1/task_tests.rs");\n',
+  };
+  for (const [when, reader] of Object.entries(READERS)) {
+    it(`cargo: a library that reads the task's tests ${when} to answer them does not pass them (run unsealed, it scored 1)`, async () => {
+      const task = tasks.cargo;
+      const e = task.evaluator as TestsEvaluator;
+      const s = states(task);
+      const state = new Map(s.initial);
+      state.set('src/lib.rs', Buffer.from(reader + FROM_FILE));
+      const r = await grade(task, { initial: s.initial, state });
+      const low = r.tests?.cases.find((c) => /task_tests\.rs::low$/.test(c.id));
+      assert.ok(r.score < 1 && low?.status === 'failed', show(r));
+      assert.doesNotMatch(r.tests?.stderrTail ?? '', /runs unsealed/, show(r));
+      // Planted: an option the sealed run does not know (--color) runs cargo test as given, the hidden file readable.
+      const planted = { ...task, evaluator: { ...e, command: [...e.command, '--color', 'never'] } };
+      const open = await grade(planted, { initial: s.initial, state });
+      assert.equal(open.score, 1, show(open));
+    });
+  }
+
   it('a task whose tests already pass on the base leaves nothing the change makes pass: the golden patch scores 0 and says why', async () => {
     const task = tasks.mocha;
     const s = states(task);

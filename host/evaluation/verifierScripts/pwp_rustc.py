@@ -9,6 +9,13 @@
 # (links to everything beside it, and up to the workspace's root), so `mod x;` and
 # include_str!("../y") find what they found; paths in panics, file!() and debug info are the
 # real ones. The canary's names: canary.json ({"pass": [...], "fail": [...]}) in $PWP_CANARY_DIR.
+#
+# In a sealed cargo run (host/evaluation/cargoRun.ts) it is the RUSTC_WRAPPER of every crate and
+# $PWP_CARGO_SEALED lists the hidden test sources: while $PWP_CARGO_OPEN does not exist (the
+# first build, the sources closed) a crate whose root is one of them is compiled from an empty
+# file instead; once it exists (root made it, the sources open) only those crates compile, and
+# any other is refused, so nothing of the agent's is compiled while they are readable.
+import hashlib
 import json
 import os
 import shutil
@@ -73,31 +80,63 @@ def canary_source(names):
     return "".join([PASSING.replace("@PASS@", n) for n in names["pass"]] + [FAILING.replace("@FAIL@", n) for n in names["fail"]])
 
 
+def source_at(args):
+    """The index of the crate's root file among rustc's arguments, or None (a query, stdin)."""
+    for i, a in enumerate(args):
+        if a.endswith(".rs") and not a.startswith("-") and (i == 0 or args[i - 1] not in RUSTC_VALUE_OPTIONS):
+            return i
+    return None
+
+
+def compile_from(rustc, args, at, text, keep=None):
+    """Runs rustc with the crate's root replaced by `text`, in a mirror of its folder: a fresh one,
+    removed after, or the one `keep` names, kept (the crate's dep-info names it: cargo takes a
+    crate whose files are gone for changed, and a sealed run's second build must find the crates
+    of its first unchanged)."""
+    work = keep or tempfile.mkdtemp(prefix="pwp-rustc-")
+    if keep:
+        shutil.rmtree(keep, ignore_errors=True)
+        os.makedirs(keep)
+    try:
+        copy = mirror(args[at], os.getcwd(), work)
+        with open(copy, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(text)
+        if keep:
+            # cargo takes a file newer than the start of its compile for changed: the copy is as old as its source.
+            st = os.stat(args[at])
+            os.utime(copy, ns=(st.st_atime_ns, st.st_mtime_ns))
+        inside = not os.path.relpath(os.path.abspath(args[at]), os.getcwd()).startswith("..")
+        remap = "--remap-path-prefix=%s=%s" % (work, os.getcwd() if inside else os.path.dirname(os.path.abspath(args[at])))
+        return subprocess.run([rustc] + args[:at] + [copy, remap] + args[at + 1:]).returncode
+    finally:
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
 def main(args):
     rustc, args = args[0], args[1:]
-    at = None
-    if "--test" in args:
-        for i, a in enumerate(args):
-            if a.endswith(".rs") and not a.startswith("-") and (i == 0 or args[i - 1] not in RUSTC_VALUE_OPTIONS):
-                at = i
-                break
-    if at is None:
+    at = source_at(args)
+    sealed = json.loads(os.environ.get("PWP_CARGO_SEALED") or "[]")
+    if at is not None and sealed:
+        root = os.path.abspath(args[at])
+        if not os.path.exists(os.environ["PWP_CARGO_OPEN"]):
+            if root in sealed:
+                # The first build: an empty crate stands in; its dep-info names a file gone when this
+                # ends, so cargo compiles the real one in the second.
+                sys.exit(compile_from(rustc, args, at, ""))
+        elif root not in sealed:
+            sys.stderr.write("pwp: refused to compile %s with the hidden tests readable: only their own crates build then "
+                             "(it was not built before they were opened)\n" % args[at])
+            sys.exit(1)
+    if at is None or "--test" not in args or not os.environ.get("PWP_CANARY_DIR"):
         os.execvp(rustc, [rustc] + args)
     with open(os.path.join(os.environ["PWP_CANARY_DIR"], "canary.json"), encoding="utf-8") as f:
         names = json.load(f)
-    work = tempfile.mkdtemp(prefix="pwp-rustc-")
-    try:
-        copy = mirror(args[at], os.getcwd(), work)
-        with open(args[at], encoding="utf-8", errors="surrogateescape") as f:
-            text = f.read()
-        with open(copy, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(text + canary_source(names))
-        inside = not os.path.relpath(os.path.abspath(args[at]), os.getcwd()).startswith("..")
-        remap = "--remap-path-prefix=%s=%s" % (work, os.getcwd() if inside else os.path.dirname(os.path.abspath(args[at])))
-        code = subprocess.run([rustc] + args[:at] + [copy, remap] + args[at + 1:]).returncode
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    sys.exit(code)
+    with open(args[at], encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read()
+    # In a sealed run the mirror stays (in the build's own folder) for the second build.
+    keep = os.path.join(os.environ["PWP_RUSTC_WORK"], hashlib.sha256("\0".join(args).encode()).hexdigest()[:24]) if sealed else None
+    sys.exit(compile_from(rustc, args, at, text + canary_source(names), keep))
 
 
 if __name__ == "__main__":

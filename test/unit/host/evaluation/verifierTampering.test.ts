@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, s
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { goRunOf, graderRunFlags, imageRunner, innerSealedTests, JEST_SCRIPT, MOCHA_SCRIPT, NODE_BINARY, SEAL_PRELOAD, sealBrokerFor, sealedTests, testsEnv } from '../../../../host/evaluation/isolatedRunner';
+import { cargoRunOf } from '../../../../host/evaluation/cargoRun';
 import { crossCheck, jestSummary, pytestSummary, tapSummary } from '../../../../host/evaluation/runnerOutput';
 import { findJsTampering } from '../../../../host/evaluation/jsCodeCheck';
 import { pythonCheckInput, pythonFindings } from '../../../../host/evaluation/pythonCodeCheck';
@@ -115,6 +116,20 @@ describe('isolated runners', () => {
     assert.deepEqual(seal(['go', 'test', '-exec', 'x', './...'], 'go'), [], 'an argument it does not know runs go test as given');
     assert.deepEqual(sealedTests({ framework: 'go', command: ['go', 'test', './...'], env: { CGO_ENABLED: '1' } }, hidden), [], 'cgo could include a sealed file');
     assert.deepEqual(seal(['go', 'test', '-race', './...'], 'go'), [], '-race needs cgo, which the sealed build turns off');
+  });
+
+  it('seals the hidden Rust sources of a cargo test it can run in two builds, and reads its options as cargo does', () => {
+    const hidden = ['tests/hidden.rs', 'tasks/t1/task_tests.rs', '.swebench/x.rs', 'tests/data.txt', 'tests/test_x.py'];
+    assert.deepEqual(sealedTests({ framework: 'cargo', command: ['cargo', 'test', '--no-fail-fast'] }, hidden),
+      ['/workspace/tests/hidden.rs', '/workspace/tasks/t1/task_tests.rs']);
+    assert.deepEqual(sealedTests({ framework: 'cargo', command: ['cargo', 'test', '--doc'] }, hidden), [], 'an option it does not know runs cargo test as given');
+    assert.deepEqual(cargoRunOf(['cargo', 'test', '--no-fail-fast', '-p', 'core', '--features=a,b', 'parses', '--', '--test-threads', '1']),
+      { buildArgs: ['--no-fail-fast', '-p', 'core', '--features', 'a,b'], testArgs: ['parses', '--test-threads', '1'] }, 'the name filter goes to the test binaries');
+    assert.deepEqual(cargoRunOf(['cargo', 'test', '--test', 'api']), { buildArgs: ['--test', 'api'], testArgs: [] });
+    const unknowns = [['cargo', 'test', '--no-run'], ['cargo', 'test', '-q'], ['cargo', 'test', '--message-format', 'json'], ['cargo', 'test', '-p'], ['cargo', 'build']];
+    for (const unknown of [...unknowns, ['cargo', 'test', 'a', 'b']]) {
+      assert.equal(cargoRunOf(unknown), undefined, unknown.join(' '));
+    }
   });
 
   it('seals every hidden JavaScript source outside dot-folders and node_modules for a script that runs node\'s runners, through the broker', () => {
