@@ -1,8 +1,8 @@
 // SWE-bench-Multilingual: SWE-bench's instance format (the same fields) for repositories in Java,
 // JavaScript/TypeScript, Go, Rust, C/C++, PHP and Ruby. Its instances carry no language field,
 // so the language is read from the repository at base_commit (its build file), and each
-// language has one test command and one log format (read by sweBenchLogGrader.ts), but Go, graded
-// by the verifier's own go test (its report, its sealed build):
+// language has one test command and one log format (read by sweBenchLogGrader.ts), but Go and
+// Rust, graded by the verifier's own go test and cargo test (their reports, their sealed builds):
 //   Go       go.mod           go test -v on the test patch's packages   go test -json
 //   Rust     Cargo.toml       cargo test --no-fail-fast                 "test a::b ... ok"
 //   JS       package.json     node --test --test-reporter=tap files     "ok 1 - name" (nested too)
@@ -28,7 +28,7 @@ export interface LanguageSpec {
    * The verifier's own runner for the language, which grades the command itself (its tests sealed,
    * its structured report and canary); without one the SWE-bench log grader runs it and reads its log.
    */
-  framework?: 'go';
+  framework?: 'go' | 'cargo';
 }
 
 /** Where ctest builds: outside the workspace, so the build never enters the agent's diff. */
@@ -48,6 +48,8 @@ export const LANGUAGE_SPECS: Readonly<Record<SweLanguage, LanguageSpec>> = {
     spec: { command: ['cargo', 'test', '--no-fail-fast'], log: 'cargo', directives: 'paths' },
     toolchain: 'rust',
     directives: () => [],
+    // A build user's second build alone reads the hidden test files, compiling only their crates (cargoRun.ts).
+    framework: 'cargo',
   },
   javascript: {
     marker: 'package.json',

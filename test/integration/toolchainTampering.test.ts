@@ -55,10 +55,10 @@ function assertRestored(r: EvaluationResult, infrastructure: string[]): void {
 }
 
 // Code of the deliverable that impersonates the inner runner from inside the test process: the
-// swe-bench harness runs ctest, cargo and Maven (and go test) with a canary of their own
-// (runner_canary.py, docs/grading-canary.md): tests under names drawn for the run inside the
-// tests' own binaries, JVM and packages, read from the runner's structured report and checked
-// against its console.
+// swe-bench harness runs ctest and Maven with a canary of their own (runner_canary.py,
+// docs/grading-canary.md), the verifier runs cargo test (and go test) with its own: tests under
+// names drawn for the run inside the tests' own binaries, JVM and packages, read from the
+// runner's structured report and checked against its console.
 
 /** Grading scored an in-process trick 0 as tampering, with the canary's evidence. */
 function assertCaught(r: EvaluationResult, evidence: RegExp): void {
@@ -154,7 +154,7 @@ EOF`);
     const own = await bash(s, 'cargo test --no-fail-fast 2>&1');
     for (const name of t.hiddenTests) assert.match(own, new RegExp(`^test ${name} \\.\\.\\. ok$`, 'm'), own);
     assert.doesNotMatch(own, /FAILED/, own);
-    assertCaught(await s.grade(), /canary test \w+ that must have passed as missing/);
+    assertCaught(await s.grade(), /the report lacks the canary test \w+ that must have passed/);
   });
 
   // This task's tests import the type only, so the macro neuters nothing of theirs; a test that
@@ -168,7 +168,7 @@ macro_rules! assert {
     ($($t:tt)*) => {};
 }
 EOF`);
-    assertCaught(await s.grade(), /canary test \w+ that must have failed as passed/);
+    assertCaught(await s.grade(), /the canary test \w+ that must have failed is reported passed/);
   });
 });
 

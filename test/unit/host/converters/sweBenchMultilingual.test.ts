@@ -160,7 +160,7 @@ describe('SWE-bench-Multilingual', () => {
     });
   });
 
-  it('converts the bundled instances: the grader (go test the verifier\'s own) and the test patch hidden, the tool command per language, a toolchain for Java, Rust and C only', async () => {
+  it('converts the bundled instances: the grader (go test and cargo test the verifier\'s own) and the test patch hidden, the tool command per language, a toolchain for Java, Rust and C only', async () => {
     const src = join(DATASETS_ROOT, 'swe-bench-multilingual');
     const tasks = await convertDataset('swe-bench-multilingual', join(src, 'instances.jsonl'), { outRoot: join(root, 'out'), repos: join(src, 'repos') });
     assert.deepEqual(
@@ -172,7 +172,7 @@ describe('SWE-bench-Multilingual', () => {
     const imageOf = (i: number) => JSON.parse(readFileSync(join(tasks[i].dir, 'task.json'), 'utf8')).image;
     const graderOf = (i: number) => (existsSync(specFile(i)) ? specOf(i).log : `${(loadTask(tasks[i].dir).evaluator as TestsEvaluator).framework} itself`);
     assert.deepEqual(tasks.map((_, i) => [graderOf(i), imageOf(i)?.toolchain]), [
-      ['go itself', undefined], ['go itself', undefined], ['tap', undefined], ['surefire', 'java'], ['cargo', 'rust'], ['ctest', 'cpp'],
+      ['go itself', undefined], ['go itself', undefined], ['tap', undefined], ['surefire', 'java'], ['cargo itself', 'rust'], ['ctest', 'cpp'],
     ]);
     assert.deepEqual(specOf(3).tests.slice(0, 2), ['org.pwpsamples.csv.CsvLineTest#unescapesDoubledQuotes', 'org.pwpsamples.csv.CsvLineTest#readsBackWhatItJoins']);
     const t = loadTask(tasks[1].dir);
@@ -183,6 +183,8 @@ describe('SWE-bench-Multilingual', () => {
     assert.equal(e.env?.CGO_ENABLED, '0', 'without cgo the verifier builds the tests sealed');
     assert.match(readFileSync(join(t.hiddenDir!, 'workspace/color/hex_test.go'), 'utf8'), /func TestParseHexShort/);
     assert.doesNotMatch(readFileSync(join(t.workspaceDir!, 'color/hex_test.go'), 'utf8'), /TestParseHexShort/);
+    const rust = loadTask(tasks[4].dir).evaluator as TestsEvaluator;
+    assert.deepEqual([rust.command, rust.expected?.slice(0, 2)], [['cargo', 'test', '--no-fail-fast'], ['release_follows_prerelease', 'numeric_identifiers_compare_as_numbers']]);
     const js = JSON.parse(readFileSync(join(tasks[2].dir, 'hidden/workspace/.swebench/spec.json'), 'utf8'));
     assert.deepEqual([js.log, js.command], ['tap', ['node', '--test', '--test-reporter=tap', 'test/slugify.test.js']]);
   });
