@@ -8,6 +8,8 @@ import os
 import pathlib
 
 import pytest
+import subprocess
+import sys
 
 from conftest import GRADERS
 
@@ -189,6 +191,42 @@ def test_rustc_mirror_keeps_relative_paths(rustc, tmp_path):
     assert copy == str(tmp_path / "m" / "tests" / "version.rs")
     assert not (tmp_path / "m" / "tests" / "version.rs").exists()
     assert (tmp_path / "m" / "tests" / "common" / "mod.rs").exists() and (tmp_path / "m" / "README.md").read_text() == "readme"
+
+
+FAKE_RUSTC = """import json, sys
+args = sys.argv[1:]
+root = next((a for a in args if a.endswith(".rs")), None)
+print(json.dumps({"root": root, "text": open(root).read() if root else None}))
+"""
+
+
+def test_rustc_sealed_run_compiles_an_empty_crate_for_a_hidden_root_first_and_only_those_crates_second(tmp_path):
+    # A sealed cargo run's two builds (host/evaluation/cargoRun.ts), with a rustc that says what it got.
+    wrapper = GRADERS.parents[1] / "evaluation" / "verifierScripts" / "pwp_rustc.py"
+    ws = tmp_path / "ws"
+    (ws / "tests").mkdir(parents=True)
+    (ws / "src").mkdir()
+    (ws / "tests" / "hidden.rs").write_text("#[test]\nfn secret() {}\n")
+    (ws / "src" / "lib.rs").write_text("pub fn f() {}\n")
+    fake = tmp_path / "rustc.py"
+    fake.write_text(FAKE_RUSTC)
+    opened = tmp_path / "open"
+    env = dict(os.environ, PWP_CARGO_SEALED=json.dumps([str(ws / "tests" / "hidden.rs")]), PWP_CARGO_OPEN=str(opened), PWP_RUSTC_WORK=str(tmp_path / "work"))
+    env.pop("PWP_CANARY_DIR", None)
+
+    def compile_(root):
+        args = [sys.executable, str(wrapper), sys.executable, str(fake), "--crate-name", "x", "--test", root] if root else [sys.executable, str(wrapper), sys.executable, str(fake), "-vV"]
+        r = subprocess.run(args, cwd=ws, env=env, capture_output=True, text=True)
+        return r.returncode, (json.loads(r.stdout) if r.returncode == 0 else r.stderr)
+
+    code, hidden = compile_("tests/hidden.rs")
+    assert code == 0 and hidden["text"] == "" and not hidden["root"].startswith(str(ws)), "an empty crate in its place, elsewhere"
+    assert compile_("src/lib.rs") == (0, {"root": "src/lib.rs", "text": "pub fn f() {}\n"})
+    opened.write_text("")
+    assert compile_("tests/hidden.rs") == (0, {"root": "tests/hidden.rs", "text": "#[test]\nfn secret() {}\n"})
+    code, said = compile_("src/lib.rs")
+    assert code == 1 and "pwp: refused to compile src/lib.rs with the hidden tests readable" in said
+    assert compile_(None) == (0, {"root": None, "text": None}), "a query of rustc's passes"
 
 
 # ---- surefire -------------------------------------------------------------------------------
