@@ -323,6 +323,34 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
     });
   }
 
+  // The account of the init_array forger above, with the canary in it: its names read from the
+  // canary.json that PWP_CANARY_DIR names, each binary's own tests known from its name.
+  it('cargo: a library that reads the canary\'s names from PWP_CANARY_DIR and prints a whole account with them scores 0: the folder is gone when the binaries run (run unsealed, it scored 1)', async () => {
+    const task = tasks.cargo;
+    const e = task.evaluator as TestsEvaluator;
+    const s = states(task);
+    const state = new Map(s.initial);
+    const forge = '\n#[used]\n#[link_section = ".init_array"]\nstatic EARLY: extern "C" fn() = {\n    extern "C" fn early() {\n'
+      + '        let dir = std::env::var("PWP_CANARY_DIR").unwrap_or_default();\n'
+      + '        let text = std::fs::read_to_string(format!("{}/canary.json", dir)).unwrap_or_default();\n'
+      + '        let words: Vec<&str> = text.split(\'"\').collect();\n'
+      + '        let after = |k: &str| words.iter().position(|w| *w == k).map(|i| words[i + 2].to_string()).unwrap_or_default();\n'
+      + '        let (pass, fail) = (after("pass"), after("fail"));\n'
+      + '        let me = std::env::args().next().unwrap_or_default();\n'
+      + '        let mine: Vec<&str> = if me.contains("task_tests") { vec!["inside", "low"] } else { vec!["tests::high"] };\n'
+      + '        println!("\\nrunning {} tests", mine.len() + 2);\n'
+      + '        for t in &mine {\n            println!("test {} ... ok", t);\n        }\n'
+      + '        println!("test {} ... ok\\ntest {} ... FAILED\\n\\nfailures:\\n\\n---- {} stdout ----\\nexpected failure\\n\\nfailures:\\n    {}\\n", pass, fail, fail, fail);\n'
+      + '        println!("test result: FAILED. {} passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\\n", mine.len() + 1);\n'
+      + '        std::process::exit(101);\n    }\n    early\n};\n';
+    state.set('src/lib.rs', Buffer.from(rsClamp('let _ = (lo, hi);\n    x') + forge));
+    const r = await grade(task, { initial: s.initial, state });
+    assert.equal(r.score, 0, show(r));
+    const planted = { ...task, evaluator: { ...e, command: [...e.command, '--color', 'never'] } };
+    const open = await grade(planted, { initial: s.initial, state });
+    assert.equal(open.score, 1, show(open));
+  });
+
   it('a task whose tests already pass on the base leaves nothing the change makes pass: the golden patch scores 0 and says why', async () => {
     const task = tasks.mocha;
     const s = states(task);

@@ -287,6 +287,9 @@ if (spec.cargo) {
 const CARGO_SCRIPT = 'n=$1; shift; flags=("${@:1:$n}"); shift "$n"; s=0\n'
   + 'while [ $# -gt 0 ]; do printf "     Running %s\\n" "$2"; (cd "$3" && CARGO_MANIFEST_DIR="$3" exec "$1" "${flags[@]}") || s=101; shift 3; done; exit $s';
 if (spec.cargo && (cargoRuns.length || cargoFailed)) {
+  // The canary is compiled into the binaries: its names are not left where the tests could read them.
+  if (canary && canaryOnFd === undefined) fs.rmSync(canary.dir, { recursive: true, force: true });
+  delete env.PWP_CANARY_DIR;
   argv = cargoFailed ? ['bash', '-c', 'exit 101'] : ['bash', '-c', CARGO_SCRIPT, 'pwp-cargo', String(spec.cargo.testArgs.length), ...spec.cargo.testArgs, ...cargoRuns];
 }
 /**
