@@ -3,7 +3,7 @@
 // builds go's test binaries; cargo's runs code of the workspace's (proc macros) inside the build,
 // so a build that could read the hidden tests would hand them over. Instead a build user of its
 // own (neither root nor the tests' user) builds twice with the same command
-// (verifierScripts/runTests.js):
+// (verifierScripts/cargoBuild.js, loaded by the runner):
 // 1. with the hidden test files closed to it, every crate but theirs is compiled, and in their
 //    place an empty crate (the verifier's rustc wrapper, pwp_rustc.py): the library, build
 //    scripts, proc macros, the repository's own tests. An `include_str!` of a hidden file in

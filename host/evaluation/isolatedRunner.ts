@@ -74,6 +74,7 @@ exec /usr/bin/python3 -I -c "${PYTEST_LAUNCH}" "$@"
 export function runnerFiles(): { path: string; content: string; mode: number }[] {
   return [
     { path: 'pwp/runner/run.js', content: RUNNER_JS, mode: 0o644 },
+    { path: 'pwp/runner/cargoBuild.js', content: script('cargoBuild.js'), mode: 0o644 },
     ...['python3', 'python'].map((n) => ({ path: `pwp/runner/bin/${n}`, content: PYTHON_SHIM, mode: 0o755 })),
     ...['pytest', 'py.test'].map((n) => ({ path: `pwp/runner/bin/${n}`, content: PYTEST_SHIM, mode: 0o755 })),
     ...['pwp_pytest.py', 'pwp_equality.py', 'pwp_sealed.py', 'pwp_script.py', 'pwp_seal_broker.py']

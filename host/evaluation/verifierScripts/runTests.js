@@ -192,105 +192,14 @@ if (spec.go) {
   const toolDir = spawnSync('go', ['env', 'GOTOOLDIR'], { encoding: 'utf8', env: { PATH: env.PATH, HOME: '/root', GOENV: 'off' } }).stdout.trim();
   argv = ['bash', '-c', GO_SCRIPT, 'pwp-go', toolDir + '/test2json', String(spec.go.testFlags.length), ...spec.go.testFlags, ...goRuns];
 }
-// A sealed cargo test run (spec.cargo, cargoRun.ts): a build user of its own builds twice with
-// the same command, the hidden sources closed to it in the first build and open in the second,
-// where the rustc wrapper compiles only their crates; the tests' user runs the test binaries, which
-// it may run but not read. Root has no capability over other users' files here: the build user
-// makes and removes its own folder, and hands each binary over on a pipe.
-const cargoErrors = [];
-const cargoRuns = [];
-let cargoFailed = false;
-let cargoBase;
-const cargoLocked = [];
-const asBuild = spec.cargo ? ['--reuid=' + spec.cargo.uid, '--regid=' + spec.cargo.uid, '--clear-groups', '--'] : [];
-function lockCargo(mode) {
-  for (const f of cargoLocked) { try { fs.chmodSync(f.path, mode === undefined ? f.mode : mode); } catch { /* gone */ } }
-}
-if (spec.cargo) {
-  const c = spec.cargo;
-  cargoBase = '/tmp/pwp-cargo-' + spec.id;
-  killAllOf(c.uid);
-  const stageDir = '/pwp/cargo/' + spec.id;
-  fs.mkdirSync('/pwp/cargo', { recursive: true, mode: 0o755 });
-  fs.rmSync(stageDir, { recursive: true, force: true });
-  fs.mkdirSync(stageDir, { mode: 0o755 });
-  const asBuilder = (args, opts) => spawnSync('setpriv', [...asBuild, ...args], Object.assign({ cwd: spec.cwd, encoding: 'utf8', maxBuffer: MAX, timeout: spec.timeoutSec * 1000 }, opts));
-  // A folder of that name already there (made by someone else) fails the run rather than be used.
-  const made = asBuilder(['mkdir', '-m', '700', cargoBase], { cwd: '/' });
-  const buildEnv = Object.assign({}, env, {
-    HOME: cargoBase + '/home', CARGO_HOME: env.CARGO_HOME || cargoBase + '/home/.cargo', CARGO_TARGET_DIR: cargoBase + '/target',
-    RUSTC_WRAPPER: c.wrapper, PWP_CARGO_SEALED: JSON.stringify(c.sealed), PWP_CARGO_OPEN: stageDir + '/open', PWP_RUSTC_WORK: cargoBase + '/rustc',
-  });
-  delete buildEnv.RUSTC_WORKSPACE_WRAPPER;
-  // Each hidden source must be a test target's root: one that is a module of another crate would
-  // be compiled with code of the agent's while readable. Such a run goes unsealed, as given.
-  const meta = asBuilder(['cargo', 'metadata', '--no-deps', '--format-version', '1', '--offline'], { env: buildEnv });
-  let roots = [];
-  try { roots = JSON.parse(meta.stdout).packages.flatMap((p) => p.targets.filter((t) => t.kind.includes('test')).map((t) => t.src_path)); } catch { roots = []; }
-  const notRoots = c.sealed.filter((p) => fs.existsSync(p) && !roots.includes(p));
-  if (made.status !== 0) {
-    cargoErrors.push('pwp: could not make the build\'s folder ' + cargoBase + ': ' + (made.stderr || '') + '\n');
-    cargoFailed = true;
-  } else if (notRoots.length) {
-    cargoErrors.push('pwp: ' + notRoots[0] + ' is not a test target\'s root, so cargo test runs unsealed\n');
-  } else {
-    for (const p of c.sealed) {
-      let fd;
-      try {
-        fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-        const st = fs.fstatSync(fd);
-        if (!st.isFile() || st.uid !== 0) continue;
-        cargoLocked.push({ path: p, mode: st.mode & 0o7777 });
-        fs.fchmodSync(fd, 0o600);
-      } catch { /* not there */ } finally { if (fd !== undefined) fs.closeSync(fd); }
-    }
-    const build = () => {
-      const r = asBuilder(['cargo', 'test', '--no-run', '--message-format=json-render-diagnostics', ...c.buildArgs], { env: buildEnv });
-      killAllOf(c.uid);
-      cargoErrors.push(r.stderr || '');
-      return r;
-    };
-    const first = build();
-    if (first.status === 0) {
-      // Open to the build user (no process of the tests' user lives now, and none starts before they close again).
-      lockCargo(0o644);
-      fs.writeFileSync(stageDir + '/open', '', { mode: 0o644 });
-      const second = build();
-      lockCargo(0o600);
-      fs.rmSync(stageDir, { recursive: true, force: true });
-      if (second.status === 0) {
-        const artifacts = (second.stdout || '').split('\n').filter((l) => l.startsWith('{')).map((l) => { try { return JSON.parse(l); } catch { return {}; } })
-          .filter((m) => m.reason === 'compiler-artifact' && m.executable && m.profile && m.profile.test);
-        // cargo's order: each package's unit tests (library, then binaries), then its test targets by name.
-        const rank = (m) => (m.target.kind.includes('lib') ? 0 : m.target.kind.includes('test') ? 2 : 1);
-        artifacts.sort((a, b) => (a.manifest_path < b.manifest_path ? -1 : a.manifest_path > b.manifest_path ? 1 : rank(a) - rank(b) || (a.target.name < b.target.name ? -1 : 1)));
-        const dir = '/pwp/cargobin/' + spec.id;
-        fs.mkdirSync('/pwp/cargobin', { recursive: true, mode: 0o711 });
-        fs.rmSync(dir, { recursive: true, force: true });
-        fs.mkdirSync(dir, { mode: 0o711 });
-        artifacts.forEach((m, n) => {
-          const bin = dir + '/' + n + '-' + m.target.name;
-          const fd = fs.openSync(bin, 'w', 0o700);
-          const copied = spawnSync('setpriv', [...asBuild, 'cat', '--', m.executable], { stdio: ['ignore', fd, 'ignore'], timeout: spec.timeoutSec * 1000 });
-          fs.closeSync(fd);
-          if (copied.status !== 0) { cargoErrors.push('pwp: could not take the test binary ' + m.executable + '\n'); cargoFailed = true; return; }
-          fs.chmodSync(bin, 0o711);
-          const pkgDir = require('node:path').dirname(m.manifest_path);
-          const src = require('node:path').relative(spec.cwd, m.target.src_path);
-          const label = (m.target.kind.includes('test') ? '' : 'unittests ') + src + ' (' + require('node:path').relative(cargoBase, m.executable) + ')';
-          cargoRuns.push(bin, label, pkgDir);
-        });
-      } else cargoFailed = true;
-    } else cargoFailed = true;
-  }
-}
-const CARGO_SCRIPT = 'n=$1; shift; flags=("${@:1:$n}"); shift "$n"; s=0\n'
-  + 'while [ $# -gt 0 ]; do printf "     Running %s\\n" "$2"; (cd "$3" && CARGO_MANIFEST_DIR="$3" exec "$1" "${flags[@]}") || s=101; shift 3; done; exit $s';
-if (spec.cargo && (cargoRuns.length || cargoFailed)) {
+// A sealed cargo test run (spec.cargo, host/evaluation/cargoRun.ts): built by a build user of
+// its own (cargoBuild.js beside this file); the tests' user then runs the test binaries.
+const cargo = spec.cargo ? require('./cargoBuild.js').buildCargo(spec, env, killAllOf, MAX) : undefined;
+if (cargo && (cargo.runs.length || cargo.failed)) {
   // The canary is compiled into the binaries: its names are not left where the tests could read them.
   if (canary && canaryOnFd === undefined) fs.rmSync(canary.dir, { recursive: true, force: true });
   delete env.PWP_CANARY_DIR;
-  argv = cargoFailed ? ['bash', '-c', 'exit 101'] : ['bash', '-c', CARGO_SCRIPT, 'pwp-cargo', String(spec.cargo.testArgs.length), ...spec.cargo.testArgs, ...cargoRuns];
+  argv = cargo.argv();
 }
 /**
  * The broker of the sealed files of a pytest run the command starts itself (a test script's, a
@@ -334,17 +243,13 @@ async function finish(code, signal, started) {
   if (canary && canaryOnFd === undefined) fs.rmSync(canary.dir, { recursive: true, force: true });
   if (hiddenMode !== undefined && !survivors) fs.chmodSync(spec.layout.hidden, hiddenMode);
   if (!survivors) for (const f of locked) { try { fs.chmodSync(f.path, f.mode); } catch { /* gone */ } }
-  if (!survivors) lockCargo();
+  if (!survivors && cargo) cargo.unlock();
   if (!survivors && nodeMode !== undefined) { try { fs.chmodSync(nodeSeal.binary, nodeMode); } catch { /* kept exec-only */ } }
   if (report.data) fs.writeFileSync(results + '/report', report.data, { mode: 0o644 });
   fs.writeFileSync(results + '/stdout', Buffer.concat([Buffer.from(goLines.map((l) => l + '\n').join('')), out.text()]), { mode: 0o644 });
-  fs.writeFileSync(results + '/stderr', Buffer.concat([Buffer.from(goErrors.join('') + cargoErrors.join('')), err.text(), await brokerSaid()]), { mode: 0o644 });
+  fs.writeFileSync(results + '/stderr', Buffer.concat([Buffer.from(goErrors.join('') + (cargo ? cargo.errors.join('') : '')), err.text(), await brokerSaid()]), { mode: 0o644 });
   if (spec.go) fs.rmSync('/pwp/gobin/' + spec.id, { recursive: true, force: true });
-  if (spec.cargo) {
-    fs.rmSync('/pwp/cargobin/' + spec.id, { recursive: true, force: true });
-    spawnSync('setpriv', [...asBuild, 'rm', '-rf', '--', cargoBase], { stdio: 'ignore' });
-    killAllOf(spec.cargo.uid);
-  }
+  if (cargo) cargo.cleanup();
   const signals = { SIGKILL: 9, SIGTERM: 15, SIGSEGV: 11, SIGABRT: 6, SIGINT: 2 };
   const ran = !started ? 127 : timedOut ? 124 : code !== null ? code : 128 + (signals[signal] || 0);
   // A package of a sealed go run that did not build fails the run, as go test's exit status says.

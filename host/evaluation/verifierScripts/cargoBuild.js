@@ -1,0 +1,124 @@
+'use strict';
+// The build of a sealed cargo test run (host/evaluation/cargoRun.ts says why it is built so),
+// plain JavaScript for the image's Node, loaded by the verifier's runner (runTests.js) as root.
+// A build user of its own builds twice with the same command: the hidden sources closed to it
+// in the first build and open in the second, where the rustc wrapper (pwp_rustc.py) compiles only
+// their crates. The tests' user then runs the test binaries, which it may run but not read.
+// Root has no capability over other users' files here: the build user makes and removes its own
+// folder, and hands each binary over on a pipe.
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+// Runs each test binary as cargo does (from its package's folder), after cargo's "Running" line,
+// and exits as cargo test does: 101 when any failed.
+const CARGO_SCRIPT = 'n=$1; shift; flags=("${@:1:$n}"); shift "$n"; s=0\n'
+  + 'while [ $# -gt 0 ]; do printf "     Running %s\\n" "$2"; (cd "$3" && CARGO_MANIFEST_DIR="$3" exec "$1" "${flags[@]}") || s=101; shift 3; done; exit $s';
+
+/**
+ * Builds spec.cargo's test binaries. `env` is the tests' environment (the canary's folder in
+ * it), `killAllOf(uid)` ends every process of a user. Returns what the run needs: the errors
+ * for its stderr, the argv that runs the binaries, and what to undo when the run is over.
+ */
+function buildCargo(spec, env, killAllOf, max) {
+  const c = spec.cargo;
+  const base = '/tmp/pwp-cargo-' + spec.id;
+  const stageDir = '/pwp/cargo/' + spec.id;
+  const asBuild = ['--reuid=' + c.uid, '--regid=' + c.uid, '--clear-groups', '--'];
+  const errors = [];
+  const runs = [];
+  const locked = [];
+  let failed = false;
+  const lock = (mode) => { for (const f of locked) { try { fs.chmodSync(f.path, mode === undefined ? f.mode : mode); } catch { /* gone */ } } };
+  const asBuilder = (args, opts) => spawnSync('setpriv', [...asBuild, ...args], Object.assign({ cwd: spec.cwd, encoding: 'utf8', maxBuffer: max, timeout: spec.timeoutSec * 1000 }, opts));
+  killAllOf(c.uid);
+  fs.mkdirSync('/pwp/cargo', { recursive: true, mode: 0o755 });
+  fs.rmSync(stageDir, { recursive: true, force: true });
+  fs.mkdirSync(stageDir, { mode: 0o755 });
+  // A folder of that name already there (made by someone else) fails the run rather than be used.
+  const made = asBuilder(['mkdir', '-m', '700', base], { cwd: '/' });
+  const buildEnv = Object.assign({}, env, {
+    HOME: base + '/home', CARGO_HOME: env.CARGO_HOME || base + '/home/.cargo', CARGO_TARGET_DIR: base + '/target',
+    RUSTC_WRAPPER: c.wrapper, PWP_CARGO_SEALED: JSON.stringify(c.sealed), PWP_CARGO_OPEN: stageDir + '/open', PWP_RUSTC_WORK: base + '/rustc',
+  });
+  delete buildEnv.RUSTC_WORKSPACE_WRAPPER;
+  // Each hidden source must be a test target's root: one that is a module of another crate would
+  // be compiled with code of the agent's while readable. Such a run goes unsealed, as given.
+  const meta = asBuilder(['cargo', 'metadata', '--no-deps', '--format-version', '1', '--offline'], { env: buildEnv });
+  let roots = [];
+  try { roots = JSON.parse(meta.stdout).packages.flatMap((p) => p.targets.filter((t) => t.kind.includes('test')).map((t) => t.src_path)); } catch { roots = []; }
+  const notRoots = c.sealed.filter((p) => fs.existsSync(p) && !roots.includes(p));
+  if (made.status !== 0) {
+    errors.push('pwp: could not make the build\'s folder ' + base + ': ' + (made.stderr || '') + '\n');
+    failed = true;
+  } else if (notRoots.length) {
+    errors.push('pwp: ' + notRoots[0] + ' is not a test target\'s root, so cargo test runs unsealed\n');
+  } else {
+    for (const p of c.sealed) {
+      let fd;
+      try {
+        fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+        const st = fs.fstatSync(fd);
+        if (!st.isFile() || st.uid !== 0) continue;
+        locked.push({ path: p, mode: st.mode & 0o7777 });
+        fs.fchmodSync(fd, 0o600);
+      } catch { /* not there */ } finally { if (fd !== undefined) fs.closeSync(fd); }
+    }
+    const build = () => {
+      const r = asBuilder(['cargo', 'test', '--no-run', '--message-format=json-render-diagnostics', ...c.buildArgs], { env: buildEnv });
+      killAllOf(c.uid);
+      errors.push(r.stderr || '');
+      return r;
+    };
+    if (build().status === 0) {
+      // Open to the build user (no process of the tests' user lives now, and none starts before they close again).
+      lock(0o644);
+      fs.writeFileSync(stageDir + '/open', '', { mode: 0o644 });
+      const second = build();
+      lock(0o600);
+      fs.rmSync(stageDir, { recursive: true, force: true });
+      if (second.status === 0) failed = !takeBinaries(second.stdout);
+      else failed = true;
+    } else failed = true;
+  }
+
+  /** Copies each test binary cargo built root-owned and exec-only; false if one could not be taken. */
+  function takeBinaries(stdout) {
+    const artifacts = (stdout || '').split('\n').filter((l) => l.startsWith('{')).map((l) => { try { return JSON.parse(l); } catch { return {}; } })
+      .filter((m) => m.reason === 'compiler-artifact' && m.executable && m.profile && m.profile.test);
+    // cargo's order: each package's unit tests (library, then binaries), then its test targets by name.
+    const rank = (m) => (m.target.kind.includes('lib') ? 0 : m.target.kind.includes('test') ? 2 : 1);
+    const order = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+    artifacts.sort((a, b) => order(a.manifest_path, b.manifest_path) || rank(a) - rank(b) || order(a.target.name, b.target.name));
+    const dir = '/pwp/cargobin/' + spec.id;
+    fs.mkdirSync('/pwp/cargobin', { recursive: true, mode: 0o711 });
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { mode: 0o711 });
+    for (const [n, m] of artifacts.entries()) {
+      const bin = dir + '/' + n + '-' + m.target.name;
+      const fd = fs.openSync(bin, 'w', 0o700);
+      const copied = spawnSync('setpriv', [...asBuild, 'cat', '--', m.executable], { stdio: ['ignore', fd, 'ignore'], timeout: spec.timeoutSec * 1000 });
+      fs.closeSync(fd);
+      if (copied.status !== 0) { errors.push('pwp: could not take the test binary ' + m.executable + '\n'); return false; }
+      fs.chmodSync(bin, 0o711);
+      const label = (m.target.kind.includes('test') ? '' : 'unittests ') + path.relative(spec.cwd, m.target.src_path) + ' (' + path.relative(base, m.executable) + ')';
+      runs.push(bin, label, path.dirname(m.manifest_path));
+    }
+    return true;
+  }
+
+  return {
+    errors, runs, failed,
+    /** The tests' user's command: the binaries one after another, or a failed build's exit status. */
+    argv: () => (failed ? ['bash', '-c', 'exit 101'] : ['bash', '-c', CARGO_SCRIPT, 'pwp-cargo', String(c.testArgs.length), ...c.testArgs, ...runs]),
+    /** The sealed sources' own modes back, once no process of the tests' user lives. */
+    unlock: () => lock(),
+    cleanup: () => {
+      fs.rmSync('/pwp/cargobin/' + spec.id, { recursive: true, force: true });
+      spawnSync('setpriv', [...asBuild, 'rm', '-rf', '--', base], { stdio: 'ignore' });
+      killAllOf(c.uid);
+    },
+  };
+}
+
+module.exports = { buildCargo };
