@@ -11,9 +11,10 @@
 // 2. its processes killed, with the hidden files opened to it, cargo rebuilds only what stood
 //    in for them; the wrapper refuses any other crate then (nothing the agent wrote compiles
 //    while they are readable).
-// Its processes killed again, the test binaries, copied root-owned and exec-only, run as the
-// tests' user (which cannot read them, so the kernel makes them undumpable) from cargo's own
-// list of them, one after another as cargo runs them, with cargo's "Running" lines.
+// Its processes killed again, the test binaries run as the tests' user where cargo built them
+// (the folders on the way passable, not listable; the binaries exec-only, so the kernel makes
+// them undumpable) from cargo's own list of them, one after another as cargo runs them, with
+// cargo's "Running" lines.
 // What is still open: a proc macro the hidden tests themselves invoke runs while they are
 // readable (docs/grading-and-security.md).
 import { posix } from 'node:path';

@@ -6,7 +6,7 @@
 // idebench` (no test script: the framework is detected) and graded for real in verifiers on the
 // IDE image: jest (its JSON report), mocha (its JSON report), go test (-json), and a task script
 // that runs node (one case, its exit status); CTest (its JUnit report) on the cpp toolchain image,
-// cargo (its console, per test binary) on the rust one and Maven (Surefire's per-class XML) on the
+// cargo (its console, per test binary; a library's tests, and a program's run by its tests) on the rust one and Maven (Surefire's per-class XML) on the
 // java one, and Gradle (its per-class XML, JUnit 4 under Debian's Gradle 4.4, offline) there too,
 // each of those with a change that breaks the test passing on the base, counted as failed, and for
 // cargo a failing test of the repository's deleted, counted as failed too.
@@ -157,6 +157,21 @@ const DATASETS: Record<string, Dataset> = {
     fix: { 'src/lib.rs': rsClamp('x.max(lo).min(hi)') },
     task: { 'task_tests.rs': RS_TASK_TESTS },
     framework: 'cargo', command: ['cargo', 'test'], counted: 2, onBase: 1,
+  },
+  // The crate's program run by the task's tests (CARGO_BIN_EXE_gauge): its binary where cargo built it, as the tests find it.
+  cargoBin: {
+    repo: {
+      'Cargo.toml': '[package]\nname = "gauge"\nversion = "0.1.0"\nedition = "2021"\n\n[[test]]\nname = "task_tests"\npath = "tasks/task-1/task_tests.rs"\n',
+      'src/lib.rs': rsClamp('let _ = (lo, hi);\n    x', false),
+      'src/main.rs': 'fn main() {\n    let a: Vec<i32> = std::env::args().skip(1).map(|s| s.parse().unwrap()).collect();\n    println!("{}", gauge::clamp(a[0], a[1], a[2]));\n}\n',
+    },
+    fix: { 'src/lib.rs': rsClamp('x.max(lo).min(hi)', false) },
+    task: {
+      'task_tests.rs': 'fn run(args: &[&str]) -> String {\n    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gauge")).args(args).output().unwrap();\n'
+        + '    String::from_utf8(out.stdout).unwrap().trim().to_string()\n}\n\n#[test]\nfn low() {\n    assert_eq!(run(&["-5", "0", "10"]), "0");\n}\n\n'
+        + '#[test]\nfn high() {\n    assert_eq!(run(&["50", "0", "10"]), "10");\n}\n',
+    },
+    framework: 'cargo', command: ['cargo', 'test'], counted: 2, onBase: 0,
   },
   // Maven with JUnit 5: Surefire's XML report per test class, on the java toolchain image.
   maven: {

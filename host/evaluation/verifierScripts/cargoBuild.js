@@ -4,8 +4,8 @@
 // A build user of its own builds twice with the same command: the hidden sources closed to it
 // in the first build and open in the second, where the rustc wrapper (pwp_rustc.py) compiles only
 // their crates. The tests' user then runs the test binaries, which it may run but not read.
-// Root has no capability over other users' files here: the build user makes and removes its own
-// folder, and hands each binary over on a pipe.
+// Root has no capability over other users' files here: the build user makes, opens and removes
+// its own folder.
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -77,32 +77,42 @@ function buildCargo(spec, env, killAllOf, max) {
       const second = build();
       lock(0o600);
       fs.rmSync(stageDir, { recursive: true, force: true });
-      if (second.status === 0) failed = !takeBinaries(second.stdout);
+      if (second.status === 0) failed = !openBinaries(second.stdout);
       else failed = true;
     } else failed = true;
   }
 
-  /** Copies each test binary cargo built root-owned and exec-only; false if one could not be taken. */
-  function takeBinaries(stdout) {
+  /**
+   * Opens cargo's test binaries to the tests' user where cargo built them (a test finds the
+   * crate's programs by CARGO_BIN_EXE_<name>, or beside its own executable): the folders on the
+   * way exec-only (0711: passable, not listable), everything else in them the build user's alone,
+   * the test binaries and programs exec-only (so the kernel makes their processes undumpable).
+   * The build user does it, as the owner; false if it could not.
+   */
+  function openBinaries(stdout) {
     const artifacts = (stdout || '').split('\n').filter((l) => l.startsWith('{')).map((l) => { try { return JSON.parse(l); } catch { return {}; } })
-      .filter((m) => m.reason === 'compiler-artifact' && m.executable && m.profile && m.profile.test);
+      .filter((m) => m.reason === 'compiler-artifact' && typeof m.executable === 'string' && m.executable.startsWith(base + '/'));
+    const tests = artifacts.filter((m) => m.profile && m.profile.test);
     // cargo's order: each package's unit tests (library, then binaries), then its test targets by name.
     const rank = (m) => (m.target.kind.includes('lib') ? 0 : m.target.kind.includes('test') ? 2 : 1);
     const order = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-    artifacts.sort((a, b) => order(a.manifest_path, b.manifest_path) || rank(a) - rank(b) || order(a.target.name, b.target.name));
-    const dir = '/pwp/cargobin/' + spec.id;
-    fs.mkdirSync('/pwp/cargobin', { recursive: true, mode: 0o711 });
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { mode: 0o711 });
-    for (const [n, m] of artifacts.entries()) {
-      const bin = dir + '/' + n + '-' + m.target.name;
-      const fd = fs.openSync(bin, 'w', 0o700);
-      const copied = spawnSync('setpriv', [...asBuild, 'cat', '--', m.executable], { stdio: ['ignore', fd, 'ignore'], timeout: spec.timeoutSec * 1000 });
-      fs.closeSync(fd);
-      if (copied.status !== 0) { errors.push('pwp: could not take the test binary ' + m.executable + '\n'); return false; }
-      fs.chmodSync(bin, 0o711);
+    tests.sort((a, b) => order(a.manifest_path, b.manifest_path) || rank(a) - rank(b) || order(a.target.name, b.target.name));
+    if (!artifacts.length) return true;
+    const chain = new Set();
+    for (const m of artifacts) {
+      for (let d = path.dirname(m.executable); d.length >= base.length; d = path.dirname(d)) chain.add(d);
+    }
+    // Top down: a folder's entries closed, then the folder made passable.
+    const script = 'n=$1; shift; i=0\n'
+      + 'for d in "$@"; do [ "$i" -ge "$n" ] && break; find "$d" -mindepth 1 -maxdepth 1 -exec chmod 700 {} + && chmod 711 "$d" || exit 1; i=$((i + 1)); done\n'
+      + 'shift "$n"; chmod 711 -- "$@"';
+    const dirs = [...chain].sort((a, b) => a.length - b.length);
+    const opened = spawnSync('setpriv', [...asBuild, 'sh', '-c', script, 'pwp-cargo-open', String(dirs.length), ...dirs, ...artifacts.map((m) => m.executable)],
+      { encoding: 'utf8', timeout: spec.timeoutSec * 1000 });
+    if (opened.status !== 0) { errors.push('pwp: could not open the test binaries to the tests: ' + (opened.stderr || '') + '\n'); return false; }
+    for (const m of tests) {
       const label = (m.target.kind.includes('test') ? '' : 'unittests ') + path.relative(spec.cwd, m.target.src_path) + ' (' + path.relative(base, m.executable) + ')';
-      runs.push(bin, label, path.dirname(m.manifest_path));
+      runs.push(m.executable, label, path.dirname(m.manifest_path));
     }
     return true;
   }
@@ -114,7 +124,6 @@ function buildCargo(spec, env, killAllOf, max) {
     /** The sealed sources' own modes back, once no process of the tests' user lives. */
     unlock: () => lock(),
     cleanup: () => {
-      fs.rmSync('/pwp/cargobin/' + spec.id, { recursive: true, force: true });
       spawnSync('setpriv', [...asBuild, 'rm', '-rf', '--', base], { stdio: 'ignore' });
       killAllOf(c.uid);
     },
