@@ -53,6 +53,8 @@ const RS_TASK_TESTS = '#[test]\nfn inside() {\n    assert_eq!(gauge::clamp(5, 0,
 /** The repository's own test of the crate, failing on the base. */
 const RS_OWN_TEST = '\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn high() {\n        assert_eq!(super::clamp(50, 0, 10), 10);\n    }\n}\n';
 const rsClamp = (body: string, ownTest = true) => `pub fn clamp(x: i32, lo: i32, hi: i32) -> i32 {\n    ${body}\n}\n${ownTest ? RS_OWN_TEST : ''}`;
+/** A doc-test of clamp that holds on the base. */
+const RS_DOC = '/// Keeps `x` within `[lo, hi]`.\n///\n/// ```\n/// assert_eq!(gauge::clamp(5, 0, 10), 5);\n/// ```\n';
 const JAVA_CLAMP = (body: string) => `package gauge;\n\npublic class Gauge {\n  public static int clamp(int x, int lo, int hi) {\n    ${body}\n  }\n}\n`;
 /** Maven with JUnit 5 at the versions the java toolchain's offline Debian repository has; the task's tests are the test sources. */
 const POM = `<project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -158,20 +160,21 @@ const DATASETS: Record<string, Dataset> = {
     task: { 'task_tests.rs': RS_TASK_TESTS },
     framework: 'cargo', command: ['cargo', 'test'], counted: 2, onBase: 1,
   },
-  // The crate's program run by the task's tests (CARGO_BIN_EXE_gauge): its binary where cargo built it, as the tests find it.
+  // The crate's program run by the task's tests (CARGO_BIN_EXE_gauge): its binary where cargo built it, as the tests find it;
+  // the library's doc-test passes on the base.
   cargoBin: {
     repo: {
       'Cargo.toml': '[package]\nname = "gauge"\nversion = "0.1.0"\nedition = "2021"\n\n[[test]]\nname = "task_tests"\npath = "tasks/task-1/task_tests.rs"\n',
-      'src/lib.rs': rsClamp('let _ = (lo, hi);\n    x', false),
+      'src/lib.rs': RS_DOC + rsClamp('let _ = (lo, hi);\n    x', false),
       'src/main.rs': 'fn main() {\n    let a: Vec<i32> = std::env::args().skip(1).map(|s| s.parse().unwrap()).collect();\n    println!("{}", gauge::clamp(a[0], a[1], a[2]));\n}\n',
     },
-    fix: { 'src/lib.rs': rsClamp('x.max(lo).min(hi)', false) },
+    fix: { 'src/lib.rs': RS_DOC + rsClamp('x.max(lo).min(hi)', false) },
     task: {
       'task_tests.rs': 'fn run(args: &[&str]) -> String {\n    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gauge")).args(args).output().unwrap();\n'
         + '    String::from_utf8(out.stdout).unwrap().trim().to_string()\n}\n\n#[test]\nfn low() {\n    assert_eq!(run(&["-5", "0", "10"]), "0");\n}\n\n'
         + '#[test]\nfn high() {\n    assert_eq!(run(&["50", "0", "10"]), "10");\n}\n',
     },
-    framework: 'cargo', command: ['cargo', 'test'], counted: 2, onBase: 0,
+    framework: 'cargo', command: ['cargo', 'test'], counted: 2, onBase: 1,
   },
   // Maven with JUnit 5: Surefire's XML report per test class, on the java toolchain image.
   maven: {

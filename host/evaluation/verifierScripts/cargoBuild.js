@@ -11,9 +11,15 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 // Runs each test binary as cargo does (from its package's folder), after cargo's "Running" line,
-// and exits as cargo test does: 101 when any failed.
-const CARGO_SCRIPT = 'n=$1; shift; flags=("${@:1:$n}"); shift "$n"; s=0\n'
-  + 'while [ $# -gt 0 ]; do printf "     Running %s\\n" "$2"; (cd "$3" && CARGO_MANIFEST_DIR="$3" exec "$1" "${flags[@]}") || s=101; shift 3; done; exit $s';
+// then the doc-tests where cargo would run them (cargo itself, in a target folder of the tests'
+// user's: rustdoc compiles them from the library's sources, no hidden file among them), and
+// exits as cargo test does: 101 when any failed.
+const CARGO_SCRIPT = 'n=$1; shift; flags=("${@:1:$n}"); shift "$n"; m=$1; shift; build=("${@:1:$m}"); shift "$m"; doc=$1; shift; s=0\n'
+  + 'while [ $# -gt 0 ]; do printf "     Running %s\\n" "$2"; (cd "$3" && CARGO_MANIFEST_DIR="$3" exec "$1" "${flags[@]}") || s=101; shift 3; done\n'
+  + 'if [ -n "$doc" ]; then env -u RUSTC_WORKSPACE_WRAPPER CARGO_TARGET_DIR="$doc" cargo test --doc "${build[@]}" -- "${flags[@]}" 2>&1 || s=101; fi\n'
+  + 'exit $s';
+/** cargo test's options that select targets: with one of them cargo runs no doc-tests. */
+const SELECTS = ['--lib', '--bins', '--bin', '--tests', '--test', '--examples', '--example'];
 
 /**
  * Builds spec.cargo's test binaries. `env` is the tests' environment (the canary's folder in
@@ -45,8 +51,11 @@ function buildCargo(spec, env, killAllOf, max) {
   // Each hidden source must be a test target's root: one that is a module of another crate would
   // be compiled with code of the agent's while readable. Such a run goes unsealed, as given.
   const meta = asBuilder(['cargo', 'metadata', '--no-deps', '--format-version', '1', '--offline'], { env: buildEnv });
-  let roots = [];
-  try { roots = JSON.parse(meta.stdout).packages.flatMap((p) => p.targets.filter((t) => t.kind.includes('test')).map((t) => t.src_path)); } catch { roots = []; }
+  let targets = [];
+  try { targets = JSON.parse(meta.stdout).packages.flatMap((p) => p.targets); } catch { targets = []; }
+  const roots = targets.filter((t) => t.kind.includes('test')).map((t) => t.src_path);
+  const docTests = !c.buildArgs.some((a) => SELECTS.includes(a)) && targets.some((t) => t.kind.includes('lib') && t.doctest);
+  const docDir = '/tmp/pwp-cargo-doc-' + spec.id;
   const notRoots = c.sealed.filter((p) => fs.existsSync(p) && !roots.includes(p));
   if (made.status !== 0) {
     errors.push('pwp: could not make the build\'s folder ' + base + ': ' + (made.stderr || '') + '\n');
@@ -120,10 +129,12 @@ function buildCargo(spec, env, killAllOf, max) {
   return {
     errors, runs, failed,
     /** The tests' user's command: the binaries one after another, or a failed build's exit status. */
-    argv: () => (failed ? ['bash', '-c', 'exit 101'] : ['bash', '-c', CARGO_SCRIPT, 'pwp-cargo', String(c.testArgs.length), ...c.testArgs, ...runs]),
+    argv: () => (failed ? ['bash', '-c', 'exit 101']
+      : ['bash', '-c', CARGO_SCRIPT, 'pwp-cargo', String(c.testArgs.length), ...c.testArgs, String(c.buildArgs.length), ...c.buildArgs, docTests ? docDir : '', ...runs]),
     /** The sealed sources' own modes back, once no process of the tests' user lives. */
     unlock: () => lock(),
     cleanup: () => {
+      spawnSync('setpriv', ['--reuid=' + spec.uid, '--regid=' + spec.gid, '--clear-groups', '--', 'rm', '-rf', '--', docDir], { stdio: 'ignore' });
       spawnSync('setpriv', [...asBuild, 'rm', '-rf', '--', base], { stdio: 'ignore' });
       killAllOf(c.uid);
     },
