@@ -51,7 +51,7 @@ function buildCargo(spec, env, killAllOf, max) {
   // Each hidden source must be a test target's root: one that is a module of another crate would
   // be compiled with code of the agent's while readable. Such a run goes unsealed, as given.
   const meta = asBuilder(['cargo', 'metadata', '--no-deps', '--format-version', '1', '--offline'], { env: buildEnv });
-  let targets = [];
+  let targets;
   try { targets = JSON.parse(meta.stdout).packages.flatMap((p) => p.targets); } catch { targets = []; }
   const roots = targets.filter((t) => t.kind.includes('test')).map((t) => t.src_path);
   const docTests = !c.buildArgs.some((a) => SELECTS.includes(a)) && targets.some((t) => t.kind.includes('lib') && t.doctest);
