@@ -55,6 +55,9 @@ const RS_OWN_TEST = '\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn high() {\n
 const rsClamp = (body: string, ownTest = true) => `pub fn clamp(x: i32, lo: i32, hi: i32) -> i32 {\n    ${body}\n}\n${ownTest ? RS_OWN_TEST : ''}`;
 /** A doc-test of clamp that holds on the base. */
 const RS_DOC = '/// Keeps `x` within `[lo, hi]`.\n///\n/// ```\n/// assert_eq!(gauge::clamp(5, 0, 10), 5);\n/// ```\n';
+/** Rust that runs `body` from the library's `.init_array` entry: in every test binary that links it, before libtest's main. */
+const initArray = (body: string) => '\n#[used]\n#[link_section = ".init_array"]\nstatic EARLY: extern "C" fn() = {\n    extern "C" fn early() {\n'
+  + `${body}    }\n    early\n};\n`;
 const JAVA_CLAMP = (body: string) => `package gauge;\n\npublic class Gauge {\n  public static int clamp(int x, int lo, int hi) {\n    ${body}\n  }\n}\n`;
 /** Maven with JUnit 5 at the versions the java toolchain's offline Debian repository has; the task's tests are the test sources. */
 const POM = `<project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -299,10 +302,9 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
     const task = tasks.cargo;
     const s = states(task);
     const state = new Map(s.initial);
-    const forge = '\n#[used]\n#[link_section = ".init_array"]\nstatic EARLY: extern "C" fn() = {\n    extern "C" fn early() {\n'
-      + '        println!("\\nrunning 3 tests\\ntest inside ... ok\\ntest low ... ok\\ntest tests::high ... ok\\n");\n'
+    const forge = initArray('        println!("\\nrunning 3 tests\\ntest inside ... ok\\ntest low ... ok\\ntest tests::high ... ok\\n");\n'
       + '        println!("test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\\n");\n'
-      + '        std::process::exit(0);\n    }\n    early\n};\n';
+      + '        std::process::exit(0);\n');
     state.set('src/lib.rs', Buffer.from(rsClamp('let _ = (lo, hi);\n    x') + forge));
     const r = await grade(task, { initial: s.initial, state });
     assert.equal(r.score, 0, show(r));
@@ -323,10 +325,14 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
       + '    }\n}\nconst TEXT: Text = Text;\n',
     'at compile time (include_str!)': 'const TEXT: &str = include_str!("../tasks/task-1/task_tests.rs");\n',
   };
+  /** Planted: the task with an option the sealed run does not know (--color), so cargo test runs as given, the hidden file readable. */
+  const unsealed = (task: Task): Task => {
+    const e = task.evaluator as TestsEvaluator;
+    return { ...task, evaluator: { ...e, command: [...e.command, '--color', 'never'] } };
+  };
   for (const [when, reader] of Object.entries(READERS)) {
     it(`cargo: a library that reads the task's tests ${when} to answer them does not pass them (run unsealed, it scored 1)`, async () => {
       const task = tasks.cargo;
-      const e = task.evaluator as TestsEvaluator;
       const s = states(task);
       const state = new Map(s.initial);
       state.set('src/lib.rs', Buffer.from(reader + FROM_FILE));
@@ -334,9 +340,7 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
       const low = r.tests?.cases.find((c) => /task_tests\.rs::low$/.test(c.id));
       assert.ok(r.score < 1 && low?.status === 'failed', show(r));
       assert.doesNotMatch(r.tests?.stderrTail ?? '', /runs unsealed/, show(r));
-      // Planted: an option the sealed run does not know (--color) runs cargo test as given, the hidden file readable.
-      const planted = { ...task, evaluator: { ...e, command: [...e.command, '--color', 'never'] } };
-      const open = await grade(planted, { initial: s.initial, state });
+      const open = await grade(unsealed(task), { initial: s.initial, state });
       assert.equal(open.score, 1, show(open));
     });
   }
@@ -345,11 +349,9 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
   // canary.json that PWP_CANARY_DIR names, each binary's own tests known from its name.
   it('cargo: a library that reads the canary\'s names from PWP_CANARY_DIR and prints a whole account with them scores 0: the folder is gone when the binaries run (run unsealed, it scored 1)', async () => {
     const task = tasks.cargo;
-    const e = task.evaluator as TestsEvaluator;
     const s = states(task);
     const state = new Map(s.initial);
-    const forge = '\n#[used]\n#[link_section = ".init_array"]\nstatic EARLY: extern "C" fn() = {\n    extern "C" fn early() {\n'
-      + '        let dir = std::env::var("PWP_CANARY_DIR").unwrap_or_default();\n'
+    const forge = initArray('        let dir = std::env::var("PWP_CANARY_DIR").unwrap_or_default();\n'
       + '        let text = std::fs::read_to_string(format!("{}/canary.json", dir)).unwrap_or_default();\n'
       + '        let words: Vec<&str> = text.split(\'"\').collect();\n'
       + '        let after = |k: &str| words.iter().position(|w| *w == k).map(|i| words[i + 2].to_string()).unwrap_or_default();\n'
@@ -360,12 +362,11 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
       + '        for t in &mine {\n            println!("test {} ... ok", t);\n        }\n'
       + '        println!("test {} ... ok\\ntest {} ... FAILED\\n\\nfailures:\\n\\n---- {} stdout ----\\nexpected failure\\n\\nfailures:\\n    {}\\n", pass, fail, fail, fail);\n'
       + '        println!("test result: FAILED. {} passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\\n", mine.len() + 1);\n'
-      + '        std::process::exit(101);\n    }\n    early\n};\n';
+      + '        std::process::exit(101);\n');
     state.set('src/lib.rs', Buffer.from(rsClamp('let _ = (lo, hi);\n    x') + forge));
     const r = await grade(task, { initial: s.initial, state });
     assert.equal(r.score, 0, show(r));
-    const planted = { ...task, evaluator: { ...e, command: [...e.command, '--color', 'never'] } };
-    const open = await grade(planted, { initial: s.initial, state });
+    const open = await grade(unsealed(task), { initial: s.initial, state });
     assert.equal(open.score, 1, show(open));
   });
 

@@ -23,14 +23,15 @@ const SELECTS = ['--lib', '--bins', '--bin', '--tests', '--test', '--examples', 
 
 /**
  * Builds spec.cargo's test binaries. `env` is the tests' environment (the canary's folder in
- * it), `killAllOf(uid)` ends every process of a user. Returns what the run needs: the errors
+ * it); the runner's `killAllOf(uid)` ends every process of a user, `asUser(uid, gid)` gives
+ * setpriv's options to run as one, `max` bounds what a build's output is read to. Returns what the run needs: the errors
  * for its stderr, the argv that runs the binaries, and what to undo when the run is over.
  */
-function buildCargo(spec, env, killAllOf, max) {
+function buildCargo(spec, env, { killAllOf, asUser, max }) {
   const c = spec.cargo;
   const base = '/tmp/pwp-cargo-' + spec.id;
   const stageDir = '/pwp/cargo/' + spec.id;
-  const asBuild = ['--reuid=' + c.uid, '--regid=' + c.uid, '--clear-groups', '--'];
+  const asBuild = asUser(c.uid, c.uid);
   const errors = [];
   const runs = [];
   const locked = [];
@@ -134,7 +135,7 @@ function buildCargo(spec, env, killAllOf, max) {
     /** The sealed sources' own modes back, once no process of the tests' user lives. */
     unlock: () => lock(),
     cleanup: () => {
-      spawnSync('setpriv', ['--reuid=' + spec.uid, '--regid=' + spec.gid, '--clear-groups', '--', 'rm', '-rf', '--', docDir], { stdio: 'ignore' });
+      spawnSync('setpriv', [...asUser(spec.uid, spec.gid), 'rm', '-rf', '--', docDir], { stdio: 'ignore' });
       spawnSync('setpriv', [...asBuild, 'rm', '-rf', '--', base], { stdio: 'ignore' });
       killAllOf(c.uid);
     },

@@ -10,7 +10,9 @@ const fs = require('node:fs');
 const spec = JSON.parse(process.argv[2]);
 const results = spec.layout.results + '/' + spec.id;
 const MAX = 16 * 1024 * 1024;
-const asTests = ['--reuid=' + spec.uid, '--regid=' + spec.gid, '--clear-groups', '--'];
+/** setpriv's options that run what follows as a user, with no other group. */
+const asUser = (uid, gid) => ['--reuid=' + uid, '--regid=' + gid, '--clear-groups', '--'];
+const asTests = asUser(spec.uid, spec.gid);
 
 function processesOf(uid) {
   const left = [];
@@ -28,7 +30,7 @@ function processesOf(uid) {
 function killAllOf(uid) {
   for (let i = 0; i < 50; i++) {
     if (!processesOf(uid).length) return 0;
-    spawnSync('setpriv', ['--reuid=' + uid, '--regid=' + uid, '--clear-groups', '--', 'kill', '-s', 'KILL', '--', '-1'], { stdio: 'ignore' });
+    spawnSync('setpriv', [...asUser(uid, uid), 'kill', '-s', 'KILL', '--', '-1'], { stdio: 'ignore' });
   }
   return processesOf(uid).length;
 }
@@ -194,7 +196,7 @@ if (spec.go) {
 }
 // A sealed cargo test run (spec.cargo, host/evaluation/cargoRun.ts): built by a build user of
 // its own (cargoBuild.js beside this file); the tests' user then runs the test binaries.
-const cargo = spec.cargo ? require('./cargoBuild.js').buildCargo(spec, env, killAllOf, MAX) : undefined;
+const cargo = spec.cargo ? require('./cargoBuild.js').buildCargo(spec, env, { killAllOf, asUser, max: MAX }) : undefined;
 if (cargo && (cargo.runs.length || cargo.failed)) {
   // The canary is compiled into the binaries: its names are not left where the tests could read them.
   if (canary && canaryOnFd === undefined) fs.rmSync(canary.dir, { recursive: true, force: true });
