@@ -14,9 +14,9 @@
 // passed.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import Docker from 'dockerode';
 import { convertDataset } from '../../host/converters/datasets';
 import { createDeployment } from '../../host/deployment/backends';
@@ -24,7 +24,7 @@ import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
 import type { TestsEvaluator } from '../../host/evaluation/evaluatorSchema';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
 import { gradeState } from '../../host/taskEnv/gradeState';
-import { taskName, type Task } from '../../host/taskEnv/loadTask';
+import { loadTask, taskName, type Task } from '../../host/taskEnv/loadTask';
 import { resolveTaskImage } from '../../host/taskEnv/resolveTaskImage';
 import { filesUnder, repoWith, write } from '../support/sweBenchTwins';
 import { testImage } from './environmentFixture';
@@ -344,6 +344,21 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
       assert.equal(open.score, 1, show(open));
     });
   }
+
+  // A hidden Rust file that is no test target's root would be compiled with the agent's code while
+  // readable: such a run goes unsealed, as given, and says so; it grades as before.
+  it('cargo: a hidden Rust source that is no test target\'s root runs cargo test unsealed, says so, and the golden patch still scores 1', async () => {
+    // The suite folder copied whole (the task's workspace is its _repo).
+    const suite = join(root, 'helper', basename(dirname(tasks.cargo.dir)));
+    cpSync(dirname(tasks.cargo.dir), suite, { recursive: true });
+    const dir = join(suite, basename(tasks.cargo.dir));
+    writeFileSync(join(dir, 'hidden/workspace/tasks/task-1/helper.rs'), 'pub const LIMIT: i32 = 10;\n');
+    const task = loadTask(dir);
+    const s = states(tasks.cargo);
+    const r = await grade(task, { initial: s.initial, state: s.gold });
+    assert.equal(r.score, 1, show(r));
+    assert.match(r.tests?.stderrTail ?? '', /helper\.rs is not a test target's root, so cargo test runs unsealed/, show(r));
+  });
 
   // The account of the init_array forger above, with the canary in it: its names read from the
   // canary.json that PWP_CANARY_DIR names, each binary's own tests known from its name.

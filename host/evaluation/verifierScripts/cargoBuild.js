@@ -29,7 +29,8 @@ const SELECTS = ['--lib', '--bins', '--bin', '--tests', '--test', '--examples', 
  */
 function buildCargo(spec, env, { killAllOf, asUser, max }) {
   const c = spec.cargo;
-  const base = '/tmp/pwp-cargo-' + spec.id;
+  // Not the folder the tests' own cargo uses (testsGrader.ts), which an unsealed run falls back to.
+  const base = '/tmp/pwp-cargo-build-' + spec.id;
   const stageDir = '/pwp/cargo/' + spec.id;
   const asBuild = asUser(c.uid, c.uid);
   const errors = [];
