@@ -15,8 +15,10 @@
 // (the folders on the way passable, not listable; the binaries exec-only, so the kernel makes
 // them undumpable) from cargo's own list of them, one after another as cargo runs them, with
 // cargo's "Running" lines.
+// After each build whatever the build user left outside its folder is removed, so code of the
+// agent's that a build runs hands nothing to the tests' user but through the test binaries.
 // What is still open: a proc macro the hidden tests themselves invoke runs while they are
-// readable (docs/grading-and-security.md).
+// readable, and can expand what they assert into the test binary (docs/grading-and-security.md).
 import { posix } from 'node:path';
 
 /** The build user's id: no account of the images has it, and no process but the build's runs as it. */

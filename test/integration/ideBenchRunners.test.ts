@@ -20,7 +20,7 @@ import { basename, dirname, join } from 'node:path';
 import Docker from 'dockerode';
 import { convertDataset } from '../../host/converters/datasets';
 import { createDeployment } from '../../host/deployment/backends';
-import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
+import { bufferOf, fileEntries, packEntries, tarOf } from '../../host/deployment/tarArchive';
 import type { TestsEvaluator } from '../../host/evaluation/evaluatorSchema';
 import type { EvaluationResult } from '../../host/evaluation/evaluationResult';
 import { gradeState } from '../../host/taskEnv/gradeState';
@@ -381,6 +381,54 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
     state.set('src/lib.rs', Buffer.from(rsClamp('let _ = (lo, hi);\n    x') + forge));
     const r = await grade(task, { initial: s.initial, state });
     assert.equal(r.score, 0, show(r));
+    const open = await grade(unsealed(task), { initial: s.initial, state });
+    assert.equal(open.score, 1, show(open));
+  });
+
+  // The build user reads the agent's files as any reader would: a fix written through a temporary
+  // file (mode 0600, in a folder of mode 0700) and saved with a clock ahead (an mtime in the
+  // future, which cargo would take for changed in the second build, where the wrapper refuses
+  // it) is opened to it and dated now first (cargoBuild.js, openWorkspace).
+  it('cargo: the golden patch in a file of mode 0600, in a folder of mode 0700, dated an hour ahead, scores 1', async () => {
+    const task = tasks.cargo;
+    const s = states(task);
+    const entries = fileEntries([...s.gold].map(([path, content]) => ({ path: `workspace/${path}`, content })));
+    for (const e of entries) {
+      if (e.header.name === 'workspace/src/lib.rs') Object.assign(e.header, { mode: 0o600, mtime: new Date(Date.now() + 3_600_000) });
+      if (e.header.name === 'workspace/src/') e.header.mode = 0o700;
+    }
+    const r = await gradeState(task, { image: images.get(taskName(task))!, workspaceTar: await bufferOf(packEntries(entries)), initialTar: await tarOfFiles(s.initial) });
+    assert.equal(r.score, 1, show(r));
+    assert.doesNotMatch(r.tests?.stderrTail ?? '', /runs unsealed/, show(r));
+  });
+
+  // A proc macro of the repository's that the task's tests invoke runs in the second build, while
+  // they are readable to it: the agent's copies them to a file of its own in /tmp, for the library
+  // to read at run time as above. The build user's files outside its folder are gone before the
+  // tests run (cargoBuild.js, sweep), so such a macro can carry them into the test binary only.
+  it('cargo: a proc macro the task\'s tests invoke, copying them to /tmp for the library to read at run time, does not pass them (run unsealed, it scored 1)', async () => {
+    const suite = join(root, 'macro', basename(dirname(tasks.cargo.dir)));
+    cpSync(dirname(tasks.cargo.dir), suite, { recursive: true });
+    const dir = join(suite, basename(tasks.cargo.dir));
+    const macro = (body: string) => 'extern crate proc_macro;\nuse proc_macro::TokenStream;\n\n#[proc_macro_attribute]\n'
+      + `pub fn case(_attr: TokenStream, item: TokenStream) -> TokenStream {\n${body}    item\n}\n`;
+    write(join(suite, '_repo'), {
+      'Cargo.toml': `${DATASETS.cargo.repo['Cargo.toml']}\n[dev-dependencies]\ncheck = { path = "check" }\n`,
+      'check/Cargo.toml': '[package]\nname = "check"\nversion = "0.1.0"\nedition = "2021"\n\n[lib]\nproc-macro = true\n',
+      'check/src/lib.rs': macro(''),
+    });
+    write(join(dir, 'hidden/workspace'), { 'tasks/task-1/task_tests.rs': RS_TASK_TESTS.replace(/#\[test\]/g, '#[check::case]\n#[test]') });
+    const task = loadTask(dir);
+    const s = states(task);
+    const state = new Map(s.initial);
+    state.set('check/src/lib.rs', Buffer.from(macro('    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();\n'
+      + '    if let Ok(text) = std::fs::read_to_string(format!("{}/tasks/task-1/task_tests.rs", dir)) {\n'
+      + '        let _ = std::fs::write("/tmp/pwp-task-tests.rs", text);\n    }\n')));
+    state.set('src/lib.rs', Buffer.from(READERS['at run time'].replace(/concat!\(.*?\)\)/, '"/tmp/pwp-task-tests.rs")') + FROM_FILE));
+    const r = await grade(task, { initial: s.initial, state });
+    const low = r.tests?.cases.find((c) => /task_tests\.rs::low$/.test(c.id));
+    assert.ok(r.score < 1 && low?.status === 'failed', show(r));
+    assert.doesNotMatch(r.tests?.stderrTail ?? '', /runs unsealed|could not all be removed/, show(r));
     const open = await grade(unsealed(task), { initial: s.initial, state });
     assert.equal(open.score, 1, show(open));
   });

@@ -18,6 +18,17 @@ const CARGO_SCRIPT = 'n=$1; shift; flags=("${@:1:$n}"); shift "$n"; m=$1; shift;
   + 'while [ $# -gt 0 ]; do printf "     Running %s\\n" "$2"; (cd "$3" && CARGO_MANIFEST_DIR="$3" exec "$1" "${flags[@]}") || s=101; shift 3; done\n'
   + 'if [ -n "$doc" ]; then env -u RUSTC_WORKSPACE_WRAPPER CARGO_TARGET_DIR="$doc" cargo test --doc "${build[@]}" -- "${flags[@]}" 2>&1 || s=101; fi\n'
   + 'exit $s';
+// The build user's own files everywhere but its folder ($1) and the kernel's, removed; then
+// listed again (a non-empty list fails). /proc and /sys hold nothing it can leave.
+const SWEEP = 'mine() { find / \\( -path /proc -o -path /sys -o -path "$1" \\) -prune -o -user "$(id -u)" "${2:--print}" 2>/dev/null; }\n'
+  + 'mine "$1" -print0 | xargs -0r rm -rf -- 2>/dev/null; ipcrm -a 2>/dev/null\n'
+  + 'left=$(mine "$1"); [ -z "$left" ] || { printf "%s\\n" "$left"; exit 1; }';
+// The tests' user's files in the workspace ($1) readable to others and none dated ahead: the build
+// user reads the agent's files as any reader would (a file saved through a temporary file has
+// mode 0600), and cargo takes a source newer than its build for changed (in the second build,
+// where the wrapper refuses any crate but the hidden ones'). Run as the tests' user, their owner.
+const OPEN_WORKSPACE = 'find "$1" -user "$(id -u)" \\( -type d ! -perm -o=rx -o -type f ! -perm -o=r \\) -exec chmod o+rX -- {} +\n'
+  + 'find "$1" -user "$(id -u)" -newermt "@$(date +%s)" -exec touch -h -c -- {} +';
 /** cargo test's options that select targets: with one of them cargo runs no doc-tests. */
 const SELECTS = ['--lib', '--bins', '--bin', '--tests', '--test', '--examples', '--example'];
 
@@ -50,6 +61,9 @@ function buildCargo(spec, env, { killAllOf, asUser, max }) {
     RUSTC_WRAPPER: c.wrapper, PWP_CARGO_SEALED: JSON.stringify(c.sealed), PWP_CARGO_OPEN: stageDir + '/open', PWP_RUSTC_WORK: base + '/rustc',
   });
   delete buildEnv.RUSTC_WORKSPACE_WRAPPER;
+  const opened = spawnSync('setpriv', [...asUser(spec.uid, spec.gid), 'sh', '-c', OPEN_WORKSPACE, 'pwp-cargo-open-workspace', '/workspace'],
+    { encoding: 'utf8', timeout: spec.timeoutSec * 1000 });
+  if (opened.status !== 0) errors.push('pwp: the workspace could not all be opened to the build: ' + (opened.stderr || '') + '\n');
   // Each hidden source must be a test target's root: one that is a module of another crate would
   // be compiled with code of the agent's while readable. Such a run goes unsealed, as given.
   const meta = asBuilder(['cargo', 'metadata', '--no-deps', '--format-version', '1', '--offline'], { env: buildEnv });
@@ -79,7 +93,7 @@ function buildCargo(spec, env, { killAllOf, asUser, max }) {
       const r = asBuilder(['cargo', 'test', '--no-run', '--message-format=json-render-diagnostics', ...c.buildArgs], { env: buildEnv });
       killAllOf(c.uid);
       errors.push(r.stderr || '');
-      return r;
+      return sweep() ? r : { status: 1 };
     };
     if (build().status === 0) {
       // Open to the build user (no process of the tests' user lives now, and none starts before they close again).
@@ -91,6 +105,20 @@ function buildCargo(spec, env, { killAllOf, asUser, max }) {
       if (second.status === 0) failed = !openBinaries(second.stdout);
       else failed = true;
     } else failed = true;
+  }
+
+  /**
+   * Removes whatever the build user left outside its folder (files, folders, System V IPC
+   * objects), its processes gone: the second build runs code of the agent's (a proc macro the
+   * hidden tests invoke) while they are readable, and the first could plant what the second
+   * writes through (a symbolic or hard link to a file of its own in /tmp). Inside the folder
+   * everything but the test binaries is closed (openBinaries). False, and said, if some remains.
+   */
+  function sweep() {
+    const r = asBuilder(['sh', '-c', SWEEP, 'pwp-cargo-sweep', base], { cwd: '/' });
+    if (r.status === 0) return true;
+    errors.push('pwp: the build user\'s files outside its folder could not all be removed: ' + (r.stdout || '').split('\n').slice(0, 3).join(' ') + '\n');
+    return false;
   }
 
   /**
