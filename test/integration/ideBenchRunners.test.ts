@@ -385,22 +385,26 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
     assert.equal(open.score, 1, show(open));
   });
 
-  // The build user reads the agent's files as any reader would: a fix written through a temporary
-  // file (mode 0600, in a folder of mode 0700) and saved with a clock ahead (an mtime in the
-  // future, which cargo would take for changed in the second build, where the wrapper refuses
-  // it) is opened to it and dated now first (cargoBuild.js, openWorkspace).
-  it('cargo: the golden patch in a file of mode 0600, in a folder of mode 0700, dated an hour ahead, scores 1', async () => {
-    const task = tasks.cargo;
-    const s = states(task);
-    const entries = fileEntries([...s.gold].map(([path, content]) => ({ path: `workspace/${path}`, content })));
-    for (const e of entries) {
-      if (e.header.name === 'workspace/src/lib.rs') Object.assign(e.header, { mode: 0o600, mtime: new Date(Date.now() + 3_600_000) });
-      if (e.header.name === 'workspace/src/') e.header.mode = 0o700;
-    }
-    const r = await gradeState(task, { image: images.get(taskName(task))!, workspaceTar: await bufferOf(packEntries(entries)), initialTar: await tarOfFiles(s.initial) });
-    assert.equal(r.score, 1, show(r));
-    assert.doesNotMatch(r.tests?.stderrTail ?? '', /runs unsealed/, show(r));
-  });
+  // The builds of sealed runs read the agent's files as any reader would (go's is root's, which
+  // has no capability over the tests' user's files; cargo's a build user's): a fix written through
+  // a temporary file (mode 0600, in a folder of mode 0700) and saved with a clock ahead (an mtime
+  // in the future, which cargo would take for changed in its second build, where the wrapper
+  // refuses it) is opened to them and dated now first (runTests.js, OPEN_WORKSPACE).
+  for (const kind of ['go', 'cargo']) {
+    it(`${kind}: the golden patch in a file of mode 0600, in a folder of mode 0700, dated an hour ahead, scores 1`, async () => {
+      const task = tasks[kind];
+      const s = states(task);
+      const fixed = Object.keys(DATASETS[kind].fix)[0];
+      const entries = fileEntries([...s.gold].map(([path, content]) => ({ path: `workspace/${path}`, content })));
+      for (const e of entries) {
+        if (e.header.name === `workspace/${fixed}`) Object.assign(e.header, { mode: 0o600, mtime: new Date(Date.now() + 3_600_000) });
+        if (e.header.name === `workspace/${dirname(fixed)}/`) e.header.mode = 0o700;
+      }
+      const r = await gradeState(task, { image: images.get(taskName(task))!, workspaceTar: await bufferOf(packEntries(entries)), initialTar: await tarOfFiles(s.initial) });
+      assert.equal(r.score, 1, show(r));
+      assert.doesNotMatch(r.tests?.stderrTail ?? '', /runs unsealed/, show(r));
+    });
+  }
 
   // A proc macro of the repository's that the task's tests invoke runs in the second build, while
   // they are readable to it: the agent's copies them to a file of its own in /tmp, for the library

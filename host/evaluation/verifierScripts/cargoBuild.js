@@ -23,12 +23,6 @@ const CARGO_SCRIPT = 'n=$1; shift; flags=("${@:1:$n}"); shift "$n"; m=$1; shift;
 const SWEEP = 'mine() { find / \\( -path /proc -o -path /sys -o -path "$1" \\) -prune -o -user "$(id -u)" "${2:--print}" 2>/dev/null; }\n'
   + 'mine "$1" -print0 | xargs -0r rm -rf -- 2>/dev/null; ipcrm -a 2>/dev/null\n'
   + 'left=$(mine "$1"); [ -z "$left" ] || { printf "%s\\n" "$left"; exit 1; }';
-// The tests' user's files in the workspace ($1) readable to others and none dated ahead: the build
-// user reads the agent's files as any reader would (a file saved through a temporary file has
-// mode 0600), and cargo takes a source newer than its build for changed (in the second build,
-// where the wrapper refuses any crate but the hidden ones'). Run as the tests' user, their owner.
-const OPEN_WORKSPACE = 'find "$1" -user "$(id -u)" \\( -type d ! -perm -o=rx -o -type f ! -perm -o=r \\) -exec chmod o+rX -- {} +\n'
-  + 'find "$1" -user "$(id -u)" -newermt "@$(date +%s)" -exec touch -h -c -- {} +';
 /** cargo test's options that select targets: with one of them cargo runs no doc-tests. */
 const SELECTS = ['--lib', '--bins', '--bin', '--tests', '--test', '--examples', '--example'];
 
@@ -61,9 +55,6 @@ function buildCargo(spec, env, { killAllOf, asUser, max }) {
     RUSTC_WRAPPER: c.wrapper, PWP_CARGO_SEALED: JSON.stringify(c.sealed), PWP_CARGO_OPEN: stageDir + '/open', PWP_RUSTC_WORK: base + '/rustc',
   });
   delete buildEnv.RUSTC_WORKSPACE_WRAPPER;
-  const opened = spawnSync('setpriv', [...asUser(spec.uid, spec.gid), 'sh', '-c', OPEN_WORKSPACE, 'pwp-cargo-open-workspace', '/workspace'],
-    { encoding: 'utf8', timeout: spec.timeoutSec * 1000 });
-  if (opened.status !== 0) errors.push('pwp: the workspace could not all be opened to the build: ' + (opened.stderr || '') + '\n');
   // Each hidden source must be a test target's root: one that is a module of another crate would
   // be compiled with code of the agent's while readable. Such a run goes unsealed, as given.
   const meta = asBuilder(['cargo', 'metadata', '--no-deps', '--format-version', '1', '--offline'], { env: buildEnv });

@@ -126,6 +126,19 @@ if (canary && canaryOnFd === undefined) {
   env.PWP_CANARY_DIR = canary.dir;
   argv = argv.map((a) => a.split(spec.layout.canaryPlaceholder).join(canary.dir));
 }
+// The builds of sealed go and cargo runs read the agent's files as any reader would: root has no
+// capability over the tests' user's files, and cargo's build user is neither (a file saved through
+// a temporary file has mode 0600). None is dated ahead either: cargo takes a source newer than
+// its build for changed (in its second build, where the wrapper refuses any crate but the hidden
+// ones'). Run as the tests' user, their owner, over the workspace ($1).
+const OPEN_WORKSPACE = 'find "$1" -user "$(id -u)" \\( -type d ! -perm -o=rx -o -type f ! -perm -o=r \\) -exec chmod o+rX -- {} +\n'
+  + 'find "$1" -user "$(id -u)" -newermt "@$(date +%s)" -exec touch -h -c -- {} +';
+const openErrors = [];
+if (spec.go || spec.cargo) {
+  const opened = spawnSync('setpriv', [...asUser(spec.uid, spec.gid), 'sh', '-c', OPEN_WORKSPACE, 'pwp-open-workspace', '/workspace'],
+    { encoding: 'utf8', timeout: spec.timeoutSec * 1000 });
+  if (opened.status !== 0) openErrors.push('pwp: the workspace could not all be opened to the build: ' + (opened.stderr || '') + '\n');
+}
 // A sealed go test run (spec.go, isolatedRunner.ts GoRun): root builds the test binaries, which
 // the tests' user may run but not read; what go test -json would print for a package that did
 // not build or has no tests is written here, before the binaries' own stream.
@@ -249,7 +262,7 @@ async function finish(code, signal, started) {
   if (!survivors && nodeMode !== undefined) { try { fs.chmodSync(nodeSeal.binary, nodeMode); } catch { /* kept exec-only */ } }
   if (report.data) fs.writeFileSync(results + '/report', report.data, { mode: 0o644 });
   fs.writeFileSync(results + '/stdout', Buffer.concat([Buffer.from(goLines.map((l) => l + '\n').join('')), out.text()]), { mode: 0o644 });
-  fs.writeFileSync(results + '/stderr', Buffer.concat([Buffer.from(goErrors.join('') + (cargo ? cargo.errors.join('') : '')), err.text(), await brokerSaid()]), { mode: 0o644 });
+  fs.writeFileSync(results + '/stderr', Buffer.concat([Buffer.from(openErrors.join('') + goErrors.join('') + (cargo ? cargo.errors.join('') : '')), err.text(), await brokerSaid()]), { mode: 0o644 });
   if (spec.go) fs.rmSync('/pwp/gobin/' + spec.id, { recursive: true, force: true });
   if (cargo) cargo.cleanup();
   const signals = { SIGKILL: 9, SIGTERM: 15, SIGSEGV: 11, SIGABRT: 6, SIGINT: 2 };
