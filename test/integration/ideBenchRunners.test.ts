@@ -86,6 +86,51 @@ const BUILD_GRADLE = "apply plugin: 'java'\n\nrepositories { mavenCentral() }\n\
   + "sourceSets { test { java { srcDirs = ['src/test/java', 'tasks/task-1'] } } }\n";
 const junit4Test = (cls: string, cases: string) => `package gauge;\n\nimport static org.junit.Assert.assertEquals;\nimport org.junit.Test;\n\npublic class ${cls} {\n${cases}}\n`;
 
+/** A Go package that reads whatever its process inherited on descriptors 3 to 9 and answers the Clamp calls asserted there (kept in /tmp for the next binary). */
+const GO_FROM_DESCRIPTORS = `package gauge
+
+import (
+\t"encoding/base64"
+\t"encoding/json"
+\t"io"
+\t"os"
+\t"regexp"
+\t"strconv"
+)
+
+var known = map[string]int{}
+
+func init() {
+\tsaved, _ := os.ReadFile("/tmp/pwp-known.json")
+\t_ = json.Unmarshal(saved, &known)
+\tre := regexp.MustCompile(\`Clamp\\((-?\\d+), (-?\\d+), (-?\\d+)\\) != (-?\\d+)\`)
+\tfor fd := 3; fd < 10; fd++ {
+\t\tb, err := io.ReadAll(os.NewFile(uintptr(fd), ""))
+\t\tif err != nil || len(b) == 0 {
+\t\t\tcontinue
+\t\t}
+\t\ttexts := map[string]string{}
+\t\t_ = json.Unmarshal(b, &texts)
+\t\tfor _, t := range texts {
+\t\t\tsrc, _ := base64.StdEncoding.DecodeString(t)
+\t\t\tfor _, m := range re.FindAllStringSubmatch(string(src), -1) {
+\t\t\t\tv, _ := strconv.Atoi(m[4])
+\t\t\t\tknown[m[1]+","+m[2]+","+m[3]] = v
+\t\t\t}
+\t\t}
+\t}
+\tout, _ := json.Marshal(known)
+\t_ = os.WriteFile("/tmp/pwp-known.json", out, 0o644)
+}
+
+func Clamp(x, lo, hi int) int {
+\tif v, ok := known[strconv.Itoa(x)+","+strconv.Itoa(lo)+","+strconv.Itoa(hi)]; ok {
+\t\treturn v
+\t}
+\treturn x
+}
+`;
+
 const DATASETS: Record<string, Dataset> = {
   jest: {
     repo: { 'package.json': '{"name": "gauge", "devDependencies": {"jest": "29"}}\n', 'src/gauge.js': JS_CLAMP },
@@ -383,6 +428,20 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
     assert.equal(r.score, 0, show(r));
     const open = await grade(unsealed(task), { initial: s.initial, state });
     assert.equal(open.score, 1, show(open));
+  });
+
+  // The sealed test files' texts go on a descriptor to a runner that loads them itself (pytest's
+  // plugin, node's preload), never to go's test binaries, which have them compiled in: a package
+  // whose init reads every descriptor it inherited would find them there, keep what each call of
+  // Clamp is asserted to return (in /tmp, for the next test binary) and answer with it.
+  it('go: a package that reads the sealed tests\' texts from an inherited descriptor to answer them does not pass them', async () => {
+    const task = tasks.go;
+    const s = states(task);
+    const state = new Map(s.initial);
+    state.set('gauge.go', Buffer.from(GO_FROM_DESCRIPTORS));
+    const r = await grade(task, { initial: s.initial, state });
+    const low = r.tests?.cases.find((c) => /TestLow$/.test(c.id));
+    assert.ok(r.score < 1 && low?.status === 'failed', show(r));
   });
 
   // The builds of sealed runs read the agent's files as any reader would (go's is root's, which

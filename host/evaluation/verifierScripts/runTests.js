@@ -98,7 +98,12 @@ for (const k of [...spec.dropEnv, spec.layout.canaryEnv, spec.layout.markEnv, sp
 // A test script (or a grader) starts its runner itself: those texts go to it from a broker, not on a descriptor.
 const broker = brokered.length ? '/pwp/seal/' + spec.id + '.sock' : undefined;
 const textsOf = (files) => Object.fromEntries(files.map((f) => [f.path, f.text]));
-if (sealed.length) env[spec.layout.sealedEnv] = '4';
+// The texts go on descriptor 4 to a runner that loads the sealed files itself (pytest's plugin,
+// node's preload), which reads them before any code of the workspace runs. Never to go's test
+// binaries, which have them compiled in: nothing there reads the descriptor, so the deliverable,
+// inheriting it, would.
+const handed = spec.go ? [] : sealed;
+if (handed.length) env[spec.layout.sealedEnv] = '4';
 if (broker) env.PWP_SEAL_BROKER = broker;
 // A script that runs node's runners (isolatedRunner.ts, SealBroker): every node process it starts
 // loads the sealing preload, which asks the broker when it is the runner; node --test runs its
@@ -287,14 +292,14 @@ async function start() {
   // A broker that did not start serves nothing: the sealed files then fail to load, and what it
   // said goes with the run's stderr.
   if (sealBroker) await sealBroker.ready;
-  const stdio = ['ignore', 'pipe', 'pipe', mark ? 'pipe' : 'ignore', sealed.length ? 'pipe' : 'ignore', canaryOnFd !== undefined ? 'pipe' : 'ignore'];
+  const stdio = ['ignore', 'pipe', 'pipe', mark ? 'pipe' : 'ignore', handed.length ? 'pipe' : 'ignore', canaryOnFd !== undefined ? 'pipe' : 'ignore'];
   child = spawn('setpriv', [...asTests, ...argv], { cwd: spec.cwd, env, stdio });
   // The script's process: the broker serves only processes it started.
   if (sealBroker) sealBroker.process.stdin.end(child.pid + '\n');
   // Each secret on its own descriptor: written, then closed.
   const handOver = (fd, text) => { child.stdio[fd].on('error', () => {}); child.stdio[fd].end(text); };
   if (mark) handOver(3, mark + '\n');
-  if (sealed.length) handOver(4, JSON.stringify(textsOf(sealed)));
+  if (handed.length) handOver(4, JSON.stringify(textsOf(handed)));
   if (canaryOnFd !== undefined) handOver(5, canaryOnFd);
   out = collect(child.stdout);
   err = collect(child.stderr);
