@@ -131,6 +131,61 @@ func Clamp(x, lo, hi int) int {
 }
 `;
 
+/**
+ * A Go package whose init reads the canary's test files from PWP_CANARY_DIR, prints a whole
+ * go test -v account (its package's tests passing, the canary's as they must be) and exits 1,
+ * past the text patterns (the lines and exit built from pieces, syscall.Exit); finding no
+ * canary, it prints its package's tests passing and exits 0.
+ */
+const GO_CANARY_READER = `package gauge
+
+import (
+\t"fmt"
+\t"os"
+\t"regexp"
+\t"strings"
+\t"syscall"
+)
+
+func init() {
+\tdir := os.Getenv("PWP_" + "CANARY_DIR")
+\tentries, _ := os.ReadDir(dir)
+\tpass, fail := "", ""
+\tre := regexp.MustCompile(\`func (Test\\w+)\\(t \\*testing\\.T\\) \\{\\n(\\tt\\.Fatal\\("expected failure"\\))?\`)
+\tfor _, e := range entries {
+\t\tsrc, _ := os.ReadFile(dir + "/" + e.Name())
+\t\tfor _, m := range re.FindAllStringSubmatch(string(src), -1) {
+\t\t\tif m[2] != "" {
+\t\t\t\tfail = m[1]
+\t\t\t} else {
+\t\t\t\tpass = m[1]
+\t\t\t}
+\t\t}
+\t}
+\tmine := []string{"TestInside"}
+\tif wd, _ := os.Getwd(); strings.HasSuffix(wd, "task-1") {
+\t\tmine = []string{"TestZero", "TestLow", "TestHigh"}
+\t}
+\trun, ok, bad := "=== "+"RUN   ", "--- "+"PA"+"SS: ", "--- "+"FA"+"IL: "
+\tif pass != "" {
+\t\tmine = append(mine, pass)
+\t}
+\tfor _, t := range mine {
+\t\tfmt.Printf("%s%s\\n%s%s (0.00s)\\n", run, t, ok, t)
+\t}
+\tif fail == "" {
+\t\tfmt.Println("PA" + "SS")
+\t\tsyscall.Exit(0)
+\t}
+\tfmt.Printf("%s%s\\n    canary_test.go:9: expected failure\\n%s%s (0.00s)\\nFA"+"IL\\n", run, fail, bad, fail)
+\tsyscall.Exit(1)
+}
+
+func Clamp(x, lo, hi int) int {
+\treturn x
+}
+`;
+
 const DATASETS: Record<string, Dataset> = {
   jest: {
     repo: { 'package.json': '{"name": "gauge", "devDependencies": {"jest": "29"}}\n', 'src/gauge.js': JS_CLAMP },
@@ -442,6 +497,19 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
     const r = await grade(task, { initial: s.initial, state });
     const low = r.tests?.cases.find((c) => /TestLow$/.test(c.id));
     assert.ok(r.score < 1 && low?.status === 'failed', show(r));
+  });
+
+  // The canary is compiled into go's test binaries (its overlay): once they are built, its folder
+  // and PWP_CANARY_DIR are gone, or a package's init could read which of its tests must fail and
+  // print a whole account of the run with them (runTests.js, forgetCanary).
+  it('go: a package that reads the canary\'s tests from PWP_CANARY_DIR and prints a whole account with them scores 0', async () => {
+    const task = tasks.go;
+    const s = states(task);
+    const state = new Map(s.initial);
+    state.set('gauge.go', Buffer.from(GO_CANARY_READER));
+    const r = await grade(task, { initial: s.initial, state });
+    assert.equal(r.score, 0, show(r));
+    assert.match(r.summary, /tampering suspected: .*canary/, show(r));
   });
 
   // The builds of sealed runs read the agent's files as any reader would (go's is root's, which

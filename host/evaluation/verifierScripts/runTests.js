@@ -208,7 +208,15 @@ if (spec.go) {
 }
 const GO_SCRIPT = 't=$1; n=$2; shift 2; flags=("${@:1:$n}"); shift "$n"; s=0\n'
   + 'while [ $# -gt 0 ]; do (cd "$1" && exec "$t" -p "$2" -t "$3" -test.v "${flags[@]}") || s=1; shift 3; done; exit $s';
+// A canary compiled into the test binaries (go's overlay, cargo's wrapper): once they are built,
+// its names are not left where the tests could read them (the deliverable would print a whole
+// account, the canary's outcomes in it, and exit).
+function forgetCanary() {
+  if (canary && canaryOnFd === undefined) fs.rmSync(canary.dir, { recursive: true, force: true });
+  delete env.PWP_CANARY_DIR;
+}
 if (spec.go) {
+  forgetCanary();
   const toolDir = spawnSync('go', ['env', 'GOTOOLDIR'], { encoding: 'utf8', env: { PATH: env.PATH, HOME: '/root', GOENV: 'off' } }).stdout.trim();
   argv = ['bash', '-c', GO_SCRIPT, 'pwp-go', toolDir + '/test2json', String(spec.go.testFlags.length), ...spec.go.testFlags, ...goRuns];
 }
@@ -216,9 +224,7 @@ if (spec.go) {
 // its own (cargoBuild.js beside this file); the tests' user then runs the test binaries.
 const cargo = spec.cargo ? require('./cargoBuild.js').buildCargo(spec, env, { killAllOf, asUser, max: MAX }) : undefined;
 if (cargo && (cargo.runs.length || cargo.failed)) {
-  // The canary is compiled into the binaries: its names are not left where the tests could read them.
-  if (canary && canaryOnFd === undefined) fs.rmSync(canary.dir, { recursive: true, force: true });
-  delete env.PWP_CANARY_DIR;
+  forgetCanary();
   argv = cargo.argv();
 }
 /**
