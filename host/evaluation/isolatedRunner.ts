@@ -10,8 +10,8 @@
 //   never imported in its place; `npx jest` and node_modules/.bin runners become the image's;
 // - the task's hidden test files are sealed while the tests run (sealedTests): root's alone, their
 //   text handed to the runner's own loading (pytest's plugin, the node preload pwp_seal.js), or, for
-//   go test, read by root's build of the test binaries (GoRun), for cargo test by a build user's
-//   second build (cargoRun.ts);
+//   go test, read by root's build of the test binaries (GoRun, verifierScripts/goBuild.js), for
+//   cargo test by a build user's second build (cargoRun.ts);
 // - the runner writes its report into a fresh folder; when the runner's process ends, every
 //   process of the tests' user is killed, so nothing left in the background can rewrite the
 //   report, and only then root copies report, output and exit status into /pwp/report,
@@ -74,7 +74,7 @@ exec /usr/bin/python3 -I -c "${PYTEST_LAUNCH}" "$@"
 export function runnerFiles(): { path: string; content: string; mode: number }[] {
   return [
     { path: 'pwp/runner/run.js', content: RUNNER_JS, mode: 0o644 },
-    { path: 'pwp/runner/cargoBuild.js', content: script('cargoBuild.js'), mode: 0o644 },
+    ...['cargoBuild.js', 'goBuild.js'].map((n) => ({ path: `pwp/runner/${n}`, content: script(n), mode: 0o644 })),
     ...['python3', 'python'].map((n) => ({ path: `pwp/runner/bin/${n}`, content: PYTHON_SHIM, mode: 0o755 })),
     ...['pytest', 'py.test'].map((n) => ({ path: `pwp/runner/bin/${n}`, content: PYTEST_SHIM, mode: 0o755 })),
     ...['pwp_pytest.py', 'pwp_equality.py', 'pwp_sealed.py', 'pwp_script.py', 'pwp_seal_broker.py']

@@ -144,70 +144,15 @@ if (spec.go || spec.cargo) {
     { encoding: 'utf8', timeout: spec.timeoutSec * 1000 });
   if (opened.status !== 0) openErrors.push('pwp: the workspace could not all be opened to the build: ' + (opened.stderr || '') + '\n');
 }
-// A sealed go test run (spec.go, isolatedRunner.ts GoRun): root builds the test binaries, which
-// the tests' user may run but not read; what go test -json would print for a package that did
-// not build or has no tests is written here, before the binaries' own stream.
-const goLines = [];
-const goErrors = [];
-const goRuns = [];
-let goFailed = false;
-if (spec.go) {
-  const dir = '/pwp/gobin/' + spec.id;
-  fs.mkdirSync('/pwp/gobin', { recursive: true, mode: 0o711 });
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { mode: 0o711 });
-  fs.mkdirSync('/pwp/gocache', { recursive: true, mode: 0o700 });
-  // Nothing of the workspace's or the tests' user's decides how the build runs.
-  const goEnv = Object.assign({}, env, {
-    HOME: '/root', GOENV: 'off', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOCACHE: '/pwp/gocache', GOPATH: '/root/go',
-    GOMODCACHE: env.GOMODCACHE || '/home/pwp/go/pkg/mod', GOFLAGS: env.GOFLAGS || '',
-    // No C or assembler of the workspace's through gcc, whose .incbin would take a sealed file's bytes.
-    CGO_ENABLED: '0',
-  });
+// A sealed go test run (spec.go, isolatedRunner.ts GoRun): root builds the test binaries
+// (goBuild.js beside this file), which the tests' user may run but not read.
+const go = spec.go ? require('./goBuild.js').buildGo(spec, env, {
+  canaryDir: canary ? canary.dir : undefined, sealed: sealed.map((x) => x.path), max: MAX,
   // Root reads what it owns: the hidden folder is closed to the build (mode 0; no capability
   // overrides it), so no #include or replace directive reaches the task's answers.
-  if (hiddenMode !== undefined) fs.chmodSync(spec.layout.hidden, 0);
-  const flags = spec.go.buildFlags.map((a) => (canary ? a.split(spec.layout.canaryPlaceholder).join(canary.dir) : a));
-  const go = (args) => spawnSync('go', args, { cwd: spec.cwd, env: goEnv, encoding: 'utf8', maxBuffer: MAX, timeout: spec.timeoutSec * 1000 });
-  const event = (o) => goLines.push(JSON.stringify(Object.assign({ Time: new Date().toISOString() }, o)));
-  const format = '{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}';
-  // go list takes the build flags but -vet (a go test flag).
-  const listFlags = flags.filter((a) => !a.startsWith('-vet'));
-  const listed = go(['list', '-e', ...listFlags, '-f', format, ...spec.go.patterns]);
-  goErrors.push(listed.stderr || '');
-  // A package that embeds a sealed test file would carry its text into the binary.
-  const embeds = go(['list', '-e', '-deps', '-test', ...listFlags, '-f', '{{$d := .Dir}}{{range .EmbedFiles}}{{$d}}/{{.}}{{"\\n"}}{{end}}', ...spec.go.patterns]);
-  const embedded = (embeds.stdout || '').split('\n').filter((f) => sealed.some((x) => x.path === f));
-  const packages = (listed.stdout || '').split('\n').filter(Boolean).map((l) => l.split('\t'));
-  let n = 0;
-  for (const [importPath, pkgDir, tests, xtests] of packages) {
-    if (embedded.length) {
-      event({ Action: 'output', Package: importPath, Output: 'pwp: tampering suspected: the build embeds the sealed test file ' + embedded[0] + '\n' });
-      event({ Action: 'fail', Package: importPath, Elapsed: 0 });
-      goFailed = true;
-      continue;
-    }
-    if (tests === '0' && xtests === '0') {
-      event({ Action: 'output', Package: importPath, Output: '?   \t' + importPath + '\t[no test files]\n' });
-      event({ Action: 'skip', Package: importPath, Elapsed: 0 });
-      continue;
-    }
-    const bin = dir + '/' + (n++) + '.test';
-    const built = go(['test', '-c', '-o', bin, ...flags, importPath]);
-    goErrors.push(built.stderr || '', built.stdout || '');
-    if (built.status !== 0 || !fs.existsSync(bin)) {
-      event({ Action: 'output', Package: importPath, Output: 'FAIL\t' + importPath + ' [build failed]\n' });
-      event({ Action: 'fail', Package: importPath, Elapsed: 0 });
-      goFailed = true;
-      continue;
-    }
-    fs.chmodSync(bin, 0o711);
-    goRuns.push(pkgDir, importPath, bin);
-  }
-  if (hiddenMode !== undefined) fs.chmodSync(spec.layout.hidden, 0o700);
-}
-const GO_SCRIPT = 't=$1; n=$2; shift 2; flags=("${@:1:$n}"); shift "$n"; s=0\n'
-  + 'while [ $# -gt 0 ]; do (cd "$1" && exec "$t" -p "$2" -t "$3" -test.v "${flags[@]}") || s=1; shift 3; done; exit $s';
+  closeHidden: () => { if (hiddenMode !== undefined) fs.chmodSync(spec.layout.hidden, 0); },
+  reopenHidden: () => { if (hiddenMode !== undefined) fs.chmodSync(spec.layout.hidden, 0o700); },
+}) : undefined;
 // A canary compiled into the test binaries (go's overlay, cargo's wrapper): once they are built,
 // its names are not left where the tests could read them (the deliverable would print a whole
 // account, the canary's outcomes in it, and exit).
@@ -215,10 +160,9 @@ function forgetCanary() {
   if (canary && canaryOnFd === undefined) fs.rmSync(canary.dir, { recursive: true, force: true });
   delete env.PWP_CANARY_DIR;
 }
-if (spec.go) {
+if (go) {
   forgetCanary();
-  const toolDir = spawnSync('go', ['env', 'GOTOOLDIR'], { encoding: 'utf8', env: { PATH: env.PATH, HOME: '/root', GOENV: 'off' } }).stdout.trim();
-  argv = ['bash', '-c', GO_SCRIPT, 'pwp-go', toolDir + '/test2json', String(spec.go.testFlags.length), ...spec.go.testFlags, ...goRuns];
+  argv = go.argv();
 }
 // A sealed cargo test run (spec.cargo, host/evaluation/cargoRun.ts): built by a build user of
 // its own (cargoBuild.js beside this file); the tests' user then runs the test binaries.
@@ -272,14 +216,14 @@ async function finish(code, signal, started) {
   if (!survivors && cargo) cargo.unlock();
   if (!survivors && nodeMode !== undefined) { try { fs.chmodSync(nodeSeal.binary, nodeMode); } catch { /* kept exec-only */ } }
   if (report.data) fs.writeFileSync(results + '/report', report.data, { mode: 0o644 });
-  fs.writeFileSync(results + '/stdout', Buffer.concat([Buffer.from(goLines.map((l) => l + '\n').join('')), out.text()]), { mode: 0o644 });
-  fs.writeFileSync(results + '/stderr', Buffer.concat([Buffer.from(openErrors.join('') + goErrors.join('') + (cargo ? cargo.errors.join('') : '')), err.text(), await brokerSaid()]), { mode: 0o644 });
+  fs.writeFileSync(results + '/stdout', Buffer.concat([Buffer.from(go ? go.lines.map((l) => l + '\n').join('') : ''), out.text()]), { mode: 0o644 });
+  fs.writeFileSync(results + '/stderr', Buffer.concat([Buffer.from(openErrors.join('') + (go ? go.errors.join('') : '') + (cargo ? cargo.errors.join('') : '')), err.text(), await brokerSaid()]), { mode: 0o644 });
   if (spec.go) fs.rmSync('/pwp/gobin/' + spec.id, { recursive: true, force: true });
   if (cargo) cargo.cleanup();
   const signals = { SIGKILL: 9, SIGTERM: 15, SIGSEGV: 11, SIGABRT: 6, SIGINT: 2 };
   const ran = !started ? 127 : timedOut ? 124 : code !== null ? code : 128 + (signals[signal] || 0);
   // A package of a sealed go run that did not build fails the run, as go test's exit status says.
-  const exitCode = goFailed && ran === 0 ? 1 : ran;
+  const exitCode = go && go.failed && ran === 0 ? 1 : ran;
   process.stdout.write(JSON.stringify({ exitCode, timedOut, survivors, hasReport: !!report.data, problem: report.problem }) + '\n');
 }
 /** Ends the broker; what it refused, and a word if no runner asked at all, for the run's stderr. */
