@@ -345,8 +345,15 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
     return { initial: filesUnder(task.workspaceDir!), gold: filesUnder(scratch) };
   }
 
-  async function grade(task: Task, s: { initial: Map<string, Buffer>; state: Map<string, Buffer> }): Promise<EvaluationResult> {
-    return gradeState(task, { image: images.get(taskName(task)) ?? image, workspaceTar: await tarOfFiles(s.state), initialTar: await tarOfFiles(s.initial) });
+  /** `state` as files, or as the workspace's archive itself (entries with modes and times of their own). */
+  async function grade(task: Task, s: { initial: Map<string, Buffer>; state: Map<string, Buffer> | Buffer }): Promise<EvaluationResult> {
+    const workspaceTar = Buffer.isBuffer(s.state) ? s.state : await tarOfFiles(s.state);
+    return gradeState(task, { image: images.get(taskName(task)) ?? image, workspaceTar, initialTar: await tarOfFiles(s.initial) });
+  }
+  /** The task's initial workspace with `files` written over it, graded. */
+  async function gradeChanged(task: Task, files: Record<string, string>): Promise<EvaluationResult> {
+    const { initial } = states(task);
+    return grade(task, { initial, state: new Map([...initial, ...Object.entries(files).map(([p, c]) => [p, Buffer.from(c)] as const)]) });
   }
   const show = (r: EvaluationResult) => `${r.summary}\n${JSON.stringify(r.tests?.cases.map((c) => [c.id, c.status]))}\n${r.tests?.stdoutTail ?? ''}\n${r.tests?.stderrTail ?? ''}`;
 
@@ -490,11 +497,7 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
   // whose init reads every descriptor it inherited would find them there, keep what each call of
   // Clamp is asserted to return (in /tmp, for the next test binary) and answer with it.
   it('go: a package that reads the sealed tests\' texts from an inherited descriptor to answer them does not pass them', async () => {
-    const task = tasks.go;
-    const s = states(task);
-    const state = new Map(s.initial);
-    state.set('gauge.go', Buffer.from(GO_FROM_DESCRIPTORS));
-    const r = await grade(task, { initial: s.initial, state });
+    const r = await gradeChanged(tasks.go, { 'gauge.go': GO_FROM_DESCRIPTORS });
     const low = r.tests?.cases.find((c) => /TestLow$/.test(c.id));
     assert.ok(r.score < 1 && low?.status === 'failed', show(r));
   });
@@ -503,11 +506,7 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
   // and PWP_CANARY_DIR are gone, or a package's init could read which of its tests must fail and
   // print a whole account of the run with them (runTests.js, forgetCanary).
   it('go: a package that reads the canary\'s tests from PWP_CANARY_DIR and prints a whole account with them scores 0', async () => {
-    const task = tasks.go;
-    const s = states(task);
-    const state = new Map(s.initial);
-    state.set('gauge.go', Buffer.from(GO_CANARY_READER));
-    const r = await grade(task, { initial: s.initial, state });
+    const r = await gradeChanged(tasks.go, { 'gauge.go': GO_CANARY_READER });
     assert.equal(r.score, 0, show(r));
     assert.match(r.summary, /tampering suspected: .*canary/, show(r));
   });
@@ -527,7 +526,7 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
         if (e.header.name === `workspace/${fixed}`) Object.assign(e.header, { mode: 0o600, mtime: new Date(Date.now() + 3_600_000) });
         if (e.header.name === `workspace/${dirname(fixed)}/`) e.header.mode = 0o700;
       }
-      const r = await gradeState(task, { image: images.get(taskName(task))!, workspaceTar: await bufferOf(packEntries(entries)), initialTar: await tarOfFiles(s.initial) });
+      const r = await grade(task, { initial: s.initial, state: await bufferOf(packEntries(entries)) });
       assert.equal(r.score, 1, show(r));
       assert.doesNotMatch(r.tests?.stderrTail ?? '', /runs unsealed/, show(r));
     });
@@ -550,17 +549,17 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
     });
     write(join(dir, 'hidden/workspace'), { 'tasks/task-1/task_tests.rs': RS_TASK_TESTS.replace(/#\[test\]/g, '#[check::case]\n#[test]') });
     const task = loadTask(dir);
-    const s = states(task);
-    const state = new Map(s.initial);
-    state.set('check/src/lib.rs', Buffer.from(macro('    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();\n'
-      + '    if let Ok(text) = std::fs::read_to_string(format!("{}/tasks/task-1/task_tests.rs", dir)) {\n'
-      + '        let _ = std::fs::write("/tmp/pwp-task-tests.rs", text);\n    }\n')));
-    state.set('src/lib.rs', Buffer.from(READERS['at run time'].replace(/concat!\(.*?\)\)/, '"/tmp/pwp-task-tests.rs")') + FROM_FILE));
-    const r = await grade(task, { initial: s.initial, state });
+    const forge = {
+      'check/src/lib.rs': macro('    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();\n'
+        + '    if let Ok(text) = std::fs::read_to_string(format!("{}/tasks/task-1/task_tests.rs", dir)) {\n'
+        + '        let _ = std::fs::write("/tmp/pwp-task-tests.rs", text);\n    }\n'),
+      'src/lib.rs': READERS['at run time'].replace(/concat!\(.*?\)\)/, '"/tmp/pwp-task-tests.rs")') + FROM_FILE,
+    };
+    const r = await gradeChanged(task, forge);
     const low = r.tests?.cases.find((c) => /task_tests\.rs::low$/.test(c.id));
     assert.ok(r.score < 1 && low?.status === 'failed', show(r));
     assert.doesNotMatch(r.tests?.stderrTail ?? '', /runs unsealed|could not all be removed/, show(r));
-    const open = await grade(unsealed(task), { initial: s.initial, state });
+    const open = await gradeChanged(unsealed(task), forge);
     assert.equal(open.score, 1, show(open));
   });
 
