@@ -106,11 +106,16 @@ def reap():
     return killed
 
 
-def run(argv, cwd, env, timeout):
+def run(argv, cwd, env, timeout, pass_fds=()):
     """The command with stdout and stderr on one pipe (the order cargo's lines need): its exit
     code (None when it timed out) and output. Whatever it leaves running is killed once it
-    exits, before its reports are read."""
-    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    exits, before its reports are read. `pass_fds` go to the command and are closed here once
+    it has started (their readers see the end when its processes are gone)."""
+    try:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, pass_fds=pass_fds)
+    finally:
+        for fd in pass_fds:
+            os.close(fd)
     chunks = []
 
     def read():
@@ -164,6 +169,14 @@ def _which(name, env):
     if not found:
         raise FileNotFoundError("%s is not on the tests' PATH" % name)
     return found
+
+
+def _is_open(fd):
+    try:
+        os.fstat(fd)
+        return True
+    except OSError:
+        return False
 
 
 # ---- ctest (C and C++) ------------------------------------------------------------------------
@@ -242,6 +255,8 @@ function(pwp_canary_add)
     file(WRITE "${hdr}" "")
     target_sources(${t} PRIVATE "${main}")
     target_link_options(${t} PRIVATE "LINKER:--wrap=main")
+    # Where it is built: the tests that run it are found by it in ctest's list.
+    file(GENERATE OUTPUT "@DIR@/exe_${i}_$<CONFIG>.txt" CONTENT "$<TARGET_FILE:${t}>")
     add_test(NAME ${pass} COMMAND ${t} ${pass})
     add_test(NAME ${fail} COMMAND ${t} ${fail})
     # The headers' companion, in the executable's own setting.
@@ -275,9 +290,16 @@ if(NOT _pwp_deferred)
 endif()
 """
 
-# The main of every executable: the canary's two runs, and every other run the program's own.
+# The main of every executable: the canary's two runs, and every other run the program's own,
+# whose outcome counts only when that main returned: a line on the grader's channel (a pipe the
+# tests inherit, which none of them can read) with the executable's key, a hash of the run's
+# arguments and the status. A process that ends any other way (exit or _exit from the
+# deliverable's code, a constructor's, a signal) leaves none, and its test fails. The key is
+# kept in two halves whose exclusive or it is: it is in no file the tests can read as such.
 C_MAIN = r"""/* pwp's canary (docs/grading-canary.md). */
+#include <unistd.h>
 @EXTERN@ int __real_main(int, char **, char **);
+static const unsigned char pwp_k1[16] = {@K1@}, pwp_k2[16] = {@K2@};
 static int pwp_is(const char *a, const char *b)
 {
     while (*a && *a == *b) {
@@ -286,15 +308,60 @@ static int pwp_is(const char *a, const char *b)
     }
     return *a == *b;
 }
+static void pwp_report(int argc, char **argv, int code)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned long h = 2166136261UL;
+    char line[64];
+    int n = 0, i;
+    /* FNV-1a (32 bits: C90 has no wider type) over the arguments after the program's name,
+       each with its NUL. */
+    for (i = 1; i < argc; i++) {
+        const unsigned char *p = (const unsigned char *)argv[i];
+        do {
+            h ^= *p;
+            h = (h * 16777619UL) & 0xffffffffUL;
+        } while (*p++);
+    }
+    for (i = 0; i < 16; i++) {
+        unsigned char c = (unsigned char)(pwp_k1[i] ^ pwp_k2[i]);
+        line[n++] = hex[c >> 4];
+        line[n++] = hex[c & 15];
+    }
+    line[n++] = ' ';
+    for (i = 28; i >= 0; i -= 4)
+        line[n++] = hex[(h >> i) & 15];
+    line[n++] = ' ';
+    /* The status the process exits with. */
+    code &= 255;
+    line[n++] = (char)('0' + code / 100);
+    line[n++] = (char)('0' + code / 10 % 10);
+    line[n++] = (char)('0' + code % 10);
+    line[n++] = '\n';
+    /* One write of less than PIPE_BUF: never interleaved with another process's. */
+    if (write(@FD@, line, (size_t)n) < 0)
+        return;
+}
 @EXTERN@ int __wrap_main(int argc, char **argv, char **envp)
 {
-    if (argc == 2 && pwp_is(argv[1], "@PASS@"))
-        return 0;
+    int code;
     if (argc == 2 && pwp_is(argv[1], "@FAIL@"))
         return 1;
-    return __real_main(argc, argv, envp);
+    code = (argc == 2 && pwp_is(argv[1], "@PASS@")) ? 0 : __real_main(argc, argv, envp);
+    pwp_report(argc, argv, code);
+    return code;
 }
 """
+
+
+def args_hash(args):
+    """C_MAIN's hash of a run's arguments (after the program's name)."""
+    h = 2166136261
+    for a in args:
+        for b in a.encode("utf-8", "surrogateescape") + b"\0":
+            h = ((h ^ b) * 16777619) & 0xFFFFFFFF
+    return "%08x" % h
+
 
 # Names a test's headers must not define as macros: the keywords and functions tests compare
 # and report with, and main.
@@ -401,17 +468,75 @@ class CtestCanary:
         self.reports = scratch / ("r" + word(16))
         self.reports.mkdir(mode=0o700)
         self.names = [[snake() for _ in range(MAX_EXECUTABLES)] for _ in range(4)]
+        self.keys = [secrets.token_bytes(16) for _ in range(MAX_EXECUTABLES)]
         self.env = dict(env)
+        # The channel C_MAIN reports on: a pipe's writing end at a number drawn now, which every
+        # process of the run inherits; its reading end is this process's alone.
+        read, write = os.pipe()
+        fd = 100 + secrets.randbelow(800)
+        while _is_open(fd):
+            fd = 100 + secrets.randbelow(800)
+        os.dup2(write, fd, inheritable=True)
+        os.close(write)
+        self.pass_fds, self.fd = (fd,), fd
+        self.reported = []
+        self._reader = threading.Thread(target=self._read_channel, args=(read,), daemon=True)
+        self._reader.start()
         bins = scratch / ("b" + word(16))
         bins.mkdir(mode=0o700)
         cmake, ctest = _which("cmake", env), _which("ctest", env)
         lists = "\n".join('set(%s "%s")' % (k, ";".join(v)) for k, v in zip(("PWP_PASS", "PWP_FAIL", "PWP_HPASS", "PWP_HFAIL"), self.names))
         (self.dir / "canary.cmake").write_text(lists + CTEST_CANARY_CMAKE.replace("@DIR@", str(self.dir)).replace("@MAX@", str(MAX_EXECUTABLES)))
         (self.dir / "inject.cmake").write_text(CTEST_INJECT_CMAKE.replace("@DIR@", str(self.dir)))
-        (self.dir / "spec.json").write_text(json.dumps({"dir": str(self.dir), "names": self.names}))
+        # What the cmake shim needs to write the canary's sources; the ctest shim removes them
+        # (and this) before any test runs.
+        split = [secrets.token_bytes(16) for _ in self.keys]
+        halves = [[k1.hex(), bytes(a ^ b for a, b in zip(k1, k)).hex()] for k1, k in zip(split, self.keys)]
+        (self.dir / "spec.json").write_text(json.dumps({"dir": str(self.dir), "names": self.names, "keys": halves, "fd": fd}))
         _script(bins / "cmake", shim("cmake_shim", cmake, str(self.dir), env.get("PATH", "")))
-        _script(bins / "ctest", shim("ctest_shim", ctest, str(self.reports), env.get("PATH", "")))
+        _script(bins / "ctest", shim("ctest_shim", ctest, str(self.reports), str(self.dir), env.get("PATH", "")))
         self.env["PATH"] = str(bins) + os.pathsep + env.get("PATH", "")
+
+    def _read_channel(self, fd):
+        with os.fdopen(fd, "rb") as f:
+            for line in f:
+                self.reported.append(line)
+
+    def runs(self):
+        """What reached the channel: {(executable index, arguments' hash): [status]}, and the
+        lines that are not C_MAIN's (none in an honest run)."""
+        self._reader.join(60)
+        by_key = {k.hex(): i for i, k in enumerate(self.keys)}
+        out, foreign = {}, []
+        for line in self.reported:
+            words = line.decode("ascii", "replace").split()
+            if len(words) == 3 and words[0] in by_key and re.fullmatch(r"[0-9a-f]{8}", words[1]) and re.fullmatch(r"\d{3}", words[2]):
+                out.setdefault((by_key[words[0]], words[1]), []).append(int(words[2]))
+            else:
+                foreign.append(line[:80])
+        return out, foreign
+
+    def commands(self):
+        """ctest's tests as the ctest shim listed them: {name: [argument, ...]} for each test whose
+        command runs an executable with the canary's main (index, the arguments after it)."""
+        exes = {}
+        for f in self.dir.glob("exe_*.txt"):
+            try:
+                exes[os.path.realpath(f.read_text().strip())] = int(f.name.split("_")[1])
+            except (OSError, ValueError):
+                continue
+        out = {}
+        for listing in self.reports.glob("*.json"):
+            try:
+                tests = json.loads(listing.read_text()).get("tests", [])
+            except (OSError, ValueError, AttributeError) as err:
+                raise Tampering("ctest's list of its tests cannot be read: %s" % err)
+            for t in tests:
+                command = t.get("command") or []
+                at = next((j for j, a in enumerate(command) if os.path.realpath(a) in exes), None)
+                if at is not None:
+                    out[t.get("name", "")] = (exes[os.path.realpath(command[at])], command[at + 1:])
+        return out
 
     def used(self):
         """The executables that got a canary, by index: [(index, target)]."""
@@ -422,6 +547,9 @@ class CtestCanary:
         return [(int(l.split("\t")[0]), l.split("\t")[1]) for l in lines if l.count("\t") >= 3]
 
     def check(self, code, log):
+        said = re.search(r"^%s(.* defines .*)$" % SHIM_SAYS, log, re.M)
+        if said:
+            raise Tampering(said.group(1))
         reports = sorted(self.reports.glob("*.xml"))
         if not reports:
             raise NoRun("ctest did not run the tests (it wrote no JUnit report)")
@@ -474,7 +602,38 @@ class CtestCanary:
             raise Tampering("ctest's report and console disagree on %s (report %s, console %s)" % (differ[0], rep.get(differ[0], "missing"), con.get(differ[0], "missing")))
         if code == 0:
             raise Tampering("the test command exited with 0 though the canary's tests that must fail failed")
-        return collect((n, s) for n, s in cases if n not in expected)
+        return self.returned(collect((n, s) for n, s in cases if n not in expected), k)
+
+    def returned(self, found, k):
+        """`found` with each test ctest passed whose program has the canary's main failed unless
+        that main returned 0 (C_MAIN's line on the channel): a process the deliverable ended
+        early, with exit(0) from a function the test calls or _exit(0) in a constructor, did
+        not run the test."""
+        runs, foreign = self.runs()
+        if foreign:
+            raise Tampering("a line that no canary main wrote reached the canary's channel: %r" % foreign[0])
+        commands = self.commands()
+        left = {key: list(v) for key, v in runs.items()}
+
+        def reported(name):
+            i, args = commands[name]
+            got = left.get((i, args_hash(args)), [])
+            if 0 in got:
+                got.remove(0)
+                return True
+            return False
+
+        for i in range(k):
+            name = self.names[0][i]
+            if name not in commands:
+                raise NoRun("ctest's list of its tests does not have the canary test %s" % name)
+            if not reported(name):
+                raise Tampering("the canary test %s passed without its main's report on the canary's channel (the channel was closed, or the process ended before main returned)" % name)
+        out = dict(found)
+        for name, status in found.items():
+            if status == "passed" and name in commands and not reported(name):
+                out[name] = "failed: ctest passed it, but its main did not return 0 (the process ended some other way: exit or _exit before main's end, a constructor's, a signal)"
+        return out
 
 
 def ctest_console(log):
@@ -495,11 +654,16 @@ def cmake_shim(real, canary_dir, path, args):
     r = subprocess.run([real, "-DCMAKE_PROJECT_INCLUDE=%s/inject.cmake" % canary_dir] + args)
     if r.returncode == 0:
         spec = json.loads(pathlib.Path(canary_dir, "spec.json").read_text())
-        write_c_sources(pathlib.Path(canary_dir), spec["names"])
+        write_c_sources(pathlib.Path(canary_dir), spec)
     sys.exit(r.returncode)
 
 
-def write_c_sources(d, names):
+def c_bytes(hexed):
+    return ", ".join("0x%s" % hexed[j:j + 2] for j in range(0, len(hexed), 2))
+
+
+def write_c_sources(d, spec):
+    names = spec["names"]
     try:
         lines = (d / "executables.txt").read_text().splitlines()
     except OSError:
@@ -509,15 +673,68 @@ def write_c_sources(d, names):
         i = int(i)
         ext = "cc" if lang == "CXX" else "c"
         extern = 'extern "C"' if lang == "CXX" else ""
-        (d / ("main_%d.%s" % (i, ext))).write_text(C_MAIN.replace("@EXTERN@", extern).replace("@PASS@", names[0][i]).replace("@FAIL@", names[1][i]))
+        (d / ("main_%d.%s" % (i, ext))).write_text(C_MAIN.replace("@EXTERN@", extern).replace("@PASS@", names[0][i]).replace("@FAIL@", names[1][i])
+                                                    .replace("@K1@", c_bytes(spec["keys"][i][0])).replace("@K2@", c_bytes(spec["keys"][i][1])).replace("@FD@", str(spec["fd"])))
         (d / ("headers_%d.%s" % (i, ext))).write_text(
             C_HEADERS.replace("@INCLUDES@", replayed_includes(files.split("|"))).replace("@SHADOW@", shadow_check())
             .replace("@HPASS@", names[2][i]).replace("@HFAIL@", names[3][i]))
 
 
-def ctest_shim(real, reports, path, args):
-    """`ctest`: its JUnit report to the grader's folder; the tests see the original PATH."""
+# Functions of the C library the tests compare, report and end with. A program of the tests (or a
+# shared library of the build) that defines one answers for them with the deliverable's code,
+# which could do so only where it is not the headers' companion (by the program's name).
+INTERPOSED = ("strcmp", "strncmp", "memcmp", "bcmp", "strcasecmp", "strncasecmp", "strlen", "strcoll", "wcscmp", "abs",
+              "labs", "fabs", "exit", "_exit", "_Exit", "abort", "printf", "fprintf", "puts", "fputs")
+# How the ctest shim says what it found, at the start of a line of the run's output (a test's own
+# output is prefixed "N: ").
+SHIM_SAYS = "pwp canary: "
+
+
+def interposed(canary_dir, test_dir, env):
+    """[(file, name)]: the canary's executables and the build's shared libraries that define one
+    of INTERPOSED (nm's external symbols; a shared library's dynamic ones)."""
+    nm = shutil.which("nm", path=env.get("PATH", os.defpath))
+    if not nm:
+        raise FileNotFoundError("nm is not on the tests' PATH")
+    files = []
+    for f in pathlib.Path(canary_dir).glob("exe_*.txt"):
+        files.append((f.read_text().strip(), []))
+    for root, _dirs, names in os.walk(test_dir):
+        files += [(os.path.join(root, n), ["-D"]) for n in names if re.search(r"\.so(\.\d+)*$", n)][:2000]
+    found = []
+    for path, how in files:
+        r = subprocess.run([nm, "-g", "--defined-only"] + how + [path], stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        for line in r.stdout.splitlines():
+            words = line.split()
+            if len(words) >= 3 and words[1] in "TWiVt" and words[2].split("@")[0] in INTERPOSED:
+                found.append((path, words[2].split("@")[0]))
+    return found
+
+
+def ctest_shim(real, reports, canary_dir, path, args):
+    """`ctest`: its JUnit report to the grader's folder, and beside it the list of the tests as
+    it will run them (which executable, which arguments: CtestCanary.commands); the canary's
+    sources and their keys removed before any test runs; the tests see the original PATH."""
     env = dict(os.environ, PATH=path)
+    listed = subprocess.run([real, "--show-only=json-v1"] + [a for a in args if a not in ("-V", "--verbose", "-VV", "--extra-verbose")],
+                            env=env, stdin=subprocess.DEVNULL, capture_output=True)
+    if listed.returncode == 0:
+        pathlib.Path(reports, word(12) + ".json").write_bytes(listed.stdout)
+    test_dir = args[args.index("--test-dir") + 1] if "--test-dir" in args[:-1] else os.getcwd()
+    try:
+        found = interposed(canary_dir, test_dir, env)
+    except (OSError, ValueError) as err:
+        found = []
+        print("%scould not look for functions of the C library the build defines: %s" % (SHIM_SAYS, err), flush=True)
+    if found:
+        print("%s%s defines %s, a function of the C library the tests compare, report or end with" % (SHIM_SAYS, found[0][0], found[0][1]), flush=True)
+        sys.exit(3)
+    d = pathlib.Path(canary_dir)
+    for f in [d / "spec.json", d / "canary.cmake"] + list(d.glob("main_*")) + list(d.glob("headers_*")):
+        try:
+            f.unlink()
+        except OSError:
+            pass
     os.execve(real, [real, "--output-junit", "%s/%s.xml" % (reports, word(12))] + args, env)
 
 
@@ -877,7 +1094,7 @@ def run_with_canary(spec, workspace, env, tail=3000):
         except (OSError, ValueError) as err:
             return {}, "", "the grader could not give the %s run its canary: %s" % (log_kind, err)
         canaries = canary.names() if log_kind == "surefire" else None
-        code, log = run(argv, str(workspace), canary.env, spec["timeoutSec"])
+        code, log = run(argv, str(workspace), canary.env, spec["timeoutSec"], getattr(canary, "pass_fds", ()))
         if code is None:
             return {}, log[-tail:], "the tests timed out after %d s" % spec["timeoutSec"]
         try:

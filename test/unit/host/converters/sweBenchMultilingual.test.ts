@@ -116,18 +116,25 @@ describe('SWE-bench-Multilingual', () => {
     });
   });
 
-  it('grades ctest run for real (CMake build then ctest -V): Failed and Not Run fail', function () {
+  it('grades ctest run for real (CMake build then ctest -V): Failed and Not Run fail, and so does a test whose process exits 0 before its main returns', function () {
     if (!has('cmake') || !has('cc')) this.skip();
     this.timeout(180_000);
     const ws = join(root, 'ws');
     write(ws, {
-      'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.10)\nproject(demo C)\nenable_testing()\nadd_executable(ok ok.c)\nadd_executable(bad bad.c)\nadd_test(NAME adds COMMAND ok)\nadd_test(NAME breaks COMMAND bad)\nadd_test(NAME missing COMMAND no-such-program)\n',
+      'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.10)\nproject(demo C)\nenable_testing()\nadd_library(lib lib.c)\n'
+        + 'add_executable(ok ok.c)\nadd_executable(bad bad.c)\nadd_executable(quits quits.c)\ntarget_link_libraries(quits lib)\n'
+        + 'add_test(NAME adds COMMAND ok)\nadd_test(NAME adds_twice COMMAND ok --twice)\nadd_test(NAME breaks COMMAND bad)\nadd_test(NAME missing COMMAND no-such-program)\nadd_test(NAME quits COMMAND quits early)\n',
       'ok.c': 'int main(void) { return 0; }\n',
       'bad.c': 'int main(void) { return 1; }\n',
+      // The deliverable's function ends the process with success before the test can check it.
+      'lib.c': '#include <stdlib.h>\nint answer(void) { exit(0); }\n',
+      'quits.c': 'int answer(void);\nint main(void) { return answer() == 42 ? 0 : 1; }\n',
     });
     // The spec's command with a build folder of this test's own (the verifier's is its container's /tmp).
     const command = LANGUAGE_SPECS.c.spec.command.map((a) => a.replaceAll('/tmp/pwp-ctest-build', join(root, 'build')));
-    assert.deepEqual(grade(ws, 'ctest', command, ['adds', 'breaks', 'missing']), { adds: 'passed', breaks: 'failed', missing: 'failed' });
+    assert.deepEqual(grade(ws, 'ctest', command, ['adds', 'adds_twice', 'breaks', 'missing', 'quits']),
+      { adds: 'passed', adds_twice: 'passed', breaks: 'failed', missing: 'failed', quits: 'failed' });
+    assert.match(readFileSync(join(root, 'report-ctest.xml'), 'utf8'), /quits: failed: ctest passed it, but its main did not return 0/);
   });
 
   it('grades Maven surefire reports run for real (JUnit 5), and never reports left in the workspace', function () {

@@ -32,11 +32,47 @@ def ctest_line(i, n, name, outcome):
 def ctest(rc, tmp_path, monkeypatch):
     monkeypatch.setattr(rc, "_which", lambda name, env: "/usr/bin/" + name)
     c = rc.CtestCanary(tmp_path, {"PATH": "/usr/bin"}, tmp_path)
-    return c
+    # One executable with the canary's main, which every test runs with its name.
+    (tmp_path / "prog").write_text("")
+    (c.dir / "exe_0_.txt").write_text(str(tmp_path / "prog"))
+    yield c
+    for fd in c.pass_fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
 
 
-def ctest_run(c, tests, summary=True, extra=""):
-    """A run's report and console: tests as [(name, 'Passed' | '***Failed' | ...)]."""
+def channel(c, lines):
+    """What the run's processes wrote on the canary's channel, which then closes."""
+    for line in lines:
+        os.write(c.fd, line.encode())
+    os.close(c.fd)
+
+
+def fnv(args):
+    # FNV-1a, 32 bits, over each argument and its NUL (C_MAIN's hash, written out again here).
+    h = 0x811C9DC5
+    for b in b"".join(a.encode() + b"\0" for a in args):
+        h = ((h ^ b) * 0x01000193) % (1 << 32)
+    return "%08x" % h
+
+
+def returned(c, name, code=0, i=0):
+    """C_MAIN's line for executable i run with the argument `name`, whose main returned `code`."""
+    return "%s %s %03d\n" % (c.keys[i].hex(), fnv([name]), code)
+
+
+def ctest_run(c, tests, summary=True, extra="", report=None):
+    """A run's report and console: tests as [(name, 'Passed' | '***Failed' | ...)]; ctest's list of
+    them (each runs the executable with its name); on the channel, `report` (by default a line for
+    each test that passed: its main returned 0)."""
+    companion = set(c.names[2] + c.names[3])
+    listing = {"kind": "ctestInfo", "tests": [{"name": n, "command": ["/usr/bin/companion" if n in companion else str(c.dir.parent / "prog"), n]} for n, _ in tests]}
+    (c.reports / "list.json").write_text(json.dumps(listing))
+    if report is None:
+        report = [returned(c, n) for n, o in tests if o == "Passed" and n not in companion]
+    channel(c, report)
     failed = sum(1 for _, o in tests if "Failed" in o or o == "***Not Run")
     cases = "".join('<testcase name="%s" classname="%s" status="%s">%s</testcase>' % (
         n, n, "run" if o == "Passed" else "fail" if "Failed" in o else "notrun", "<failure message=\"Failed\"/>" if "Failed" in o else "")
@@ -90,6 +126,41 @@ def test_ctest_forgeries_are_tampering(rc, ctest, how, evidence):
 def test_ctest_without_a_report_ran_nothing(rc, ctest):
     with pytest.raises(rc.NoRun):
         ctest.check(2, "CMake Error at CMakeLists.txt:3")
+
+
+def test_ctest_a_test_whose_main_did_not_return_0_failed_whatever_ctest_says(rc, ctest):
+    # alpha's process ended before its main returned (no line), beta's main returned 1 and the
+    # process still exited 0, gamma's returned 0 twice over (one line per run counts once).
+    tests = [("alpha", "Passed"), ("beta", "Passed"), ("gamma", "Passed"), ("delta", "***Failed")] + canary_tests(ctest)
+    report = [returned(ctest, ctest.names[0][0]), returned(ctest, "beta", 1), returned(ctest, "gamma"), returned(ctest, "delta")]
+    found = ctest.check(8, ctest_run(ctest, tests, report=report))
+    assert found["alpha"].startswith("failed: ctest passed it, but its main did not return 0")
+    assert found["beta"].startswith("failed: ") and found["gamma"] == "passed" and found["delta"] == "failed"
+
+
+@pytest.mark.parametrize("how, evidence", [
+    ("no canary line", "passed without its main's report on the canary's channel"),
+    ("a line of its own", "a line that no canary main wrote"),
+    ("another executable's key", "a line that no canary main wrote"),
+])
+def test_ctest_the_channel_carries_only_the_canarys_mains(rc, ctest, how, evidence):
+    tests = [("alpha", "Passed")] + canary_tests(ctest)
+    report = [returned(ctest, "alpha")]
+    if how != "no canary line":
+        report.append(returned(ctest, ctest.names[0][0]))
+    if how == "a line of its own":
+        report.append("%s %s 000\n" % ("0" * 32, fnv(["alpha"])))
+    if how == "another executable's key":
+        report.append("%s %s 000\n" % (ctest.keys[0].hex()[::-1], fnv(["alpha"])))
+    with pytest.raises(rc.Tampering, match=evidence):
+        ctest.check(8, ctest_run(ctest, tests, report=report))
+
+
+def test_ctest_what_the_shim_found_defined_is_tampering(rc, ctest):
+    log = "[100%] Built target test_x\npwp canary: /b/test_x defines strcmp, a function of the C library the tests compare, report or end with\n"
+    channel(ctest, [])
+    with pytest.raises(rc.Tampering, match="test_x defines strcmp"):
+        ctest.check(3, log)
 
 
 def test_the_replayed_includes_keep_the_order_find_quoted_headers_beside_their_source_and_leave_sources_out(rc, tmp_path):
