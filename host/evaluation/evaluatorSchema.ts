@@ -55,6 +55,13 @@ const TestsEvaluator = z.object({
    */
   innerRecorder: RelPath.refine((p) => p.split('/').slice(0, -1).some((s) => s.startsWith('.')), 'must be in a dot-folder (the grader\'s own)').optional(),
   /**
+   * The command is a grader that builds the repository's C and C++ tests itself (SWE-bench's log
+   * grader for ctest): their hidden sources outside the grader's dot-folders are sealed, and their
+   * text reaches the grader's own process from the verifier's broker, which it asks before the
+   * build (its compiler launcher compiles them from copies no build can name).
+   */
+  innerBuild: z.boolean().optional(),
+  /**
    * The task's own grading step run as root before the tests (from /, with the hidden folder,
    * which is root's alone, readable): for a grader that must hold what the tests' user may not
    * read (SWT-Bench's gold patch). It must never run the agent's code as root: it runs it as

@@ -237,6 +237,8 @@ export interface SealBroker {
   launch: string;
   /** A grader's recorder (the evaluator's innerRecorder, as a verifier path), which the broker accepts as a Python asker's script. */
   recorders?: string[];
+  /** The files are emptied for the run rather than closed (innerBuild: CMake takes an unreadable source for a missing one). */
+  empty?: boolean;
   /**
    * For a node script: the preload to put in NODE_OPTIONS, the node binary to make exec-only, and
    * the image's node runners by their real paths, which the broker accepts as a node asker's script.
@@ -257,7 +259,8 @@ export function sealBrokerFor(e: Pick<TestsEvaluator, 'framework' | 'command'> &
 }
 
 /** The broker of a grader's inner run (innerSealedTests): the pytest launch's, and the grader's recorder where it has one. */
-export function innerSealBroker(e: { innerRecorder?: string }): SealBroker {
+export function innerSealBroker(e: { innerRecorder?: string; innerBuild?: boolean }): SealBroker {
+  if (e.innerBuild) return { ...SEAL_BROKER, empty: true };
   return e.innerRecorder ? { ...SEAL_BROKER, recorders: [`/workspace/${e.innerRecorder}`] } : SEAL_BROKER;
 }
 
@@ -284,12 +287,17 @@ function jsOutsideGraders(hiddenFiles: readonly string[]): string[] {
  * script, but those the grader's run itself takes on its descriptor.
  */
 export function innerSealedTests(
-  e: Pick<TestsEvaluator, 'framework' | 'command'> & { innerPytest?: boolean; innerRecorder?: string }, hiddenFiles: readonly string[],
+  e: Pick<TestsEvaluator, 'framework' | 'command'> & { innerPytest?: boolean; innerRecorder?: string; innerBuild?: boolean }, hiddenFiles: readonly string[],
 ): string[] {
-  if (!(e.innerPytest || e.innerRecorder) || e.framework !== 'pytest' || !pytestArgs(e.command)) return [];
+  if (!(e.innerPytest || e.innerRecorder || e.innerBuild) || e.framework !== 'pytest' || !pytestArgs(e.command)) return [];
   const own = new Set(sealedTests(e, hiddenFiles));
+  // A grader's build (innerBuild): the C and C++ sources and headers, which its compiler launcher takes.
+  if (e.innerBuild) return hiddenFiles.filter((p) => C_SOURCE.test(p) && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
   return pythonOutsideGraders(hiddenFiles).filter((p) => !own.has(p));
 }
+
+/** C and C++ sources and headers. */
+const C_SOURCE = /\.(c|cc|cpp|cxx|c\+\+|C|h|hh|hpp|hxx|h\+\+|H|inc|ipp|tpp)$/;
 
 /** The hidden Python files outside the grader's own dot-folders, as paths in the verifier. */
 function pythonOutsideGraders(hiddenFiles: readonly string[]): string[] {

@@ -72,22 +72,34 @@ try { hiddenMode = fs.statSync(spec.layout.hidden).mode & 0o7777; fs.chmodSync(s
 // the tests on a pipe the verifier's plugin reads before any code of the workspace runs; that of
 // spec.sealBroker.files to the one pytest run the broker serves (a test script's, or the one a
 // grader starts).
-function readSealed(paths) {
+// Emptied instead (`empty`), a file stays readable and there: CMake takes an unreadable source for a
+// missing one, and a grader's build compiles the text it got from the broker.
+function readSealed(paths, empty) {
   const out = [];
   for (const p of paths) {
     let fd;
     try {
-      fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+      fd = fs.openSync(p, (empty ? fs.constants.O_RDWR : fs.constants.O_RDONLY) | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
       const st = fs.fstatSync(fd);
       if (!st.isFile() || st.uid !== 0 || st.size > MAX) continue;
-      out.push({ path: p, mode: st.mode & 0o7777, text: fs.readFileSync(fd).toString('base64') });
-      fs.fchmodSync(fd, 0o600);
+      out.push({ path: p, mode: st.mode & 0o7777, text: fs.readFileSync(fd).toString('base64'), emptied: !!empty });
+      if (empty) fs.ftruncateSync(fd, 0);
+      else fs.fchmodSync(fd, 0o600);
     } catch { /* not there: nothing to seal */ } finally { if (fd !== undefined) fs.closeSync(fd); }
   }
   return out;
 }
+/** An emptied file's text back (root's file, in the intake's root-owned folder: no link to follow). */
+function refill(f) {
+  let fd;
+  try {
+    fd = fs.openSync(f.path, fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    const text = Buffer.from(f.text, 'base64');
+    if (fs.fstatSync(fd).isFile()) fs.writeSync(fd, text, 0, text.length, 0);
+  } catch { /* gone */ } finally { if (fd !== undefined) fs.closeSync(fd); }
+}
 const sealed = readSealed(spec.seal || []);
-const brokered = spec.sealBroker ? readSealed(spec.sealBroker.files.filter((p) => !(spec.seal || []).includes(p))) : [];
+const brokered = spec.sealBroker ? readSealed(spec.sealBroker.files.filter((p) => !(spec.seal || []).includes(p)), spec.sealBroker.empty) : [];
 const locked = [...sealed, ...brokered];
 if (spec.report) spawnSync('setpriv', [...asTests, 'mkdir', '-p', '-m', '755', require('node:path').dirname(spec.report)], { stdio: 'ignore' });
 const canary = process.env[spec.layout.canaryEnv] ? JSON.parse(process.env[spec.layout.canaryEnv]) : undefined;
@@ -212,7 +224,7 @@ async function finish(code, signal, started) {
   const report = spec.report ? readReport(spec.report) : {};
   if (canary && canaryOnFd === undefined) fs.rmSync(canary.dir, { recursive: true, force: true });
   if (hiddenMode !== undefined && !survivors) fs.chmodSync(spec.layout.hidden, hiddenMode);
-  if (!survivors) for (const f of locked) { try { fs.chmodSync(f.path, f.mode); } catch { /* gone */ } }
+  if (!survivors) for (const f of locked) { if (f.emptied) refill(f); try { fs.chmodSync(f.path, f.mode); } catch { /* gone */ } }
   if (!survivors && cargo) cargo.unlock();
   if (!survivors && nodeMode !== undefined) { try { fs.chmodSync(nodeSeal.binary, nodeMode); } catch { /* kept exec-only */ } }
   if (report.data) fs.writeFileSync(results + '/report', report.data, { mode: 0o644 });

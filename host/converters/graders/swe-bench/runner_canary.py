@@ -206,6 +206,23 @@ function(pwp_canary_add)
   enable_testing()
   pwp_canary_targets("${CMAKE_SOURCE_DIR}" all)
   list(SORT all)
+  # A target that compiles a sealed source compiles through the grader's launcher (compile_shim).
+  foreach(t IN LISTS all)
+    get_target_property(type ${t} TYPE)
+    get_target_property(imported ${t} IMPORTED)
+    if(NOT PWP_SEALED OR imported OR NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY)$")
+      continue()
+    endif()
+    get_target_property(srcs ${t} SOURCES)
+    get_target_property(sdir ${t} SOURCE_DIR)
+    foreach(s IN LISTS srcs)
+      get_filename_component(s "${s}" ABSOLUTE BASE_DIR "${sdir}")
+      if(s IN_LIST PWP_SEALED)
+        set_target_properties(${t} PROPERTIES C_COMPILER_LAUNCHER "${PWP_LAUNCHER}" CXX_COMPILER_LAUNCHER "${PWP_LAUNCHER}")
+        break()
+      endif()
+    endforeach()
+  endforeach()
   get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
   set(i 0)
   foreach(t IN LISTS all)
@@ -426,13 +443,14 @@ INCLUDE_LINE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M
 HEADER_EXT = re.compile(r"\.(c|cc|cpp|cxx|c\+\+|C|m|mm|s|S)$")
 
 
-def replayed_includes(files):
+def replayed_includes(files, sealed=None):
     """The #include lines of the executable's sources, in order, each guarded by __has_include
-    (a quoted one as found beside its source), leaving out included sources (.c, .cc...)."""
+    (a quoted one as found beside its source), leaving out included sources (.c, .cc...). A
+    sealed source is read from its copy (`sealed`: path -> copy)."""
     out, seen = [], set()
     for f in files:
         try:
-            text = pathlib.Path(f).read_text(errors="replace")
+            text = pathlib.Path((sealed or {}).get(f, f)).read_text(errors="replace")
         except OSError:
             continue
         for m in INCLUDE_LINE.finditer(text):
@@ -461,12 +479,19 @@ def shadow_check():
 
 
 class CtestCanary:
-    def __init__(self, workspace, env, scratch):
+    """ctest's canary. `sealed`: the hidden test sources the verifier sealed ({path: text}: root's
+    alone while the tests' user runs anything), which the compiler launcher (compile_shim)
+    compiles from copies in the canary's folder, a folder no source can name (.incbin and
+    #include take no pattern); the ctest shim removes the copies before any test runs."""
+
+    def __init__(self, workspace, env, scratch, sealed=None):
         self.workspace, self.scratch = workspace, scratch
         self.dir = scratch / ("c" + word(16))
         self.dir.mkdir(mode=0o700)
         self.reports = scratch / ("r" + word(16))
         self.reports.mkdir(mode=0o700)
+        bins = scratch / ("b" + word(16))
+        bins.mkdir(mode=0o700)
         self.names = [[snake() for _ in range(MAX_EXECUTABLES)] for _ in range(4)]
         self.keys = [secrets.token_bytes(16) for _ in range(MAX_EXECUTABLES)]
         self.env = dict(env)
@@ -482,17 +507,27 @@ class CtestCanary:
         self.reported = []
         self._reader = threading.Thread(target=self._read_channel, args=(read,), daemon=True)
         self._reader.start()
-        bins = scratch / ("b" + word(16))
-        bins.mkdir(mode=0o700)
         cmake, ctest = _which("cmake", env), _which("ctest", env)
         lists = "\n".join('set(%s "%s")' % (k, ";".join(v)) for k, v in zip(("PWP_PASS", "PWP_FAIL", "PWP_HPASS", "PWP_HFAIL"), self.names))
-        (self.dir / "canary.cmake").write_text(lists + CTEST_CANARY_CMAKE.replace("@DIR@", str(self.dir)).replace("@MAX@", str(MAX_EXECUTABLES)))
         (self.dir / "inject.cmake").write_text(CTEST_INJECT_CMAKE.replace("@DIR@", str(self.dir)))
         # What the cmake shim needs to write the canary's sources; the ctest shim removes them
         # (and this) before any test runs.
         split = [secrets.token_bytes(16) for _ in self.keys]
         halves = [[k1.hex(), bytes(a ^ b for a, b in zip(k1, k)).hex()] for k1, k in zip(split, self.keys)]
-        (self.dir / "spec.json").write_text(json.dumps({"dir": str(self.dir), "names": self.names, "keys": halves, "fd": fd}))
+        # Under the same paths below a folder of the canary's, so that a quoted include of one
+        # sealed file by another finds its copy.
+        copies = {}
+        for path, text in sorted((sealed or {}).items()):
+            copy = self.dir / "s" / os.path.normpath(path).lstrip("/")
+            copy.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            copy.write_bytes(text)
+            copies[os.path.normpath(path)] = str(copy)
+        if copies:
+            # Not named as a compiler: this folder is first on the tests' PATH.
+            _script(bins / "pwp-compile", shim("compile_shim", str(self.dir)))
+            lists += '\nset(PWP_SEALED "%s")\nset(PWP_LAUNCHER "%s")' % (";".join(copies), bins / "pwp-compile")
+        (self.dir / "canary.cmake").write_text(lists + CTEST_CANARY_CMAKE.replace("@DIR@", str(self.dir)).replace("@MAX@", str(MAX_EXECUTABLES)))
+        (self.dir / "spec.json").write_text(json.dumps({"dir": str(self.dir), "names": self.names, "keys": halves, "fd": fd, "sealed": copies, "launcher": str(bins / "pwp-compile") if copies else None}))
         _script(bins / "cmake", shim("cmake_shim", cmake, str(self.dir), env.get("PATH", "")))
         _script(bins / "ctest", shim("ctest_shim", ctest, str(self.reports), str(self.dir), env.get("PATH", "")))
         self.env["PATH"] = str(bins) + os.pathsep + env.get("PATH", "")
@@ -653,8 +688,7 @@ def cmake_shim(real, canary_dir, path, args):
         os.execv(real, [real] + args)
     r = subprocess.run([real, "-DCMAKE_PROJECT_INCLUDE=%s/inject.cmake" % canary_dir] + args)
     if r.returncode == 0:
-        spec = json.loads(pathlib.Path(canary_dir, "spec.json").read_text())
-        write_c_sources(pathlib.Path(canary_dir), spec)
+        write_c_sources(pathlib.Path(canary_dir), json.loads(pathlib.Path(canary_dir, "spec.json").read_text()))
     sys.exit(r.returncode)
 
 
@@ -676,7 +710,7 @@ def write_c_sources(d, spec):
         (d / ("main_%d.%s" % (i, ext))).write_text(C_MAIN.replace("@EXTERN@", extern).replace("@PASS@", names[0][i]).replace("@FAIL@", names[1][i])
                                                     .replace("@K1@", c_bytes(spec["keys"][i][0])).replace("@K2@", c_bytes(spec["keys"][i][1])).replace("@FD@", str(spec["fd"])))
         (d / ("headers_%d.%s" % (i, ext))).write_text(
-            C_HEADERS.replace("@INCLUDES@", replayed_includes(files.split("|"))).replace("@SHADOW@", shadow_check())
+            C_HEADERS.replace("@INCLUDES@", replayed_includes(files.split("|"), spec.get("sealed", {}))).replace("@SHADOW@", shadow_check())
             .replace("@HPASS@", names[2][i]).replace("@HFAIL@", names[3][i]))
 
 
@@ -711,6 +745,20 @@ def interposed(canary_dir, test_dir, env):
     return found
 
 
+def compile_shim(canary_dir, args):
+    """The compiler launcher of a build with sealed sources: a compilation of one compiles its
+    copy instead, as if from its own folder (quoted includes beside it, __FILE__ and debug
+    information its path); any other runs as it is."""
+    spec = json.loads(pathlib.Path(canary_dir, "spec.json").read_text())
+    sealed = spec.get("sealed") or {}
+    at = next((j for j, a in enumerate(args) if j and os.path.isabs(a) and os.path.normpath(a) in sealed), None)
+    if at is not None:
+        original = os.path.normpath(args[at])
+        copy = sealed[original]
+        args = [args[0], "-iquote", os.path.dirname(original), "-ffile-prefix-map=%s/s=" % canary_dir] + args[1:at] + [copy] + args[at + 1:]
+    os.execvp(args[0], args)
+
+
 def ctest_shim(real, reports, canary_dir, path, args):
     """`ctest`: its JUnit report to the grader's folder, and beside it the list of the tests as
     it will run them (which executable, which arguments: CtestCanary.commands); the canary's
@@ -735,6 +783,8 @@ def ctest_shim(real, reports, canary_dir, path, args):
             f.unlink()
         except OSError:
             pass
+    # The sealed sources' copies too: from here on only the tests run.
+    shutil.rmtree(d / "s", ignore_errors=True)
     os.execve(real, [real, "--output-junit", "%s/%s.xml" % (reports, word(12))] + args, env)
 
 
@@ -1069,6 +1119,18 @@ def surefire_reports(workspace):
     return [p for p in workspace.rglob("TEST-*.xml") if p.parent.name == "surefire-reports"]
 
 
+def sealed_sources(env):
+    """The hidden sources the verifier sealed for this grader's build (the evaluator's innerBuild),
+    {path: text}, from its broker (through the verifier's pwp_sealed, which its pytest plugin
+    loaded in this process), asked once, before anything of the workspace's runs; none outside
+    the verifier. The broker's socket is then taken out of the command's environment."""
+    broker = env.pop("PWP_SEAL_BROKER", None)
+    if not broker or "pwp_sealed" not in sys.modules:
+        return {}
+    os.environ["PWP_SEAL_BROKER"] = broker
+    return sys.modules["pwp_sealed"].read()
+
+
 def run_with_canary(spec, workspace, env, tail=3000):
     """(statuses by test, the log's tail, the problem or None) for a run of spec's command with
     its runner's canary; a problem that starts with "tampering suspected" is the evidence."""
@@ -1080,7 +1142,7 @@ def run_with_canary(spec, workspace, env, tail=3000):
     try:
         try:
             if log_kind == "ctest":
-                canary = CtestCanary(workspace, env, scratch)
+                canary = CtestCanary(workspace, env, scratch, sealed_sources(env))
             elif log_kind == "cargo":
                 canary = CargoCanary(workspace, env, scratch)
             elif log_kind == "surefire":

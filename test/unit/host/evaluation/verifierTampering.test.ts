@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { goRunOf, graderRunFlags, imageRunner, innerSealedTests, JEST_SCRIPT, MOCHA_SCRIPT, NODE_BINARY, SEAL_PRELOAD, sealBrokerFor, sealedTests, testsEnv } from '../../../../host/evaluation/isolatedRunner';
+import { goRunOf, graderRunFlags, imageRunner, innerSealBroker, innerSealedTests, JEST_SCRIPT, MOCHA_SCRIPT, NODE_BINARY, SEAL_PRELOAD, sealBrokerFor, sealedTests, testsEnv } from '../../../../host/evaluation/isolatedRunner';
 import { cargoRunOf } from '../../../../host/evaluation/cargoRun';
 import { crossCheck, jestSummary, pytestSummary, tapSummary } from '../../../../host/evaluation/runnerOutput';
 import { findJsTampering } from '../../../../host/evaluation/jsCodeCheck';
@@ -179,6 +179,14 @@ describe('isolated runners', () => {
     assert.deepEqual(innerSealedTests({ ...e, innerPytest: true }, hidden), ['/workspace/tests/test_calc.py', '/workspace/tests/conftest.py']);
     assert.deepEqual(innerSealedTests(e, hidden), [], 'only where the task says its grader runs pytest');
     assert.deepEqual(innerSealedTests({ framework: 'pytest', command: ['bash', 'run.sh'], innerPytest: true }, hidden), [], 'a script gets them all from the broker already');
+  });
+
+  it('seals a grader\'s C and C++ build (innerBuild): every hidden source and header outside its dot-folder, emptied rather than closed', () => {
+    const hidden = ['.swebench/test_swebench.py', '.swebench/runner_canary.py', 'tests/CMakeLists.txt', 'tests/test_x.c', 'tests/util.hpp', 'tests/data/in.txt', 'tests/more.cc'];
+    const e = { framework: 'pytest' as const, command: ['python3', '-m', 'pytest', '-q', '.swebench/test_swebench.py'] };
+    assert.deepEqual(innerSealedTests({ ...e, innerBuild: true }, hidden), ['/workspace/tests/test_x.c', '/workspace/tests/util.hpp', '/workspace/tests/more.cc']);
+    assert.deepEqual(innerSealBroker({ innerBuild: true }).empty, true, 'CMake takes an unreadable source for a missing one');
+    assert.equal(innerSealBroker({}).empty, undefined);
   });
 
   it('runs the grader\'s own pytest file without the workspace\'s conftest.py and ini file', () => {

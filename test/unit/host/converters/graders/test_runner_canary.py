@@ -400,3 +400,40 @@ def test_go_forgeries_are_tampering(go, rc, how, evidence):
         code = 0
     with pytest.raises(rc.Tampering, match=evidence):
         go.check(code, log)
+
+
+def test_ctest_sealed_sources_are_compiled_from_copies_the_tests_never_see(rc, tmp_path, monkeypatch):
+    # The verifier's broker gave the grader the hidden sources: the compiler launcher compiles a
+    # sealed one from its copy, as if from its own folder, and leaves every other compilation alone.
+    monkeypatch.setattr(rc, "_which", lambda name, env: "/usr/bin/" + name)
+    sealed = {"/workspace/tests/t.c": b"int main(void) { return 0; }\n", "/workspace/tests/t.h": b"#define X 1\n"}
+    c = rc.CtestCanary(tmp_path, {"PATH": "/usr/bin"}, tmp_path, sealed)
+    spec = json.loads((c.dir / "spec.json").read_text())
+    copy = spec["sealed"]["/workspace/tests/t.c"]
+    assert copy.startswith(str(c.dir / "s")) and pathlib.Path(copy).read_bytes() == sealed["/workspace/tests/t.c"]
+    assert pathlib.Path(spec["sealed"]["/workspace/tests/t.h"]).parent == pathlib.Path(copy).parent
+    assert spec["launcher"] and os.access(spec["launcher"], os.X_OK)
+    ran = []
+    monkeypatch.setattr(rc.os, "execvp", lambda f, args: ran.append(args))
+    rc.compile_shim(str(c.dir), ["/usr/bin/cc", "-Iinclude", "-o", "t.c.o", "-c", "/workspace/tests/t.c"])
+    rc.compile_shim(str(c.dir), ["/usr/bin/cc", "-o", "lib.c.o", "-c", "/workspace/src/lib.c"])
+    assert ran[0] == ["/usr/bin/cc", "-iquote", "/workspace/tests", "-ffile-prefix-map=%s/s=" % c.dir, "-Iinclude", "-o", "t.c.o", "-c", copy]
+    assert ran[1] == ["/usr/bin/cc", "-o", "lib.c.o", "-c", "/workspace/src/lib.c"]
+    for fd in c.pass_fds:
+        os.close(fd)
+
+
+def test_ctest_the_grader_asks_the_broker_once_and_keeps_its_socket_from_the_tests(rc, monkeypatch):
+    asked = []
+
+    class Sealed:
+        @staticmethod
+        def read():
+            asked.append(os.environ.pop("PWP_SEAL_BROKER"))
+            return {"/workspace/tests/t.c": b"x"}
+
+    monkeypatch.setitem(sys.modules, "pwp_sealed", Sealed)
+    env = {"PWP_SEAL_BROKER": "/pwp/seal/x.sock", "PATH": "/usr/bin"}
+    assert rc.sealed_sources(env) == {"/workspace/tests/t.c": b"x"}
+    assert asked == ["/pwp/seal/x.sock"] and "PWP_SEAL_BROKER" not in env
+    assert rc.sealed_sources({"PATH": "/usr/bin"}) == {}
