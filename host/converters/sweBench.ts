@@ -175,8 +175,8 @@ export function sweTask(inst: SweInstance, o: SweOptions, where = inst.instance_
       evaluator = {
         kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], expected: tests.map(logCaseId), scoring: 'all', timeoutSec: TIMEOUT_SEC,
         ...(own ? { innerRecorder: RECORDER_FILE } : {}),
-        // ctest's hidden C and C++ sources sealed: the grader's compiler launcher builds them from the broker's text.
-        ...(spec.log === 'ctest' && !o.testCommand ? { innerBuild: true } : {}),
+        // ctest's and surefire's hidden sources sealed: the grader's compiler launcher (javac for Maven) builds them from the broker's text.
+        ...((spec.log === 'ctest' || spec.log === 'surefire') && !o.testCommand ? { innerBuild: true } : {}),
       };
     }
     // The harness's pins: Debian's packages where they meet them, else wheels the user supplies (the task is pending until then).

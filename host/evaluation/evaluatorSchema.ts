@@ -55,10 +55,11 @@ const TestsEvaluator = z.object({
    */
   innerRecorder: RelPath.refine((p) => p.split('/').slice(0, -1).some((s) => s.startsWith('.')), 'must be in a dot-folder (the grader\'s own)').optional(),
   /**
-   * The command is a grader that builds the repository's C and C++ tests itself (SWE-bench's log
-   * grader for ctest): their hidden sources outside the grader's dot-folders are sealed, and their
-   * text reaches the grader's own process from the verifier's broker, which it asks before the
-   * build (its compiler launcher compiles them from copies no build can name).
+   * The command is a grader that builds the repository's C, C++ or Java tests itself (SWE-bench's
+   * log grader for ctest and Maven): their hidden sources outside the grader's dot-folders are
+   * emptied for the run, and their text reaches the grader's own process from the verifier's
+   * broker, which it asks before the build (its compiler launcher, or the javac Maven forks,
+   * compiles them from copies no build can name).
    */
   innerBuild: z.boolean().optional(),
   /**

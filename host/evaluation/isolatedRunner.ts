@@ -291,13 +291,13 @@ export function innerSealedTests(
 ): string[] {
   if (!(e.innerPytest || e.innerRecorder || e.innerBuild) || e.framework !== 'pytest' || !pytestArgs(e.command)) return [];
   const own = new Set(sealedTests(e, hiddenFiles));
-  // A grader's build (innerBuild): the C and C++ sources and headers, which its compiler launcher takes.
-  if (e.innerBuild) return hiddenFiles.filter((p) => C_SOURCE.test(p) && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
+  // A grader's build (innerBuild): the C, C++ and Java sources and headers, which its compiler launcher takes.
+  if (e.innerBuild) return hiddenFiles.filter((p) => BUILT_SOURCE.test(p) && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
   return pythonOutsideGraders(hiddenFiles).filter((p) => !own.has(p));
 }
 
-/** C and C++ sources and headers. */
-const C_SOURCE = /\.(c|cc|cpp|cxx|c\+\+|C|h|hh|hpp|hxx|h\+\+|H|inc|ipp|tpp)$/;
+/** C and C++ sources and headers, and Java sources. */
+const BUILT_SOURCE = /\.(c|cc|cpp|cxx|c\+\+|C|h|hh|hpp|hxx|h\+\+|H|inc|ipp|tpp|java)$/;
 
 /** The hidden Python files outside the grader's own dot-folders, as paths in the verifier. */
 function pythonOutsideGraders(hiddenFiles: readonly string[]): string[] {

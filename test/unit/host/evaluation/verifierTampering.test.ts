@@ -181,10 +181,10 @@ describe('isolated runners', () => {
     assert.deepEqual(innerSealedTests({ framework: 'pytest', command: ['bash', 'run.sh'], innerPytest: true }, hidden), [], 'a script gets them all from the broker already');
   });
 
-  it('seals a grader\'s C and C++ build (innerBuild): every hidden source and header outside its dot-folder, emptied rather than closed', () => {
-    const hidden = ['.swebench/test_swebench.py', '.swebench/runner_canary.py', 'tests/CMakeLists.txt', 'tests/test_x.c', 'tests/util.hpp', 'tests/data/in.txt', 'tests/more.cc'];
+  it('seals a grader\'s C, C++ and Java build (innerBuild): every hidden source and header outside its dot-folder, emptied rather than closed', () => {
+    const hidden = ['.swebench/test_swebench.py', '.swebench/runner_canary.py', 'tests/CMakeLists.txt', 'tests/test_x.c', 'tests/util.hpp', 'tests/in.txt', 'src/test/XTest.java'];
     const e = { framework: 'pytest' as const, command: ['python3', '-m', 'pytest', '-q', '.swebench/test_swebench.py'] };
-    assert.deepEqual(innerSealedTests({ ...e, innerBuild: true }, hidden), ['/workspace/tests/test_x.c', '/workspace/tests/util.hpp', '/workspace/tests/more.cc']);
+    assert.deepEqual(innerSealedTests({ ...e, innerBuild: true }, hidden), ['/workspace/tests/test_x.c', '/workspace/tests/util.hpp', '/workspace/src/test/XTest.java']);
     assert.deepEqual(innerSealBroker({ innerBuild: true }).empty, true, 'CMake takes an unreadable source for a missing one');
     assert.equal(innerSealBroker({}).empty, undefined);
   });

@@ -437,3 +437,34 @@ def test_ctest_the_grader_asks_the_broker_once_and_keeps_its_socket_from_the_tes
     assert rc.sealed_sources(env) == {"/workspace/tests/t.c": b"x"}
     assert asked == ["/pwp/seal/x.sock"] and "PWP_SEAL_BROKER" not in env
     assert rc.sealed_sources({"PATH": "/usr/bin"}) == {}
+
+
+def test_surefire_sealed_sources_are_compiled_from_copies_removed_once_compiled(rc, tmp_path, monkeypatch):
+    # Maven forks the canary's javac with an argument file: a sealed source is compiled from its
+    # copy, every other argument goes as it came, and the copies it used are gone when it returns.
+    test = tmp_path / "src/test/java/org/x/XTest.java"
+    test.parent.mkdir(parents=True)
+    test.write_text("")
+    text = b'package org.x;\nimport org.junit.jupiter.api.Test;\nclass XTest { @Test void t() { String s = "a \\"b\\" c"; } }\n'
+    c = rc.SurefireCanary(tmp_path, {"PATH": "/usr/bin"}, tmp_path, ["org.x.XTest#t"], {str(test): text})
+    assert c.compiler[0] == "-Dmaven.compiler.fork=true" and c.placed, "the canary class beside it, its flavour read from the copy"
+    assert "org.junit.jupiter" in c.placed[0].read_text()
+    shim = c.compiler[1].split("=", 1)[1]
+    folder = os.path.dirname(shim)
+    copy = c.copies[str(test)]
+    argfile = tmp_path / "args"
+    argfile.write_text('"-d"\n"/w/target/test-classes"\n"-sourcepath"\n"/w/src/test/java:"\n"%s"\n"C:\\\\odd \\"name\\""\n' % test)
+    assert rc.javac_arguments(argfile.read_text())[-1] == 'C:\\odd "name"'
+    seen = {}
+
+    def javac(argv):
+        seen["args"] = rc.javac_arguments(pathlib.Path(argv[1][1:]).read_text())
+        return subprocess.CompletedProcess(argv, 0)
+
+    monkeypatch.setattr(rc.subprocess, "run", javac)
+    monkeypatch.setattr(rc.shutil, "which", lambda name, path=None: "/usr/bin/javac")
+    with pytest.raises(SystemExit) as end:
+        rc.javac_shim(folder, "/usr/bin", ["@" + str(argfile)])
+    assert end.value.code == 0
+    assert seen["args"] == ["-d", "/w/target/test-classes", "-sourcepath", "/w/src/test/java:", copy, 'C:\\odd "name"']
+    assert not os.path.exists(copy), "the copy is gone before surefire runs the tests"

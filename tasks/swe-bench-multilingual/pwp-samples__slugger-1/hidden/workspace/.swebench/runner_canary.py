@@ -932,9 +932,27 @@ def surefire_report_cases(path):
 
 
 class SurefireCanary:
-    def __init__(self, workspace, env, scratch, tests):
+    """surefire's canary. `sealed`: the hidden test sources the verifier sealed ({path: text}:
+    emptied while the tests' user runs anything), which javac_shim, the compiler Maven forks,
+    compiles from copies in a folder no source can name, removed once compiled, before any test
+    runs."""
+
+    def __init__(self, workspace, env, scratch, tests, sealed=None):
         self.workspace = workspace
         self.env = dict(env)
+        self.copies = {}
+        self.compiler = []
+        if sealed:
+            folder = scratch / ("j" + word(16))
+            for path, text in sorted(sealed.items()):
+                # Under its own name: javac wants a public class in a file named after it.
+                copy = folder / ("s%d" % len(self.copies)) / os.path.basename(path)
+                copy.parent.mkdir(mode=0o700, parents=True)
+                copy.write_bytes(text)
+                self.copies[os.path.normpath(path)] = str(copy)
+            (folder / "sealed.json").write_text(json.dumps(self.copies))
+            _script(folder / "pwp-javac", shim("javac_shim", str(folder), env.get("PATH", "")))
+            self.compiler = ["-Dmaven.compiler.fork=true", "-Dmaven.compiler.executable=%s" % (folder / "pwp-javac")]
         self.cls = word(1).upper() + word(secrets.choice((6, 7, 8))) + "Test"
         self.passing, self.failing = word(1) + word(9), word(1) + word(9)
         self.placed = []
@@ -950,7 +968,7 @@ class SurefireCanary:
         folder = test_file.parent
         if any(p.parent == folder for p in self.placed):
             return
-        text = test_file.read_text(errors="replace")
+        text = pathlib.Path(self.copies.get(os.path.normpath(str(test_file)), test_file)).read_text(errors="replace")
         flavour = "jupiter" if "org.junit.jupiter" in text else "testng" if "org.testng" in text else "junit4" if re.search(r"\borg\.junit\b|\bjunit\.framework\b", text) else "jupiter"
         root = folder
         for _ in pkg.split(".") if pkg else []:
@@ -1119,6 +1137,40 @@ def surefire_reports(workspace):
     return [p for p in workspace.rglob("TEST-*.xml") if p.parent.name == "surefire-reports"]
 
 
+def javac_arguments(text):
+    """The arguments of a javac argument file as plexus-compiler writes them: one a line,
+    quoted, with backslash escapes."""
+    out = []
+    for line in text.splitlines():
+        if len(line) >= 2 and line[0] == line[-1] == '"':
+            line = re.sub(r"\\(.)", r"\1", line[1:-1])
+        if line:
+            out.append(line)
+    return out
+
+
+def javac_shim(folder, path, args):
+    """The javac Maven forks (maven.compiler.executable) in a build with sealed sources: each
+    sealed source it is given is compiled from its copy, and the copies it used are removed once
+    it has run (surefire runs the tests after this compilation, in the same Maven run)."""
+    copies = json.loads(pathlib.Path(folder, "sealed.json").read_text())
+    expanded = []
+    for a in args:
+        expanded += javac_arguments(pathlib.Path(a[1:]).read_text()) if a.startswith("@") else [a]
+    used = [copies[os.path.normpath(a)] for a in expanded if os.path.normpath(a) in copies]
+    argfile = pathlib.Path(folder, word(12) + ".args")
+    argfile.write_text("".join('"%s"\n' % a.replace("\\", "\\\\").replace('"', '\\"') for a in (copies.get(os.path.normpath(a), a) for a in expanded)))
+    javac = shutil.which("javac", path=path)
+    if not javac:
+        print("javac is not on the tests' PATH", file=sys.stderr)
+        sys.exit(2)
+    r = subprocess.run([javac, "@" + str(argfile)])
+    for copy in used:
+        os.unlink(copy)
+    argfile.unlink()
+    sys.exit(r.returncode)
+
+
 def sealed_sources(env):
     """The hidden sources the verifier sealed for this grader's build (the evaluator's innerBuild),
     {path: text}, from its broker (through the verifier's pwp_sealed, which its pytest plugin
@@ -1148,8 +1200,8 @@ def run_with_canary(spec, workspace, env, tail=3000):
             elif log_kind == "surefire":
                 for report in surefire_reports(workspace):
                     shutil.rmtree(report.parent, ignore_errors=True)
-                canary = SurefireCanary(workspace, env, scratch, spec["tests"])
-                argv = [a for a in argv if a not in ("-q", "--quiet")]
+                canary = SurefireCanary(workspace, env, scratch, spec["tests"], sealed_sources(env))
+                argv = [a for a in argv if a not in ("-q", "--quiet")] + canary.compiler
             else:
                 canary = GoCanary(workspace, env, scratch, argv)
                 argv = canary.argv
