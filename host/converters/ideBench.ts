@@ -40,6 +40,8 @@ import type { Task } from '../taskEnv/loadTask';
 import { invalidTag } from '../taskEnv/taskFlags';
 import { graderScript } from './graderScripts';
 import { patchedFiles } from './repoCheckout';
+import { LOG_GRADER_COMMAND, LOG_GRADER_DIR, logGraderFiles, logGraderSpec } from './sweBenchLogGrader';
+import { LANGUAGE_SPECS } from './sweBenchMultilingual';
 import { applyPatchOracle, DatasetError, taskId, writeFiles, writeTaskFolder, type FileMap, type TaskFolder } from './taskWriter';
 
 export interface IdeBenchOptions { outRoot: string; suite?: string; limit?: number; image?: string }
@@ -201,6 +203,15 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
         const generated = `tasks/${name}/pwp-tests.sh`;
         hidden[`workspace/${generated}`] = `#!/usr/bin/env bash\n# pwp: the detected test command (the task has no test script)\ncd /workspace\nexec ${run.command.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}\n`;
         evaluator = wrap('pytest', generated);
+      } else if (found.detected === 'ctest') {
+        // ctest through the SWE-bench log grader: its canary in every executable (a test passes only
+        // if its main returned 0) and the hidden sources sealed (innerBuild); the cases are the tests
+        // the run reports, past the same base run.
+        Object.assign(hidden, logGraderFiles());
+        hidden[`workspace/${LOG_GRADER_DIR}/spec.json`] = logGraderSpec({
+          instance_id: name, log: 'ctest', command: [...LANGUAGE_SPECS.c.spec.command], env: {}, runner: null, tests: null, timeoutSec: 840, initial: '/pwp/initial/workspace',
+        });
+        evaluator = { kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], innerBuild: true, scoring: 'passRate', countFailingOnBase: true, timeoutSec: 900 };
       } else {
         // The runner's own per-test report (with the verifier's canary where it takes one), past the same base run.
         evaluator = { kind: 'tests', ...run, scoring: 'passRate', countFailingOnBase: true, timeoutSec: 900 };

@@ -39,7 +39,8 @@ export interface LogGraderSpec {
   env: Record<string, string>;
   /** The runner script (relative), compared with the initial workspace's; null when the runner is a tool (go, cargo, node…). */
   runner: string | null;
-  tests: string[];
+  /** The tests, or null: the cases are those the run reports (IDE-Bench's rows graded by a detected runner, past their base run). */
+  tests: string[] | null;
   timeoutSec: number;
   /** The workspace as the agent got it (the verifier's copy). */
   initial: string;
@@ -64,7 +65,7 @@ const caseParam = (test: string): string => test.replace(/[^A-Za-z0-9_.,:()<>=' 
 
 /** The grader's spec file. */
 export function logGraderSpec(s: LogGraderSpec): string {
-  return `${JSON.stringify({ ...s, ids: s.tests.map(caseParam) }, null, 2)}\n`;
+  return `${JSON.stringify({ ...s, ids: s.tests?.map(caseParam) ?? null }, null, 2)}\n`;
 }
 
 /** The grader's files by path (under `under`: a task's hidden/workspace/), copied as they are into each task that needs them. */

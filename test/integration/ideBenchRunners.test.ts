@@ -241,7 +241,8 @@ const DATASETS: Record<string, Dataset> = {
         + '  if (!strcmp(argv[1], "zero")) return clamp(0, 0, 10) == 0 ? 0 : 1;\n  if (!strcmp(argv[1], "low")) return clamp(-5, 0, 10) == 0 ? 0 : 1;\n'
         + '  if (!strcmp(argv[1], "high")) return clamp(50, 0, 10) == 10 ? 0 : 1;\n  return 2;\n}\n',
     },
-    framework: 'junit', command: ['sh', '-c'], counted: 2, onBase: 2,
+    // Through the SWE-bench log grader (its canary, the hidden sources sealed): the cases are the tests the run reports.
+    framework: 'pytest', command: ['python3', '-m', 'pytest'], counted: 2, onBase: 2,
   },
   // The task's own script, running node: one case, the script's exit status.
   script: {
@@ -387,6 +388,16 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
       assert.match(r.summary, /; 1 passing on the base fail now/, show(r));
     });
   }
+
+  it('ctest: a clamp that ends its process with success (exit(0)) passes none of the tests that call it: their main did not return', async () => {
+    const task = tasks.ctest;
+    const s = states(task);
+    const state = new Map(s.initial);
+    state.set('src/gauge.c', Buffer.from('#include <stdlib.h>\n#include "gauge.h"\n\nint clamp(int x, int lo, int hi) {\n  exit(0);\n}\n'));
+    const r = await grade(task, { initial: s.initial, state });
+    assert.equal(r.score, 0, show(r));
+    assert.match(show(r), /its main did not return 0/, show(r));
+  });
 
   it('cargo: the repository\'s failing test deleted, not made to pass, counts as failed (fixing the other and deleting it scored 1)', async () => {
     const task = tasks.cargo;

@@ -160,7 +160,9 @@ describe('the IDE-Bench importer', () => {
     writeFileSync(join(js, 'tasks/task-1/task_tests.c'), 'int main(void) { return 0; }\n');
     writeFileSync(join(js, 'CMakeLists.txt'), 'cmake_minimum_required(VERSION 3.13)\nproject(gauge C)\nenable_testing()\n');
     const { tasks: [c], notes: cNotes } = convertIdeBench(js, { outRoot: tmp() });
-    assert.deepEqual([(c.evaluator as TestsEvaluator).framework, c.image], ['junit', { toolchain: 'cpp' }]);
+    // ctest through the SWE-bench log grader, with its canary and the task's C sources sealed.
+    const ce = c.evaluator as TestsEvaluator;
+    assert.deepEqual([ce.framework, ce.command, ce.innerBuild, c.image], ['pytest', ['python3', '-m', 'pytest', '-q', '.swebench/test_swebench.py'], true, { toolchain: 'cpp' }]);
     assert.match(cNotes.find((n) => n.startsWith('task-1:')) ?? cNotes.join('\n'), /^task-1: no run_tests\.sh; ctest found .*counting the tests that fail on the base; it builds with cmake\/make: the cpp toolchain image$/);
   });
 

@@ -137,6 +137,27 @@ describe('SWE-bench-Multilingual', () => {
     assert.match(readFileSync(join(root, 'report-ctest.xml'), 'utf8'), /quits: failed: ctest passed it, but its main did not return 0/);
   });
 
+  it('without a list of tests (IDE-Bench), a case per test the ctest run reports; one failing case when it reports none', function () {
+    if (!has('cmake') || !has('cc')) this.skip();
+    this.timeout(180_000);
+    const ids = (ws: string): Array<[string, string]> => {
+      write(ws, { ...logGraderFiles(''), '.swebench/spec.json': logGraderSpec({ instance_id: 'x', log: 'ctest', command, env: {}, runner: null, tests: null, timeoutSec: 300, initial: join(root, 'initial') }) });
+      const report = join(root, 'report-dynamic.xml');
+      spawnSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '.swebench/test_swebench.py', `--junitxml=${report}`, '-o', 'junit_family=xunit1'], { cwd: ws });
+      return parseJUnitXml(readFileSync(report, 'utf8'), { pythonIds: true }).map((c) => [c.id.replace(/^.*\[(.*)\]$/, '$1'), c.status]);
+    };
+    const command = LANGUAGE_SPECS.c.spec.command.map((a) => a.replaceAll('/tmp/pwp-ctest-build', join(root, 'build')));
+    write(join(root, 'a'), {
+      'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.10)\nproject(demo C)\nenable_testing()\nadd_executable(ok ok.c)\nadd_executable(bad bad.c)\n'
+        + 'add_test(NAME adds COMMAND ok)\nadd_test(NAME breaks COMMAND bad)\n',
+      'ok.c': 'int main(void) { return 0; }\n',
+      'bad.c': 'int main(void) { return 1; }\n',
+    });
+    assert.deepEqual(ids(join(root, 'a')), [['adds', 'passed'], ['breaks', 'failed']]);
+    write(join(root, 'b'), { 'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.10)\nproject(demo C)\nthis_is_not_cmake()\n' });
+    assert.deepEqual(ids(join(root, 'b')), [['(the run)', 'failed']]);
+  });
+
   it('grades Maven surefire reports run for real (JUnit 5), and never reports left in the workspace', function () {
     if (!has('mvn')) this.skip();
     this.timeout(300_000);

@@ -48,7 +48,7 @@ describe('SWE-bench: Django and SymPy graded from the result recorder in the run
     const report = join(ws, '..', `report-${state}.xml`);
     spawnSync('/usr/bin/python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '.swebench/test_swebench.py', `--junitxml=${report}`, '-o', 'junit_family=xunit1'], { cwd: ws });
     const cases = parseJUnitXml(readFileSync(report, 'utf8'), { pythonIds: true });
-    return Object.fromEntries(spec.tests.map((t) => {
+    return Object.fromEntries((spec.tests ?? []).map((t) => {
       const c = cases.find((x) => x.id === logCaseId(t));
       return [t, c ? `${c.status}${c.message ? `: ${c.message.split('\n')[0]}` : ''}` : 'missing'];
     }));
