@@ -6,6 +6,7 @@ import importlib.util
 import json
 import os
 import pathlib
+import shutil
 
 import pytest
 import subprocess
@@ -468,3 +469,17 @@ def test_surefire_sealed_sources_are_compiled_from_copies_removed_once_compiled(
     assert end.value.code == 0
     assert seen["args"] == ["-d", "/w/target/test-classes", "-sourcepath", "/w/src/test/java:", copy, 'C:\\odd "name"']
     assert not os.path.exists(copy), "the copy is gone before surefire runs the tests"
+
+
+@pytest.mark.parametrize("compiler, ext, flags", [
+    ("gcc", "c", ["-std=c89", "-pedantic", "-Wall", "-Wextra", "-Wconversion", "-Wsign-conversion", "-Wcast-qual"]),
+    ("g++", "cc", ["-std=c++98", "-pedantic", "-Wall", "-Wextra", "-Wold-style-cast", "-Wconversion", "-Wsign-conversion", "-Wuseless-cast"]),
+])
+def test_ctest_the_canarys_main_compiles_under_an_executables_strictest_warnings(rc, tmp_path, compiler, ext, flags):
+    # main_N is a source of the project's own executable: its warning options, -Werror included, apply.
+    if not shutil.which(compiler):
+        pytest.skip("no %s here" % compiler)
+    (tmp_path / "executables.txt").write_text("0\tt\t%s\t/dev/null\n" % ("CXX" if ext == "cc" else "C"))
+    rc.write_c_sources(tmp_path, {"names": [["aa_bb"], ["cc_dd"], ["ee_ff"], ["gg_hh"]], "keys": [["00" * 16, "ff" * 16]], "fd": 123, "sealed": {}})
+    r = subprocess.run([compiler, "-Werror"] + flags + ["-c", str(tmp_path / ("main_0." + ext)), "-o", str(tmp_path / "main.o")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
