@@ -290,19 +290,22 @@ export function innerSealedTests(
   e: Pick<TestsEvaluator, 'framework' | 'command'> & { innerPytest?: boolean; innerRecorder?: string; innerBuild?: boolean }, hiddenFiles: readonly string[],
 ): string[] {
   if (!(e.innerPytest || e.innerRecorder || e.innerBuild) || e.framework !== 'pytest' || !pytestArgs(e.command)) return [];
-  const own = new Set(sealedTests(e, hiddenFiles));
   // A grader's build (innerBuild): the C, C++ and Java sources and headers, which its compiler launcher takes.
-  if (e.innerBuild) return hiddenFiles.filter((p) => BUILT_SOURCE.test(p) && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
+  if (e.innerBuild) return outsideGraders(hiddenFiles, BUILT_SOURCE);
+  const own = new Set(sealedTests(e, hiddenFiles));
   return pythonOutsideGraders(hiddenFiles).filter((p) => !own.has(p));
 }
 
 /** C and C++ sources and headers, and Java sources. */
 const BUILT_SOURCE = /\.(c|cc|cpp|cxx|c\+\+|C|h|hh|hpp|hxx|h\+\+|H|inc|ipp|tpp|java)$/;
 
-/** The hidden Python files outside the grader's own dot-folders, as paths in the verifier. */
-function pythonOutsideGraders(hiddenFiles: readonly string[]): string[] {
-  return hiddenFiles.filter((p) => p.endsWith('.py') && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
+/** The hidden files `source` matches outside the grader's own dot-folders, as paths in the verifier. */
+function outsideGraders(hiddenFiles: readonly string[], source: RegExp): string[] {
+  return hiddenFiles.filter((p) => source.test(p) && !p.split('/').some((s) => s.startsWith('.'))).map((p) => `/workspace/${p}`);
 }
+
+/** The hidden Python files outside the grader's own dot-folders. */
+const pythonOutsideGraders = (hiddenFiles: readonly string[]): string[] => outsideGraders(hiddenFiles, /\.py$/);
 
 /**
  * A `go test` run split in two, so its hidden `_test.go` files can be sealed: root builds each

@@ -6,6 +6,7 @@ import importlib.util
 import json
 import os
 import pathlib
+import re
 import shutil
 
 import pytest
@@ -413,7 +414,8 @@ def test_ctest_sealed_sources_are_compiled_from_copies_the_tests_never_see(rc, t
     copy = spec["sealed"]["/workspace/tests/t.c"]
     assert copy.startswith(str(c.dir / "s")) and pathlib.Path(copy).read_bytes() == sealed["/workspace/tests/t.c"]
     assert pathlib.Path(spec["sealed"]["/workspace/tests/t.h"]).parent == pathlib.Path(copy).parent
-    assert spec["launcher"] and os.access(spec["launcher"], os.X_OK)
+    launcher = re.search(r'set\(PWP_LAUNCHER "(.*)"\)', (c.dir / "canary.cmake").read_text()).group(1)
+    assert os.access(launcher, os.X_OK) and '"/workspace/tests/t.c;/workspace/tests/t.h"' in (c.dir / "canary.cmake").read_text()
     ran = []
     monkeypatch.setattr(rc.os, "execvp", lambda f, args: ran.append(args))
     rc.compile_shim(str(c.dir), ["/usr/bin/cc", "-Iinclude", "-o", "t.c.o", "-c", "/workspace/tests/t.c"])

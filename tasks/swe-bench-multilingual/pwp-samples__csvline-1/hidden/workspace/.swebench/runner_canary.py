@@ -171,6 +171,17 @@ def _which(name, env):
     return found
 
 
+def copy_sealed(sealed, place):
+    """The sealed sources ({path: text}) written where `place(path, i)` says: {path: copy}."""
+    copies = {}
+    for path, text in sorted(sealed.items()):
+        copy = place(os.path.normpath(path), len(copies))
+        copy.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        copy.write_bytes(text)
+        copies[os.path.normpath(path)] = str(copy)
+    return copies
+
+
 def _is_open(fd):
     try:
         os.fstat(fd)
@@ -522,18 +533,13 @@ class CtestCanary:
         halves = [[k1.hex(), bytes(a ^ b for a, b in zip(k1, k)).hex()] for k1, k in zip(split, self.keys)]
         # Under the same paths below a folder of the canary's, so that a quoted include of one
         # sealed file by another finds its copy.
-        copies = {}
-        for path, text in sorted((sealed or {}).items()):
-            copy = self.dir / "s" / os.path.normpath(path).lstrip("/")
-            copy.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            copy.write_bytes(text)
-            copies[os.path.normpath(path)] = str(copy)
+        copies = copy_sealed(sealed or {}, lambda path, i: self.dir / "s" / path.lstrip("/"))
         if copies:
             # Not named as a compiler: this folder is first on the tests' PATH.
             _script(bins / "pwp-compile", shim("compile_shim", str(self.dir)))
             lists += '\nset(PWP_SEALED "%s")\nset(PWP_LAUNCHER "%s")' % (";".join(copies), bins / "pwp-compile")
         (self.dir / "canary.cmake").write_text(lists + CTEST_CANARY_CMAKE.replace("@DIR@", str(self.dir)).replace("@MAX@", str(MAX_EXECUTABLES)))
-        (self.dir / "spec.json").write_text(json.dumps({"dir": str(self.dir), "names": self.names, "keys": halves, "fd": fd, "sealed": copies, "launcher": str(bins / "pwp-compile") if copies else None}))
+        (self.dir / "spec.json").write_text(json.dumps({"dir": str(self.dir), "names": self.names, "keys": halves, "fd": fd, "sealed": copies}))
         _script(bins / "cmake", shim("cmake_shim", cmake, str(self.dir), env.get("PATH", "")))
         _script(bins / "ctest", shim("ctest_shim", ctest, str(self.reports), str(self.dir), env.get("PATH", "")))
         self.env["PATH"] = str(bins) + os.pathsep + env.get("PATH", "")
@@ -560,12 +566,7 @@ class CtestCanary:
     def commands(self):
         """ctest's tests as the ctest shim listed them: {name: [argument, ...]} for each test whose
         command runs an executable with the canary's main (index, the arguments after it)."""
-        exes = {}
-        for f in self.dir.glob("exe_*.txt"):
-            try:
-                exes[os.path.realpath(f.read_text().strip())] = int(f.name.split("_")[1])
-            except (OSError, ValueError):
-                continue
+        exes = canary_executables(self.dir)
         out = {}
         for listing in self.reports.glob("*.json"):
             try:
@@ -698,6 +699,18 @@ def cmake_shim(real, canary_dir, path, args):
     sys.exit(r.returncode)
 
 
+def canary_executables(canary_dir):
+    """Where the executables with the canary's main were built (canary.cmake's exe_N files):
+    {real path: N}."""
+    out = {}
+    for f in pathlib.Path(canary_dir).glob("exe_*.txt"):
+        try:
+            out[os.path.realpath(f.read_text().strip())] = int(f.name.split("_")[1])
+        except (OSError, ValueError):
+            continue
+    return out
+
+
 def c_bytes(hexed):
     return ", ".join("0x%s" % hexed[j:j + 2] for j in range(0, len(hexed), 2))
 
@@ -733,20 +746,17 @@ SHIM_SAYS = "pwp canary: "
 def interposed(canary_dir, test_dir, env):
     """[(file, name)]: the canary's executables and the build's shared libraries that define one
     of INTERPOSED (nm's external symbols; a shared library's dynamic ones)."""
-    nm = shutil.which("nm", path=env.get("PATH", os.defpath))
-    if not nm:
-        raise FileNotFoundError("nm is not on the tests' PATH")
-    files = []
-    for f in pathlib.Path(canary_dir).glob("exe_*.txt"):
-        files.append((f.read_text().strip(), []))
+    nm = _which("nm", env)
+    files = [(path, []) for path in canary_executables(canary_dir)]
     for root, _dirs, names in os.walk(test_dir):
-        files += [(os.path.join(root, n), ["-D"]) for n in names if re.search(r"\.so(\.\d+)*$", n)][:2000]
+        files += [(os.path.join(root, n), ["-D"]) for n in names if re.search(r"\.so(\.\d+)*$", n)]
     found = []
     for path, how in files:
         r = subprocess.run([nm, "-g", "--defined-only"] + how + [path], stdin=subprocess.DEVNULL, capture_output=True, text=True)
         for line in r.stdout.splitlines():
             words = line.split()
-            if len(words) >= 3 and words[1] in "TWiVt" and words[2].split("@")[0] in INTERPOSED:
+            # Code (T, W), an indirect function (i) or a weak object (V): what a call can land on.
+            if len(words) >= 3 and words[1] in ("T", "W", "i", "V") and words[2].split("@")[0] in INTERPOSED:
                 found.append((path, words[2].split("@")[0]))
     return found
 
@@ -950,12 +960,8 @@ class SurefireCanary:
         self.compiler = []
         if sealed:
             folder = scratch / ("j" + word(16))
-            for path, text in sorted(sealed.items()):
-                # Under its own name: javac wants a public class in a file named after it.
-                copy = folder / ("s%d" % len(self.copies)) / os.path.basename(path)
-                copy.parent.mkdir(mode=0o700, parents=True)
-                copy.write_bytes(text)
-                self.copies[os.path.normpath(path)] = str(copy)
+            # Each under its own name: javac wants a public class in a file named after it.
+            self.copies = copy_sealed(sealed, lambda path, i: folder / ("s%d" % i) / os.path.basename(path))
             (folder / "sealed.json").write_text(json.dumps(self.copies))
             _script(folder / "pwp-javac", shim("javac_shim", str(folder), env.get("PATH", "")))
             self.compiler = ["-Dmaven.compiler.fork=true", "-Dmaven.compiler.executable=%s" % (folder / "pwp-javac")]
@@ -1166,11 +1172,7 @@ def javac_shim(folder, path, args):
     used = [copies[os.path.normpath(a)] for a in expanded if os.path.normpath(a) in copies]
     argfile = pathlib.Path(folder, word(12) + ".args")
     argfile.write_text("".join('"%s"\n' % a.replace("\\", "\\\\").replace('"', '\\"') for a in (copies.get(os.path.normpath(a), a) for a in expanded)))
-    javac = shutil.which("javac", path=path)
-    if not javac:
-        print("javac is not on the tests' PATH", file=sys.stderr)
-        sys.exit(2)
-    r = subprocess.run([javac, "@" + str(argfile)])
+    r = subprocess.run([_which("javac", {"PATH": path}), "@" + str(argfile)])
     for copy in used:
         os.unlink(copy)
     argfile.unlink()
