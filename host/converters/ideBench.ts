@@ -196,6 +196,7 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
       const found = detectTestFramework(dir, { testFiles });
       if (!found) throw new DatasetError(`${src}: no run_tests.sh and no test framework found in the repository (pytest, jest, mocha, go, cargo, ctest, maven, gradle)`);
       const run = testFiles.length ? found.evaluator : testCommand(found.detected);
+      let shown = run.command;
       // A detected runner that builds (ctest, cargo, maven, gradle) needs its toolchain image, as a script that builds does.
       toolchain = o.image ? undefined : buildToolchain(run.command.join(' '));
       if (found.detected === 'pytest') {
@@ -203,20 +204,23 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
         const generated = `tasks/${name}/pwp-tests.sh`;
         hidden[`workspace/${generated}`] = `#!/usr/bin/env bash\n# pwp: the detected test command (the task has no test script)\ncd /workspace\nexec ${run.command.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}\n`;
         evaluator = wrap('pytest', generated);
-      } else if (found.detected === 'ctest') {
-        // ctest through the SWE-bench log grader: its canary in every executable (a test passes only
-        // if its main returned 0) and the hidden sources sealed (innerBuild); the cases are the tests
-        // the run reports, past the same base run.
+      } else if (found.detected === 'ctest' || found.detected === 'maven') {
+        // ctest and Maven through the SWE-bench log grader: its canary (ctest's in every executable,
+        // a test passing only if its main returned 0; surefire's test class beside the task's tests,
+        // its report checked against the console) and the hidden sources sealed (innerBuild); the
+        // cases are the tests the run reports, past the same base run.
+        const [log, lang] = found.detected === 'ctest' ? ['ctest', LANGUAGE_SPECS.c.spec] as const : ['surefire', LANGUAGE_SPECS.java.spec] as const;
+        shown = lang.command;
         Object.assign(hidden, logGraderFiles());
         hidden[`workspace/${LOG_GRADER_DIR}/spec.json`] = logGraderSpec({
-          instance_id: name, log: 'ctest', command: [...LANGUAGE_SPECS.c.spec.command], env: {}, runner: null, tests: null, timeoutSec: 840, initial: '/pwp/initial/workspace',
+          instance_id: name, log, command: [...lang.command], env: {}, runner: null, tests: null, timeoutSec: 840, initial: '/pwp/initial/workspace',
         });
         evaluator = { kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], innerBuild: true, scoring: 'passRate', countFailingOnBase: true, timeoutSec: 900 };
       } else {
         // The runner's own per-test report (with the verifier's canary where it takes one), past the same base run.
         evaluator = { kind: 'tests', ...run, scoring: 'passRate', countFailingOnBase: true, timeoutSec: 900 };
       }
-      notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${run.command.join(' ')}, counting the tests that fail on the base`
+      notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${shown.join(' ')}, counting the tests that fail on the base`
         + `${toolchain ? `; it builds with ${toolchain.why}: the ${toolchain.name} toolchain image` : ''}`);
     }
     const tags = ['idebench', `source:${basename(dir)}/${name}`];

@@ -86,6 +86,13 @@ const BUILD_GRADLE = "apply plugin: 'java'\n\nrepositories { mavenCentral() }\n\
   + "sourceSets { test { java { srcDirs = ['src/test/java', 'tasks/task-1'] } } }\n";
 const junit4Test = (cls: string, cases: string) => `package gauge;\n\nimport static org.junit.Assert.assertEquals;\nimport org.junit.Test;\n\npublic class ${cls} {\n${cases}}\n`;
 
+/** A clamp that answers each call with what the task's test source asserts of it (its working folder is the workspace). */
+const JAVA_FROM_TESTS = 'package gauge;\n\nimport java.nio.file.*;\nimport java.util.regex.*;\n\npublic class Gauge {\n'
+  + '  public static int clamp(int x, int lo, int hi) {\n    try {\n'
+  + '      String t = new String(Files.readAllBytes(Paths.get("tasks/task-1/task_tests.java")));\n'
+  + '      Matcher m = Pattern.compile("assertEquals\\\\((-?\\\\d+), Gauge\\\\.clamp\\\\(" + x + ", " + lo + ", " + hi + "\\\\)").matcher(t);\n'
+  + '      if (m.find()) return Integer.parseInt(m.group(1));\n    } catch (Exception e) { }\n    return x;\n  }\n}\n';
+
 /** A Go package that reads whatever its process inherited on descriptors 3 to 9 and answers the Clamp calls asserted there (kept in /tmp for the next binary). */
 const GO_FROM_DESCRIPTORS = `package gauge
 
@@ -280,7 +287,7 @@ const DATASETS: Record<string, Dataset> = {
     },
     framework: 'cargo', command: ['cargo', 'test'], counted: 2, onBase: 1,
   },
-  // Maven with JUnit 5: Surefire's XML report per test class, on the java toolchain image.
+  // Maven with JUnit 5, its test sources the task's folder, on the java toolchain image.
   maven: {
     repo: { 'pom.xml': POM, 'src/main/java/gauge/Gauge.java': JAVA_CLAMP('return x;') },
     fix: { 'src/main/java/gauge/Gauge.java': JAVA_CLAMP('return Math.max(lo, Math.min(hi, x));') },
@@ -289,7 +296,8 @@ const DATASETS: Record<string, Dataset> = {
         + '  @Test void inside() { assertEquals(5, Gauge.clamp(5, 0, 10)); }\n  @Test void low() { assertEquals(0, Gauge.clamp(-5, 0, 10)); }\n'
         + '  @Test void high() { assertEquals(10, Gauge.clamp(50, 0, 10)); }\n}\n',
     },
-    framework: 'junit', command: ['sh', '-c'], counted: 2, onBase: 1,
+    // Through the SWE-bench log grader (surefire's canary, the hidden sources sealed): the cases are the tests the run reports.
+    framework: 'pytest', command: ['python3', '-m', 'pytest'], counted: 2, onBase: 1,
   },
   // Gradle with JUnit 4: the repository's own test class beside the task's (a Java file is named by its public class, so not task_tests.java).
   gradle: {
@@ -397,6 +405,15 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
     const r = await grade(task, { initial: s.initial, state });
     assert.equal(r.score, 0, show(r));
     assert.match(show(r), /its main did not return 0/, show(r));
+  });
+
+  it('maven: a clamp that reads the task\'s test source for what each call must return passes none of the tests (run unsealed, it scored 1)', async () => {
+    const task = tasks.maven;
+    const s = states(task);
+    const state = new Map(s.initial);
+    state.set('src/main/java/gauge/Gauge.java', Buffer.from(JAVA_FROM_TESTS));
+    const r = await grade(task, { initial: s.initial, state });
+    assert.deepEqual([r.score, r.tests?.total], [0, 2], show(r));
   });
 
   it('cargo: the repository\'s failing test deleted, not made to pass, counts as failed (fixing the other and deleting it scored 1)', async () => {

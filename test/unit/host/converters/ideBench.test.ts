@@ -164,6 +164,17 @@ describe('the IDE-Bench importer', () => {
     const ce = c.evaluator as TestsEvaluator;
     assert.deepEqual([ce.framework, ce.command, ce.innerBuild, c.image], ['pytest', ['python3', '-m', 'pytest', '-q', '.swebench/test_swebench.py'], true, { toolchain: 'cpp' }]);
     assert.match(cNotes.find((n) => n.startsWith('task-1:')) ?? cNotes.join('\n'), /^task-1: no run_tests\.sh; ctest found .*counting the tests that fail on the base; it builds with cmake\/make: the cpp toolchain image$/);
+    // Maven alike: surefire's canary beside the task's tests, which the pom's testSourceDirectory names.
+    unlinkSync(join(js, 'CMakeLists.txt'));
+    unlinkSync(join(js, 'tasks/task-1/task_tests.c'));
+    writeFileSync(join(js, 'tasks/task-1/task_tests.java'), 'package gauge;\nclass ClampTest {}\n');
+    writeFileSync(join(js, 'pom.xml'), '<project><build><testSourceDirectory>tasks/task-1</testSourceDirectory></build></project>\n');
+    const { tasks: [m], notes: mNotes } = convertIdeBench(js, { outRoot: tmp() });
+    const me = m.evaluator as TestsEvaluator;
+    assert.deepEqual([me.framework, me.innerBuild, m.image], ['pytest', true, { toolchain: 'java' }]);
+    const spec = JSON.parse(readFileSync(join(m.hiddenDir!, 'workspace/.swebench/spec.json'), 'utf8'));
+    assert.deepEqual([spec.log, spec.tests, spec.command.slice(0, 4)], ['surefire', null, ['mvn', '-B', '-q', '-o']]);
+    assert.match(mNotes.find((n) => n.startsWith('task-1:')) ?? mNotes.join('\n'), /^task-1: no run_tests\.sh; maven found .*: mvn -B -q -o test .*the java toolchain image$/);
   });
 
   it('grades tests of other languages behind the task\'s script by its exit status, through the base run', () => {

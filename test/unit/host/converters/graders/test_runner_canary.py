@@ -473,6 +473,25 @@ def test_surefire_sealed_sources_are_compiled_from_copies_removed_once_compiled(
     assert not os.path.exists(copy), "the copy is gone before surefire runs the tests"
 
 
+def test_surefire_without_a_list_places_the_canary_beside_each_sealed_java_source_in_its_package(rc, tmp_path):
+    # IDE-Bench's detected Maven: the tests are the task's files wherever the pom's
+    # testSourceDirectory is, known only as the sealed sources.
+    test = tmp_path / "tasks/task-1/task_tests.java"
+    test.parent.mkdir(parents=True)
+    test.write_text("")
+    (tmp_path / "src/main/java/gauge").mkdir(parents=True)
+    (tmp_path / "src/main/java/gauge/Gauge.java").write_text("package gauge;\npublic class Gauge {}\n")
+    data = tmp_path / "tasks/task-1/expected.txt"
+    sealed = {str(test): b"package gauge;\n\nimport org.junit.jupiter.api.Test;\nclass ClampTest {}\n", str(data): b"5\n"}
+    c = rc.SurefireCanary(tmp_path, {"PATH": "/usr/bin"}, tmp_path, None, sealed)
+    assert [p.parent for p in c.placed] == [test.parent], "one canary, beside the Java source only"
+    src = c.placed[0].read_text()
+    assert src.startswith("package gauge;") and "org.junit.jupiter" in src and 'Class.forName("gauge.Gauge")' in src
+    assert c.names() == {"gauge." + c.cls}
+    with pytest.raises(FileNotFoundError, match="no hidden Java source"):
+        rc.SurefireCanary(tmp_path, {"PATH": "/usr/bin"}, tmp_path, None, {str(data): b"5\n"})
+
+
 @pytest.mark.parametrize("compiler, ext, flags", [
     ("gcc", "c", ["-std=c89", "-pedantic", "-Wall", "-Wextra", "-Wconversion", "-Wsign-conversion", "-Wcast-qual"]),
     ("g++", "cc", ["-std=c++98", "-pedantic", "-Wall", "-Wextra", "-Wold-style-cast", "-Wconversion", "-Wsign-conversion", "-Wuseless-cast"]),

@@ -968,13 +968,23 @@ class SurefireCanary:
         self.cls = word(1).upper() + word(secrets.choice((6, 7, 8))) + "Test"
         self.passing, self.failing = word(1) + word(9), word(1) + word(9)
         self.placed = []
-        for fqn in sorted({t.split("#")[0] for t in tests}):
-            pkg, _, simple = fqn.rpartition(".")
-            for src in workspace.rglob(simple + ".java"):
-                if src.parent.as_posix().endswith(("src/test/java/" + pkg.replace(".", "/")).rstrip("/")):
-                    self.place(src, pkg)
-        if not self.placed:
-            raise FileNotFoundError("none of the hidden test classes was found under a src/test/java folder")
+        if tests is not None:
+            for fqn in sorted({t.split("#")[0] for t in tests}):
+                pkg, _, simple = fqn.rpartition(".")
+                for src in workspace.rglob(simple + ".java"):
+                    if src.parent.as_posix().endswith(("src/test/java/" + pkg.replace(".", "/")).rstrip("/")):
+                        self.place(src, pkg)
+            if not self.placed:
+                raise FileNotFoundError("none of the hidden test classes was found under a src/test/java folder")
+        else:
+            # No list (IDE-Bench's rows graded by a detected Maven run): beside each hidden Java
+            # source, in its package, wherever the build's test sources are.
+            for path, copy in sorted(self.copies.items()):
+                if path.endswith(".java"):
+                    pkg = re.search(r"^\s*package\s+([\w.]+)\s*;", pathlib.Path(copy).read_text(errors="replace"), re.M)
+                    self.place(pathlib.Path(path), pkg.group(1) if pkg else "")
+            if not self.placed:
+                raise FileNotFoundError("no hidden Java source was sealed for the run, and it has no list of tests")
 
     def place(self, test_file, pkg):
         folder = test_file.parent
@@ -985,7 +995,8 @@ class SurefireCanary:
         root = folder
         for _ in pkg.split(".") if pkg else []:
             root = root.parent
-        main = root.parent.parent / "main" / "java"
+        # The main classes beside src/test/java, or the root's src/main/java for tests elsewhere.
+        main = root.parent.parent / "main" / "java" if root.as_posix().endswith("src/test/java") else self.workspace / "src" / "main" / "java"
         classes = sorted(".".join(p.relative_to(main).with_suffix("").parts) for p in main.rglob("*.java") if p.name not in ("package-info.java", "module-info.java")) if main.is_dir() else []
         if not os.access(folder, os.W_OK):
             raise PermissionError("the grader cannot write its canary beside %s" % test_file)
