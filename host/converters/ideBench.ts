@@ -44,6 +44,9 @@ import { LOG_GRADER_COMMAND, LOG_GRADER_DIR, logGraderFiles, logGraderSpec } fro
 import { LANGUAGE_SPECS } from './sweBenchMultilingual';
 import { applyPatchOracle, DatasetError, taskId, writeFiles, writeTaskFolder, type FileMap, type TaskFolder } from './taskWriter';
 
+/** Gradle's tests as the log grader runs them (no daemon: nothing outlives the run). */
+const GRADLE_COMMAND = ['gradle', 'test', '--offline', '--no-daemon'];
+
 export interface IdeBenchOptions { outRoot: string; suite?: string; limit?: number; image?: string }
 
 /** What the importer did that a user should know (shown by `pwp dataset`). */
@@ -204,16 +207,17 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
         const generated = `tasks/${name}/pwp-tests.sh`;
         hidden[`workspace/${generated}`] = `#!/usr/bin/env bash\n# pwp: the detected test command (the task has no test script)\ncd /workspace\nexec ${run.command.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}\n`;
         evaluator = wrap('pytest', generated);
-      } else if (found.detected === 'ctest' || found.detected === 'maven') {
-        // ctest and Maven through the SWE-bench log grader: its canary (ctest's in every executable,
-        // a test passing only if its main returned 0; surefire's test class beside the task's tests,
-        // its report checked against the console) and the hidden sources sealed (innerBuild); the
+      } else if (found.detected === 'ctest' || found.detected === 'maven' || found.detected === 'gradle') {
+        // Through the SWE-bench log grader: its canary (ctest's in every executable, a test passing
+        // only if its main returned 0; a JUnit class beside the task's tests for Maven and Gradle,
+        // the report checked against the console) and the hidden sources sealed (innerBuild); the
         // cases are the tests the run reports, past the same base run.
-        const [log, lang] = found.detected === 'ctest' ? ['ctest', LANGUAGE_SPECS.c.spec] as const : ['surefire', LANGUAGE_SPECS.java.spec] as const;
-        shown = lang.command;
+        const [log, command] = found.detected === 'ctest' ? ['ctest', LANGUAGE_SPECS.c.spec.command] as const
+          : found.detected === 'maven' ? ['surefire', LANGUAGE_SPECS.java.spec.command] as const : ['gradle', GRADLE_COMMAND] as const;
+        shown = command;
         Object.assign(hidden, logGraderFiles());
         hidden[`workspace/${LOG_GRADER_DIR}/spec.json`] = logGraderSpec({
-          instance_id: name, log, command: [...lang.command], env: {}, runner: null, tests: null, timeoutSec: 840, initial: '/pwp/initial/workspace',
+          instance_id: name, log, command: [...command], env: {}, runner: null, tests: null, timeoutSec: 840, initial: '/pwp/initial/workspace',
         });
         evaluator = { kind: 'tests', framework: 'pytest', command: [...LOG_GRADER_COMMAND], innerBuild: true, scoring: 'passRate', countFailingOnBase: true, timeoutSec: 900 };
       } else {

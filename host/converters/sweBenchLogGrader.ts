@@ -32,8 +32,11 @@ export const RECORDER_FILE = `${LOG_GRADER_DIR}/pwp_recorder.py`;
 
 export interface LogGraderSpec {
   instance_id: string;
-  /** The runner's log format; `junit`: pytest run by the grader with its JUnit report read (a repository's own environment). */
-  log: Exclude<SweLogFormat, 'pytest' | 'node'> | 'junit';
+  /**
+   * The runner's log format; `junit`: pytest run by the grader with its JUnit report read (a
+   * repository's own environment); `gradle`: Gradle's test task (IDE-Bench's detected Gradle).
+   */
+  log: Exclude<SweLogFormat, 'pytest' | 'node'> | 'junit' | 'gradle';
   /** The full argv, run from the repository's root. */
   command: string[];
   env: Record<string, string>;

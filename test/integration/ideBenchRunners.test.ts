@@ -87,9 +87,9 @@ const BUILD_GRADLE = "apply plugin: 'java'\n\nrepositories { mavenCentral() }\n\
 const junit4Test = (cls: string, cases: string) => `package gauge;\n\nimport static org.junit.Assert.assertEquals;\nimport org.junit.Test;\n\npublic class ${cls} {\n${cases}}\n`;
 
 /** A clamp that answers each call with what the task's test source asserts of it (its working folder is the workspace). */
-const JAVA_FROM_TESTS = 'package gauge;\n\nimport java.nio.file.*;\nimport java.util.regex.*;\n\npublic class Gauge {\n'
+const javaFromTests = (file: string) => 'package gauge;\n\nimport java.nio.file.*;\nimport java.util.regex.*;\n\npublic class Gauge {\n'
   + '  public static int clamp(int x, int lo, int hi) {\n    try {\n'
-  + '      String t = new String(Files.readAllBytes(Paths.get("tasks/task-1/task_tests.java")));\n'
+  + `      String t = new String(Files.readAllBytes(Paths.get("${file}")));\n`
   + '      Matcher m = Pattern.compile("assertEquals\\\\((-?\\\\d+), Gauge\\\\.clamp\\\\(" + x + ", " + lo + ", " + hi + "\\\\)").matcher(t);\n'
   + '      if (m.find()) return Integer.parseInt(m.group(1));\n    } catch (Exception e) { }\n    return x;\n  }\n}\n';
 
@@ -310,7 +310,8 @@ const DATASETS: Record<string, Dataset> = {
       'ClampTest.java': junit4Test('ClampTest', '  @Test public void low() { assertEquals(0, Gauge.clamp(-5, 0, 10)); }\n'
         + '  @Test public void high() { assertEquals(10, Gauge.clamp(50, 0, 10)); }\n'),
     },
-    framework: 'junit', command: ['sh', '-c'], counted: 2, onBase: 1,
+    // Through the SWE-bench log grader as Maven's (a canary class, each result from Gradle's own process, the hidden sources sealed).
+    framework: 'pytest', command: ['python3', '-m', 'pytest'], counted: 2, onBase: 1,
   },
 };
 
@@ -407,14 +408,16 @@ describe('IDE-Bench tasks of every runner: only the tests the change makes pass 
     assert.match(show(r), /its main did not return 0/, show(r));
   });
 
-  it('maven: a clamp that reads the task\'s test source for what each call must return passes none of the tests (run unsealed, it scored 1)', async () => {
-    const task = tasks.maven;
-    const s = states(task);
-    const state = new Map(s.initial);
-    state.set('src/main/java/gauge/Gauge.java', Buffer.from(JAVA_FROM_TESTS));
-    const r = await grade(task, { initial: s.initial, state });
-    assert.deepEqual([r.score, r.tests?.total], [0, 2], show(r));
-  });
+  for (const [kind, file] of [['maven', 'task_tests.java'], ['gradle', 'ClampTest.java']]) {
+    it(`${kind}: a clamp that reads the task's test source for what each call must return passes none of the tests (run unsealed, it scored 1)`, async () => {
+      const task = tasks[kind];
+      const s = states(task);
+      const state = new Map(s.initial);
+      state.set('src/main/java/gauge/Gauge.java', Buffer.from(javaFromTests(`tasks/task-1/${file}`)));
+      const r = await grade(task, { initial: s.initial, state });
+      assert.deepEqual([r.score, r.tests?.total], [0, 2], show(r));
+    });
+  }
 
   it('cargo: the repository\'s failing test deleted, not made to pass, counts as failed (fixing the other and deleting it scored 1)', async () => {
     const task = tasks.cargo;

@@ -175,6 +175,12 @@ describe('the IDE-Bench importer', () => {
     const spec = JSON.parse(readFileSync(join(m.hiddenDir!, 'workspace/.swebench/spec.json'), 'utf8'));
     assert.deepEqual([spec.log, spec.tests, spec.command.slice(0, 4)], ['surefire', null, ['mvn', '-B', '-q', '-o']]);
     assert.match(mNotes.find((n) => n.startsWith('task-1:')) ?? mNotes.join('\n'), /^task-1: no run_tests\.sh; maven found .*: mvn -B -q -o test .*the java toolchain image$/);
+    // And Gradle: its test task, with the canary's init script.
+    unlinkSync(join(js, 'pom.xml'));
+    writeFileSync(join(js, 'build.gradle'), "apply plugin: 'java'\nsourceSets { test { java { srcDirs = ['tasks/task-1'] } } }\n");
+    const [g] = convertIdeBench(js, { outRoot: tmp() }).tasks;
+    const gSpec = JSON.parse(readFileSync(join(g.hiddenDir!, 'workspace/.swebench/spec.json'), 'utf8'));
+    assert.deepEqual([(g.evaluator as TestsEvaluator).innerBuild, gSpec.log, gSpec.tests, gSpec.command], [true, 'gradle', null, ['gradle', 'test', '--offline', '--no-daemon']]);
   });
 
   it('grades tests of other languages behind the task\'s script by its exit status, through the base run', () => {

@@ -363,6 +363,64 @@ def test_surefire_forgeries_are_tampering(surefire, rc, tmp_path, how, evidence)
         surefire.check(0, console, reports, names)
 
 
+# ---- gradle --------------------------------------------------------------------------------
+
+@pytest.fixture
+def gradle(rc, tmp_path):
+    test = tmp_path / "tasks" / "t" / "ClampTest.java"
+    test.parent.mkdir(parents=True)
+    test.write_text("")
+    return rc.GradleCanary(tmp_path, {"PATH": "/usr/bin"}, tmp_path, None, {str(test): b"package p;\nimport org.junit.Test;\npublic class ClampTest {}\n"})
+
+
+def gradle_run(tmp_path, c, cases, printed=None):
+    """Gradle's XML report of the class and the canary, and its console with the mark's lines."""
+    reports = tmp_path / "build" / "test-results" / "test"
+    reports.mkdir(parents=True, exist_ok=True)
+    canary = "p." + c.cls
+    every = [("p.ClampTest", n, s) for n, s in cases] + [(canary, c.passing, "passed"), (canary, c.failing, "failed")]
+    for cls in ("p.ClampTest", canary):
+        (reports / ("TEST-%s.xml" % cls)).write_text('<testsuite name="%s">%s</testsuite>' % (cls, "".join(
+            '<testcase classname="%s" name="%s">%s</testcase>' % (k, n, "<failure/>" if s == "failed" else "") for k, n, s in every if k == cls)))
+    word = {"passed": "SUCCESS", "failed": "FAILURE", "skipped": "SKIPPED"}
+    lines = printed if printed is not None else ["%s %s#%s %s" % (c.mark, k, n, word[s]) for k, n, s in every]
+    return sorted(reports.glob("TEST-*.xml")), ":test\nWARNING: from the test JVM\n" + "\n".join(lines) + "\n4 tests completed, 2 failed\n"
+
+
+def test_gradle_init_script_prints_each_result_marked_and_forks_the_graders_javac(gradle):
+    init = pathlib.Path(gradle.args[gradle.args.index("--init-script") + 1]).read_text()
+    assert 'println("%s " + d.className' % gradle.mark in init and "options.forkOptions.executable = '%s'" % gradle.javac in init
+    assert gradle.args[2:] == ["--console=plain", "--continue"] and gradle.placed[0].parent.name == "t"
+
+
+def test_gradle_reads_the_report_without_the_canary(gradle, tmp_path):
+    names = gradle.names()
+    reports, console = gradle_run(tmp_path, gradle, [("low", "failed"), ("inside", "passed")])
+    assert gradle.check(1, console, reports, names) == {"p.ClampTest#low": "failed", "p.ClampTest#inside": "passed"}
+
+
+@pytest.mark.parametrize("how, evidence", [
+    ("report rewritten", "disagree on p.ClampTest#low .report .'passed'., console .'failed'."),
+    ("a second line printed", "disagree on p.ClampTest#low"),
+    ("canary missing", "canary test .* as missing"),
+    ("no reports", "wrote no test report"),
+])
+def test_gradle_forgeries_are_tampering(gradle, rc, tmp_path, how, evidence):
+    names = gradle.names()
+    reports, console = gradle_run(tmp_path, gradle, [("low", "failed"), ("inside", "passed")])
+    if how == "report rewritten":
+        reports[0].write_text('<testsuite name="p.ClampTest"><testcase classname="p.ClampTest" name="low"/><testcase classname="p.ClampTest" name="inside"/></testsuite>')
+    if how == "a second line printed":
+        console += "%s p.ClampTest#low SUCCESS\n" % gradle.mark
+    if how == "canary missing":
+        reports[1 if gradle.cls in reports[1].name else 0].unlink()
+        reports = [r for r in reports if r.exists()]
+    if how == "no reports":
+        reports = []
+    with pytest.raises(rc.NoRun if how == "no reports" else rc.Tampering, match=evidence):
+        gradle.check(1, console, reports, names)
+
+
 # ---- go test -json ----------------------------------------------------------------------------
 
 @pytest.fixture
@@ -458,6 +516,7 @@ def test_surefire_sealed_sources_are_compiled_from_copies_removed_once_compiled(
     argfile = tmp_path / "args"
     argfile.write_text('"-d"\n"/w/target/test-classes"\n"-sourcepath"\n"/w/src/test/java:"\n"%s"\n"C:\\\\odd \\"name\\""\n' % test)
     assert rc.javac_arguments(argfile.read_text())[-1] == 'C:\\odd "name"'
+    assert rc.javac_arguments('-sourcepath\n""\n-proc:none\n/w/A.java\n') == ["-sourcepath", "", "-proc:none", "/w/A.java"], "Gradle's file, its empty argument kept"
     seen = {}
 
     def javac(argv):

@@ -1,5 +1,5 @@
 # The inner runners' canary (docs/grading-canary.md): how test_swebench.py runs ctest, cargo test,
-# Maven's surefire and go test, whose test processes run the deliverable's code. Each run gets
+# Maven's surefire, Gradle's test task and go test, whose test processes run the deliverable's code. Each run gets
 # tests under names drawn now, at least one that must pass and one that must fail, put into the
 # same binary (C/C++: main wrapped in every executable; Rust: appended to every test crate), JVM
 # (a JUnit class in the tests' package) or package (Go: an overlay file) as the task's tests, and
@@ -958,13 +958,15 @@ class SurefireCanary:
         self.env = dict(env)
         self.copies = {}
         self.compiler = []
+        self.javac = None
         if sealed:
             folder = scratch / ("j" + word(16))
             # Each under its own name: javac wants a public class in a file named after it.
             self.copies = copy_sealed(sealed, lambda path, i: folder / ("s%d" % i) / os.path.basename(path))
             (folder / "sealed.json").write_text(json.dumps(self.copies))
-            _script(folder / "pwp-javac", shim("javac_shim", str(folder), env.get("PATH", "")))
-            self.compiler = ["-Dmaven.compiler.fork=true", "-Dmaven.compiler.executable=%s" % (folder / "pwp-javac")]
+            self.javac = folder / "pwp-javac"
+            _script(self.javac, shim("javac_shim", str(folder), env.get("PATH", "")))
+            self.compiler = ["-Dmaven.compiler.fork=true", "-Dmaven.compiler.executable=%s" % self.javac]
         self.cls = word(1).upper() + word(secrets.choice((6, 7, 8))) + "Test"
         self.passing, self.failing = word(1) + word(9), word(1) + word(9)
         self.placed = []
@@ -1056,6 +1058,66 @@ class SurefireCanary:
         if sum(t[0] for t in totals) != sum(c[0] for c in per_class) or sum(t[1] for t in totals) != sum(c[1] for c in per_class) or len(totals) > len(re.findall(r"T E S T S", log)):
             raise Tampering("surefire's totals (%s) are not the sum of its classes (%d run, %d failures)" % (totals, sum(c[0] for c in per_class), sum(c[1] for c in per_class)))
         return collect((n, "failed" if s == "error" else s) for n, s in cases if n.split("#")[0] not in canaries)
+
+
+# ---- gradle -------------------------------------------------------------------------------------
+#
+# Gradle's test task, with surefire's canary class beside the tests and an init script that has
+# Gradle's own process print each test's result on a line marked for the run (afterTest): the
+# test JVM's output reaches the console too, so a line it prints with the mark adds a second
+# account of a test, which is tampering; the mark need not be secret. The init script also forks
+# the grader's javac for a build with sealed sources, as Maven's run does.
+
+GRADLE_INIT = """allprojects {
+    tasks.withType(Test) {
+        afterTest { d, r -> println("%(mark)s " + d.className + "#" + d.name + " " + r.resultType) }
+    }
+%(compile)s}
+"""
+GRADLE_FORK = """    tasks.withType(JavaCompile) {
+        options.fork = true
+        options.forkOptions.executable = '%s'
+    }
+"""
+GRADLE_RESULT = {"SUCCESS": "passed", "FAILURE": "failed", "SKIPPED": "skipped"}
+
+
+def gradle_reports(workspace):
+    return [p for p in workspace.rglob("TEST-*.xml") if p.parent.parent.name == "test-results"]
+
+
+class GradleCanary(SurefireCanary):
+    def __init__(self, workspace, env, scratch, tests, sealed=None):
+        super().__init__(workspace, env, scratch, tests, sealed)
+        self.mark = "pwp-" + word(12)
+        init = scratch / ("g" + word(16)) / "canary.gradle"
+        init.parent.mkdir(mode=0o700)
+        init.write_text(GRADLE_INIT % {"mark": self.mark, "compile": GRADLE_FORK % self.javac if self.javac else ""})
+        self.args = ["--init-script", str(init), "--console=plain", "--continue"]
+
+    def check(self, code, log, reports, canaries):
+        if not reports:
+            raise NoRun("gradle wrote no test report: the tests did not run")
+        report, console = {}, {}
+        for r in reports:
+            try:
+                _suite, found = surefire_report_cases(r)
+            except (OSError, xml.etree.ElementTree.ParseError) as err:
+                raise Tampering("a gradle test report cannot be read (%s): %s" % (r.name, err))
+            for n, s in found:
+                report.setdefault(n, []).append("failed" if s == "error" else s)
+        for m in re.finditer(r"^%s (\S+?#.*) (SUCCESS|FAILURE|SKIPPED)\s*$" % re.escape(self.mark), log, re.M):
+            console.setdefault(m.group(1), []).append(GRADLE_RESULT[m.group(2)])
+        for cls in canaries:
+            for name, must in ((self.passing, "passed"), (self.failing, "failed")):
+                for label, got in (("report", report), ("console", console)):
+                    if got.get(cls + "#" + name) != [must]:
+                        raise Tampering("gradle's %s shows the canary test %s#%s that must have %s as %s" % (label, cls, name, must, got.get(cls + "#" + name, "missing")))
+        differ = sorted(n for n in set(report) | set(console) if sorted(report.get(n, [])) != sorted(console.get(n, [])))
+        if differ:
+            n = differ[0]
+            raise Tampering("gradle's report and its own account of the run disagree on %s (report %s, console %s)" % (n, report.get(n, "missing"), console.get(n, "missing")))
+        return collect((n, s) for n, v in report.items() for s in v if n.split("#")[0] not in canaries)
 
 
 # ---- go test -----------------------------------------------------------------------------------
@@ -1153,7 +1215,7 @@ class GoCanary:
 
 # ---- the run -----------------------------------------------------------------------------------
 
-CANARY_LOGS = ("ctest", "cargo", "surefire", "go")
+CANARY_LOGS = ("ctest", "cargo", "surefire", "gradle", "go")
 
 
 def surefire_reports(workspace):
@@ -1161,21 +1223,23 @@ def surefire_reports(workspace):
 
 
 def javac_arguments(text):
-    """The arguments of a javac argument file as plexus-compiler writes them: one a line,
-    quoted, with backslash escapes."""
+    """The arguments of a javac argument file as plexus-compiler (Maven) and Gradle write them:
+    one a line, quoted (every one, or those with spaces), with backslash escapes."""
     out = []
     for line in text.splitlines():
         if len(line) >= 2 and line[0] == line[-1] == '"':
-            line = re.sub(r"\\(.)", r"\1", line[1:-1])
-        if line:
+            # Kept when empty: Gradle's file says `-sourcepath ""`.
+            out.append(re.sub(r"\\(.)", r"\1", line[1:-1]))
+        elif line:
             out.append(line)
     return out
 
 
 def javac_shim(folder, path, args):
-    """The javac Maven forks (maven.compiler.executable) in a build with sealed sources: each
-    sealed source it is given is compiled from its copy, and the copies it used are removed once
-    it has run (surefire runs the tests after this compilation, in the same Maven run)."""
+    """The javac Maven (maven.compiler.executable) or Gradle (the canary's init script) forks in a
+    build with sealed sources: each sealed source it is given is compiled from its copy, and the
+    copies it used are removed once it has run (the tests run after this compilation, in the same
+    build)."""
     copies = json.loads(pathlib.Path(folder, "sealed.json").read_text())
     expanded = []
     for a in args:
@@ -1221,18 +1285,24 @@ def run_with_canary(spec, workspace, env, tail=3000):
                     shutil.rmtree(report.parent, ignore_errors=True)
                 canary = SurefireCanary(workspace, env, scratch, spec["tests"], sealed_sources(env))
                 argv = [a for a in argv if a not in ("-q", "--quiet")] + canary.compiler
+            elif log_kind == "gradle":
+                for report in gradle_reports(workspace):
+                    shutil.rmtree(report.parent, ignore_errors=True)
+                canary = GradleCanary(workspace, env, scratch, spec["tests"], sealed_sources(env))
+                argv = [a for a in argv if a not in ("-q", "--quiet")] + canary.args
             else:
                 canary = GoCanary(workspace, env, scratch, argv)
                 argv = canary.argv
         except (OSError, ValueError) as err:
             return {}, "", "the grader could not give the %s run its canary: %s" % (log_kind, err)
-        canaries = canary.names() if log_kind == "surefire" else None
+        java = log_kind in ("surefire", "gradle")
+        canaries = canary.names() if java else None
         code, log = run(argv, str(workspace), canary.env, spec["timeoutSec"], getattr(canary, "pass_fds", ()))
         if code is None:
             return {}, log[-tail:], "the tests timed out after %d s" % spec["timeoutSec"]
         try:
-            if log_kind == "surefire":
-                found = canary.check(code, log, surefire_reports(workspace), canaries)
+            if java:
+                found = canary.check(code, log, (surefire_reports if log_kind == "surefire" else gradle_reports)(workspace), canaries)
             else:
                 found = canary.check(code, log)
         except Tampering as err:
@@ -1241,6 +1311,6 @@ def run_with_canary(spec, workspace, env, tail=3000):
             return {}, log[-tail:], str(err)
         return found, log[-tail:], None
     finally:
-        if log_kind == "surefire" and canary is not None:
+        if log_kind in ("surefire", "gradle") and canary is not None:
             canary.cleanup()
         shutil.rmtree(scratch, ignore_errors=True)
