@@ -937,8 +937,12 @@ SUREFIRE_CLASS = re.compile(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), 
 SUREFIRE_TOTAL = re.compile(r"^(?:\[\w+\] )?Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$", re.M)
 
 
-def surefire_report_cases(path):
-    root = xml.etree.ElementTree.parse(path).getroot()
+def surefire_report_cases(path, runner="surefire"):
+    """(suite, [(Class#method, status)]) of one JUnit XML report; one that cannot be read is tampering."""
+    try:
+        root = xml.etree.ElementTree.parse(path).getroot()
+    except (OSError, xml.etree.ElementTree.ParseError) as err:
+        raise Tampering("a %s report cannot be read (%s): %s" % (runner, path.name, err))
     out = []
     for case in root.iter("testcase"):
         name = case.get("classname", "") + "#" + case.get("name", "").split("(")[0]
@@ -1025,10 +1029,7 @@ class SurefireCanary:
             raise NoRun("surefire wrote no report: the tests did not run")
         cases, by_class = [], {}
         for r in reports:
-            try:
-                suite, found = surefire_report_cases(r)
-            except (OSError, xml.etree.ElementTree.ParseError) as err:
-                raise Tampering("a surefire report cannot be read (%s): %s" % (r.name, err))
+            suite, found = surefire_report_cases(r)
             by_class.setdefault(suite or r.name[5:-4], []).extend(found)
             cases.extend(found)
         console = {}
@@ -1100,11 +1101,7 @@ class GradleCanary(SurefireCanary):
             raise NoRun("gradle wrote no test report: the tests did not run")
         report, console = {}, {}
         for r in reports:
-            try:
-                _suite, found = surefire_report_cases(r)
-            except (OSError, xml.etree.ElementTree.ParseError) as err:
-                raise Tampering("a gradle test report cannot be read (%s): %s" % (r.name, err))
-            for n, s in found:
+            for n, s in surefire_report_cases(r, "gradle test")[1]:
                 report.setdefault(n, []).append("failed" if s == "error" else s)
         for m in re.finditer(r"^%s (\S+?#.*) (SUCCESS|FAILURE|SKIPPED)\s*$" % re.escape(self.mark), log, re.M):
             console.setdefault(m.group(1), []).append(GRADLE_RESULT[m.group(2)])
@@ -1274,6 +1271,7 @@ def run_with_canary(spec, workspace, env, tail=3000):
     argv = [sys.executable if a == "python3" else a for a in spec["command"]]
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="pwp-"))
     canary = None
+    java = log_kind in ("surefire", "gradle")
     try:
         try:
             if log_kind == "ctest":
@@ -1295,7 +1293,6 @@ def run_with_canary(spec, workspace, env, tail=3000):
                 argv = canary.argv
         except (OSError, ValueError) as err:
             return {}, "", "the grader could not give the %s run its canary: %s" % (log_kind, err)
-        java = log_kind in ("surefire", "gradle")
         canaries = canary.names() if java else None
         code, log = run(argv, str(workspace), canary.env, spec["timeoutSec"], getattr(canary, "pass_fds", ()))
         if code is None:
@@ -1311,6 +1308,6 @@ def run_with_canary(spec, workspace, env, tail=3000):
             return {}, log[-tail:], str(err)
         return found, log[-tail:], None
     finally:
-        if log_kind in ("surefire", "gradle") and canary is not None:
+        if java and canary is not None:
             canary.cleanup()
         shutil.rmtree(scratch, ignore_errors=True)
