@@ -256,6 +256,19 @@ export async function indexArchive(source: NodeJS.ReadableStream, o: { maxBytes?
 }
 
 /**
+ * One digest of an archive's content as indexed: each entry's name, type, mode, owner, link
+ * target and (a file's) content digest, in name order, times left out: two captures of the same
+ * files at other times digest alike.
+ */
+export function contentDigest(entries: readonly IndexedEntry[]): string {
+  const h = createHash('sha256');
+  for (const { header: x, digest } of [...entries].sort((a, b) => (a.header.name < b.header.name ? -1 : a.header.name > b.header.name ? 1 : 0))) {
+    h.update(JSON.stringify([x.name, x.type, x.mode, x.uid, x.gid, x.linkname ?? null, digest ?? null])).update('\n');
+  }
+  return h.digest('hex');
+}
+
+/**
  * The entries of a tar file, one at a time, each with its content as a stream that must be
  * read (or is drained) before the next comes: a file of any size passes in bounded memory.
  */

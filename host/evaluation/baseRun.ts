@@ -9,9 +9,47 @@
 // workspace into a second verifier as it loads the agent's into the first), so it is /workspace
 // there, as it will be for the agent's run: a command, configuration or test that names
 // /workspace (ctest's --output-junit, a CMake cache, a fixture read by its path) runs the same,
-// and nothing of the agent's is in that container. What it found stays in the host's memory.
+// and nothing of the agent's is in that container. What it found stays in the host's memory:
+// the gradings of one base in this process (a bench's attempts at a task, a dataset check's gold
+// and null side by side) share one base run (sharedBaseRun).
+import { createHash } from 'node:crypto';
 import type { TestCase } from './testReports';
 import type { Sandbox } from './verifier';
+
+/** What a base run found: its cases, and why it found none where it says so. */
+export interface BaseOutcome { cases: TestCase[]; exitCode: number; problem?: string }
+
+/** Base outcomes kept, the oldest forgotten first: each is a list of cases, a bench runs its tasks in turn. */
+const BASE_RUNS_KEPT = 256;
+type BaseRun = BaseOutcome | { failed: string };
+const baseRuns = new Map<string, Promise<BaseRun>>();
+
+/**
+ * The base's outcome for the sandbox's base and `evaluator`, run once per process: a grading of
+ * the same base (Sandbox.baseKey: the task, its image, its hidden files, the initial workspace's
+ * content) with the same evaluator takes what the first found, also while that one still runs.
+ * A run that failed (`{ failed }`, or thrown) is not taken: the next grading runs the base again.
+ * Only what the task and its image hold goes into a base run, nothing of an agent's, so what
+ * one grading found there is what the next would.
+ */
+export async function sharedBaseRun(sandbox: Sandbox, evaluator: unknown, run: () => Promise<BaseRun>): Promise<{ outcome: BaseRun; reused: boolean }> {
+  const base = await sandbox.baseKey?.();
+  if (!base) return { outcome: await run(), reused: false };
+  const key = createHash('sha256').update(base).update('\n').update(JSON.stringify(evaluator)).digest('hex');
+  const known = baseRuns.get(key);
+  if (known) {
+    baseRuns.delete(key);
+    baseRuns.set(key, known); // the most recently used is the last forgotten
+    const outcome = await known.catch(() => undefined);
+    if (outcome && !('failed' in outcome)) return { outcome, reused: true };
+    // That run failed: this grading runs the base itself.
+    if (baseRuns.get(key) === known) baseRuns.delete(key);
+  }
+  const running = run();
+  baseRuns.set(key, running);
+  while (baseRuns.size > BASE_RUNS_KEPT) baseRuns.delete(baseRuns.keys().next().value!);
+  return { outcome: await running, reused: false };
+}
 
 /** Runs `fn` in a sandbox holding the task's base, removed after. */
 export async function onBase<T>(sandbox: Sandbox, fn: (base: Sandbox) => Promise<T>): Promise<T> {

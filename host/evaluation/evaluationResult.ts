@@ -50,6 +50,8 @@ export interface EvaluationResult {
     cases: TestCase[]; exitCode: number; timedOut: boolean; stdoutTail: string; stderrTail: string;
     /** The ids that passed on the base, left out of the count (a `tests` evaluator's countFailingOnBase). */
     passingOnBase?: string[];
+    /** The base's outcome was an earlier grading's of the same base in this process (baseRun.ts, sharedBaseRun), not run again. */
+    baseReused?: boolean;
   };
   /** A command's outcome, where one ran (image rendering, `command` evaluators). */
   output?: { exitCode: number; timedOut: boolean; stdoutTail: string; stderrTail: string };

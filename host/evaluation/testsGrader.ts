@@ -23,7 +23,7 @@ import { match } from './matcher';
 import { crossCheck } from './runnerOutput';
 import { describeFindings } from './tamperCheck';
 import { parseCargoTest, parseGoTestJson, parseJestJson, parseJUnitXml, parseMochaJson, tally, type TestCase } from './testReports';
-import { goPackageFailures, onBase, passingOnBase, pastBase, vanishedSinceBase } from './baseRun';
+import { goPackageFailures, onBase, passingOnBase, pastBase, sharedBaseRun, vanishedSinceBase } from './baseRun';
 import type { Sandbox } from './verifier';
 
 let runs = 0;
@@ -271,14 +271,21 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   let basePassed: Set<string> | undefined;
   let baseCases: TestCase[] = [];
   let baseEmpty = '';
+  let baseReused = false;
   if (e.countFailingOnBase) {
-    const base = await onBase(sandbox, async (b) => (await prepare(e, b)) ?? runTests(e, b, `${id}-base`, false));
-    if ('stale' in base) return failed(`could not remove the stale report ${base.stale} before the base run`);
-    if ('unprepared' in base) return failed(`on the base, ${base.unprepared}`);
-    basePassed = passingOnBase(base.all);
-    baseCases = base.all;
+    const shared = await sharedBaseRun(sandbox, e, () => onBase(sandbox, async (b) => {
+      const base = (await prepare(e, b)) ?? await runTests(e, b, `${id}-base`, false);
+      if ('stale' in base) return { failed: `could not remove the stale report ${base.stale} before the base run` };
+      if ('unprepared' in base) return { failed: `on the base, ${base.unprepared}` };
+      return { cases: base.all, exitCode: base.run.exitCode, problem: base.problem };
+    }));
+    const base = shared.outcome;
+    if ('failed' in base) return failed(base.failed);
+    baseReused = shared.reused;
+    basePassed = passingOnBase(base.cases);
+    baseCases = base.cases;
     // Nothing to leave out (a build the task's tests break on the base, say): every test counts, and the summary says why.
-    if (!base.all.length) baseEmpty = `; no test ran on the base (exit code ${base.run.exitCode}${base.problem ? `: ${base.problem}` : ''}), so every test counts`;
+    if (!base.cases.length) baseEmpty = `; no test ran on the base (exit code ${base.exitCode}${base.problem ? `: ${base.problem}` : ''}), so every test counts`;
   }
   const unprepared = await prepare(e, sandbox);
   if (unprepared) return failed(unprepared.unprepared);
@@ -322,7 +329,7 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
     summary: `${t.passed}/${t.total} tests pass (exit code ${run.exitCode}${canary && exitOk ? ', from the canary\'s failing test' : ''})${t.skipped ? `; ${t.skipped} skipped, which do not pass` : ''}${onBaseNote}${brokenNote}${baseEmpty}${why ? `; ${why}` : ''}${replaced}${metric?.said ?? ''}`,
     tests: {
       ...t, cases: [...cases, ...extra], exitCode: run.exitCode, timedOut: run.timedOut, stdoutTail: tail(run.stdout), stderrTail: tail(run.stderr),
-      ...(basePassed ? { passingOnBase: [...basePassed].sort() } : {}),
+      ...(basePassed ? { passingOnBase: [...basePassed].sort(), ...(baseReused ? { baseReused } : {}) } : {}),
     },
     ...(tampering ? { tampering: { reason: tampering, findings, disagreement: disagreement ?? ([...equality, ...inner].join('; ') || undefined) } } : {}),
     ...(ctx?.infrastructure.length ? { infrastructure: ctx.infrastructure } : {}),

@@ -50,6 +50,12 @@ export interface Sandbox extends Pick<Runtime, 'exec' | 'readFile' | 'readTree'>
    * Absent where the grading knows no initial workspace.
    */
   base?(): Promise<Sandbox & { remove(): Promise<void> }>;
+  /**
+   * What the base holds, as one string: equal for two gradings whose base runs would find the
+   * same (the task, its image, its hidden files, the initial workspace's content). Absent, every
+   * grading runs the base itself (baseRun.ts, sharedBaseRun).
+   */
+  baseKey?(): Promise<string>;
 }
 
 /**
@@ -120,6 +126,8 @@ export class Verifier implements Sandbox {
   grading?: GradingContext;
 
   base?: () => Promise<Verifier>;
+
+  baseKey?: () => Promise<string>;
 
   /**
    * Copies in everything the evaluators read, as one archive streamed from the spooled

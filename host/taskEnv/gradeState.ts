@@ -3,10 +3,12 @@
 // the host from the same archives when it only reads the state (evaluation/archiveSandbox.ts). An
 // evaluator that runs its tests on the task's base first gets that base in a second verifier,
 // removed when its run ends.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Deployment } from '../deployment/deployment';
+import { contentDigest, indexArchive, tarOfFolder } from '../deployment/tarArchive';
 import { evaluate } from '../evaluation/evaluate';
 import { ArchiveSandbox, readsOnly } from '../evaluation/archiveSandbox';
 import type { EvaluationResult } from '../evaluation/evaluationResult';
@@ -41,6 +43,7 @@ export async function gradeState(task: Task, s: {
     // The task's base, for an evaluator that counts only what fails there: a second verifier
     // with the initial workspace where the agent's would be (evaluation/baseRun.ts).
     if (initial) {
+      verifier.baseKey = () => baseKey(task, s.image, initial);
       verifier.base = async () => {
         const base = await start();
         try {
@@ -56,4 +59,16 @@ export async function gradeState(task: Task, s: {
   } finally {
     await verifier.remove();
   }
+}
+
+/**
+ * What a base run depends on besides its evaluator (Sandbox.baseKey): the task's folder and
+ * restore rules, its image (named by content: the IDE's and toolchains' tags are hashes of what
+ * built them), the verifier's network, and the content of the hidden files and of the initial
+ * workspace, times left out (each episode captures its own).
+ */
+async function baseKey(task: Task, image: string, initial: ArchiveInput): Promise<string> {
+  const entries = Buffer.isBuffer(initial) ? await indexArchive(Readable.from([initial])) : initial.entries;
+  const hidden = task.hiddenDir && existsSync(task.hiddenDir) ? contentDigest(await indexArchive(tarOfFolder(task.hiddenDir))) : null;
+  return JSON.stringify([task.dir, image, task.verifierNetwork ?? false, restoreRulesOf(task.evaluator, task.grading) ?? null, hidden, contentDigest(entries)]);
 }

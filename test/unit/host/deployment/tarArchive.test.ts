@@ -4,7 +4,9 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IDE_USER, ROOT } from '../../../../host/deployment/fileEntry';
-import { bufferOf, filterTar, packEntries, readTar, readTarEntries, tarEntry, tarOf, tarOfFiles, tarOfFolder } from '../../../../host/deployment/tarArchive';
+import {
+  bufferOf, contentDigest, filterTar, indexArchive, packEntries, readTar, readTarEntries, tarEntry, tarOf, tarOfFiles, tarOfFolder,
+} from '../../../../host/deployment/tarArchive';
 
 describe('tar archives (host/deployment/tarArchive.ts)', () => {
   it('builds files with folder entries, owner and mode, and reads them back', async () => {
@@ -32,6 +34,18 @@ describe('tar archives (host/deployment/tarArchive.ts)', () => {
     assert.equal((await tarEntry(tarOfFiles({ 'x/y.json': '12345' }), 'x/y.json'))?.content, undefined);
     assert.equal((await tarEntry(tarOfFiles({ 'a': 'first', 'x/y.json': '12345', 'z': 'last' }), 'x/y.json', true))?.content?.toString(), '12345');
     assert.equal(await tarEntry(tarOfFiles({ 'x/y.json': '1' }), 'nope'), undefined);
+  });
+
+  it('digests an archive\'s content the same at other times, and otherwise for a changed content, mode, name or link', async () => {
+    const digest = async (entries: Parameters<typeof packEntries>[0]) => contentDigest(await indexArchive(packEntries(entries)));
+    const at = (t: number, o: { content?: string; mode?: number; name?: string; link?: string } = {}) => [
+      { header: { name: o.name ?? 'w/a.txt', mode: o.mode ?? 0o644, mtime: new Date(t) }, content: Buffer.from(o.content ?? 'one') },
+      { header: { name: 'w/l', type: 'symlink' as const, linkname: o.link ?? 'a.txt', mtime: new Date(t) }, content: Buffer.alloc(0) },
+    ];
+    const first = await digest(at(1_000_000));
+    assert.equal(await digest(at(9_000_000)), first);
+    assert.equal(await digest([...at(1_000_000)].reverse()), first, 'in name order');
+    for (const o of [{ content: 'two' }, { mode: 0o755 }, { name: 'w/b.txt' }, { link: 'b.txt' }]) assert.notEqual(await digest(at(1_000_000, o)), first, JSON.stringify(o));
   });
 
   it('packs a host folder owned by the IDE user', async () => {

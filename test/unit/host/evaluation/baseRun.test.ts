@@ -1,9 +1,9 @@
 // What a base run keeps (host/evaluation/baseRun.ts): the ids that passed there, and a go package
 // whose tests vanished with its build as one failure; and the tests grader's count past it, with
-// stand-in verifiers. The runs themselves, in real verifiers: test/integration/ideBenchRunners.test.ts.
+// stand-in verifiers. The runs themselves, in real verifiers: test/integration/ideBench/.
 import { strict as assert } from 'node:assert';
 import type { ExecResult } from '../../../../host/deployment/runtime';
-import { goPackageFailures, onBase, passingOnBase, pastBase, vanishedSinceBase } from '../../../../host/evaluation/baseRun';
+import { goPackageFailures, onBase, passingOnBase, pastBase, sharedBaseRun, vanishedSinceBase, type BaseOutcome } from '../../../../host/evaluation/baseRun';
 import { evaluate } from '../../../../host/evaluation/evaluate';
 import { EvaluatorSchema, type TestsEvaluator } from '../../../../host/evaluation/evaluatorSchema';
 import type { Sandbox } from '../../../../host/evaluation/verifier';
@@ -43,6 +43,38 @@ describe('base runs', () => {
     assert.equal(await onBase(sandbox, async () => 7), 7);
     await assert.rejects(onBase(sandbox, async () => { throw new Error('boom'); }), /boom/);
     assert.equal(removed, 2);
+  });
+});
+
+describe('base runs shared between gradings of the same base', () => {
+  const keyed = (key: string | undefined) => ({ ...(key ? { baseKey: async () => key } : {}) }) as Sandbox;
+  const outcome = (id: string): BaseOutcome => ({ cases: [c(id, 'passed')], exitCode: 0 });
+  const unique = () => `base-${Math.random()}`;
+
+  it('runs a base once for gradings side by side and after, and again for another evaluator or another base', async () => {
+    const key = unique();
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    const run = async () => { runs++; await gate; return outcome('a'); };
+    const both = Promise.all([sharedBaseRun(keyed(key), { e: 1 }, run), sharedBaseRun(keyed(key), { e: 1 }, run)]);
+    release();
+    assert.deepEqual((await both).map((x) => x.reused), [false, true]);
+    assert.deepEqual(await sharedBaseRun(keyed(key), { e: 1 }, run), { outcome: outcome('a'), reused: true });
+    assert.equal(runs, 1);
+    assert.equal((await sharedBaseRun(keyed(key), { e: 2 }, run)).reused, false);
+    assert.equal((await sharedBaseRun(keyed(unique()), { e: 1 }, run)).reused, false);
+    assert.equal(runs, 3);
+  });
+
+  it('keeps no failed run, thrown or said, and shares nothing without a key', async () => {
+    const key = unique();
+    await assert.rejects(sharedBaseRun(keyed(key), {}, async () => { throw new Error('engine gone'); }), /engine gone/);
+    assert.deepEqual(await sharedBaseRun(keyed(key), {}, async () => ({ failed: 'stale report' })), { outcome: { failed: 'stale report' }, reused: false });
+    assert.deepEqual(await sharedBaseRun(keyed(key), {}, async () => outcome('b')), { outcome: outcome('b'), reused: false });
+    let runs = 0;
+    for (let i = 0; i < 2; i++) assert.equal((await sharedBaseRun(keyed(undefined), {}, async () => { runs++; return outcome('c'); })).reused, false);
+    assert.equal(runs, 2);
   });
 });
 
