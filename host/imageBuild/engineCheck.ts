@@ -7,10 +7,18 @@ import { NotAvailableError } from '../../bridge/protocol/errors';
 
 export class NoEngineError extends NotAvailableError {}
 
-/** Where `docker` talks to, as a person would write it (unix:///var/run/docker.sock, tcp://host:port). */
-export function engineAddress(docker: Docker): string {
-  const modem = docker.modem as { socketPath?: string; host?: string; port?: number; protocol?: string };
-  return modem.socketPath ? `unix://${modem.socketPath}` : `${modem.protocol ?? 'http'}://${modem.host}:${modem.port ?? ''}`;
+/**
+ * Where `docker` talks to, as a person would write it (unix:///var/run/docker.sock, tcp://host:port).
+ * Without DOCKER_HOST the client's socket is a function that picks the user's socket or the
+ * system's when asked: its answer is the address, never the function.
+ */
+export async function engineAddress(docker: Docker): Promise<string> {
+  const modem = docker.modem as { socketPath?: string | (() => unknown); getSocketPath?: () => Promise<string | undefined>; host?: string; port?: number; protocol?: string };
+  if (modem.socketPath) {
+    const path = typeof modem.socketPath === 'function' ? await modem.getSocketPath?.().catch(() => undefined) : modem.socketPath;
+    return `unix://${path ?? 'the default socket'}`;
+  }
+  return `${modem.protocol ?? 'http'}://${modem.host}:${modem.port ?? ''}`;
 }
 
 const CONNECTION_FAILURES = new Set(['ENOENT', 'ECONNREFUSED', 'EACCES', 'EPERM', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNRESET']);
@@ -31,9 +39,9 @@ const checked = new WeakMap<Docker, Promise<void>>();
 export function requireEngine(docker: Docker): Promise<void> {
   let p = checked.get(docker);
   if (!p) {
-    p = docker.ping().then(() => undefined, (err: unknown) => {
+    p = docker.ping().then(() => undefined, async (err: unknown) => {
       checked.delete(docker); // a later call may find an engine started meanwhile
-      const message = noEngineMessage(err, engineAddress(docker));
+      const message = noEngineMessage(err, await engineAddress(docker));
       throw message ? new NoEngineError(message) : err;
     });
     checked.set(docker, p);

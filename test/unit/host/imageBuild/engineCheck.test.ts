@@ -24,6 +24,14 @@ describe('no Docker engine', function () {
     });
   });
 
+  it('names the socket the client picks when none is configured, not the function that picks it', async () => {
+    // Without DOCKER_HOST, the client's socketPath is such a function (the user's socket, else the system's).
+    await assert.rejects(requireEngine(new Docker({ socketPath: (() => Promise.resolve(socket)) as unknown as string })), (e: Error) => {
+      assert.equal(e.message, `no Docker engine at unix://${socket}: \`npm run setup\` installs and starts one, or start yours (ENOENT)`);
+      return true;
+    });
+  });
+
   it('tells a refused user apart from a missing engine, and leaves other errors alone', () => {
     assert.match(noEngineMessage({ code: 'EACCES' }, 'unix:///x') ?? '', /refuses this user .*docker group/);
     assert.equal(noEngineMessage(new Error('no such image'), 'unix:///x'), null);
