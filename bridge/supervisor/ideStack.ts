@@ -9,6 +9,7 @@ import type { BridgeConfig } from '../config';
 import { CdpPipe } from '../browser/cdpPipe';
 import { WorkbenchPage } from '../browser/workbenchPage';
 import type { ExtensionLink } from '../ide/extensionLink';
+import { watchExtensionHostReturn } from './extensionHostReturn';
 import { SupervisedProcess } from './supervisedProcess';
 import { writeXauthority } from './xauthority';
 
@@ -123,7 +124,14 @@ export class IdeStack extends EventEmitter {
       });
     }
     link.on('change', () => { if (link.connected) this.mark('extension'); });
+    this.stopReturnWatch = watchExtensionHostReturn({
+      link, log,
+      canReload: () => this.rendered && !this.workbenchClosed && !this.closed && [this.display, this.ide, this.browser].every((p) => p.state === 'ready'),
+      reload: () => { this.rendered = false; link.kioskWindowLoading(); this.emit('change'); void this.page.reload().catch(() => undefined); this.watch(); },
+    });
   }
+
+  private readonly stopReturnWatch: () => void;
 
   /** The workbench URL the boot page leads to. */
   get workbenchUrl(): string {
@@ -263,6 +271,7 @@ export class IdeStack extends EventEmitter {
 
   async stop(): Promise<void> {
     this.closed = true;
+    this.stopReturnWatch();
     this.page.disconnect();
     await this.browser.stop();
     await this.ide.stop();

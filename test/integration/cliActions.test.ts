@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Mark } from '../../bridge/protocol';
 import { makeWorkspace, testImage } from './environmentFixture';
-import { quickOpenShows } from './ideDriving';
+import { eventually, quickOpenShows } from './ideDriving';
 
 const run = promisify(execFile);
 const PWP = join(__dirname, '../../bin/pwp');
@@ -27,17 +27,6 @@ async function ok(...args: string[]): Promise<string> {
   const r = await pwp(...args);
   assert.equal(r.code, 0, `pwp ${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout;
-}
-
-async function eventually<T>(read: () => Promise<T>, good: (v: T) => boolean, what: string, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await read();
-    if (good(last)) return last;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`${what} never happened; last: ${JSON.stringify(last)}`);
 }
 
 describe('pwp CLI actions on a running environment (through an attached Env)', function () {
@@ -63,16 +52,16 @@ describe('pwp CLI actions on a running environment (through an attached Env)', f
 
   it('key, type and xdotool reach the IDE: a file opened with quick open, typed into and saved', async () => {
     await ok('key', id, 'ctrl+p');
-    await eventually(async () => JSON.parse(await ok('inspect', id, 'focused')) as { focused: { role?: string } | null }, (f) => f.focused?.role === 'combobox' || f.focused?.role === 'textbox', 'the quick-open box taking the focus');
+    await eventually(async () => JSON.parse(await ok('inspect', id, 'focused')) as { focused: { role?: string } | null }, (f) => f.focused?.role === 'combobox' || f.focused?.role === 'textbox', 60_000, 'the quick-open box taking the focus');
     await ok('type', id, 'notes.txt');
     // Enter picks the first entry: wait until the query is in and the file search listed notes.txt first.
-    await eventually(async () => (JSON.parse(await ok('inspect', id, 'marks')) as { marks: Mark[] }).marks, (m) => quickOpenShows(m, 'notes.txt', 'notes.txt'), 'notes.txt first in quick open');
+    await eventually(async () => (JSON.parse(await ok('inspect', id, 'marks')) as { marks: Mark[] }).marks, (m) => quickOpenShows(m, 'notes.txt', 'notes.txt'), 60_000, 'notes.txt first in quick open');
     await ok('key', id, 'enter');
-    await eventually(async () => JSON.parse(await ok('inspect', id, 'editors')) as { activeEditor?: { path?: string } | null }, (e) => !!e.activeEditor?.path?.endsWith('notes.txt'), 'notes.txt becoming the active editor');
+    await eventually(async () => JSON.parse(await ok('inspect', id, 'editors')) as { activeEditor?: { path?: string } | null }, (e) => !!e.activeEditor?.path?.endsWith('notes.txt'), 60_000, 'notes.txt becoming the active editor');
     await ok('key', id, 'ctrl+end');
     await ok('xdotool', id, "type --delay 5 'added by xdotool'");
     await ok('key', id, 'ctrl+s');
-    await eventually(() => readFile('notes.txt'), (t) => t.includes('added by xdotool'), 'the typed text on disk');
+    await eventually(() => readFile('notes.txt'), (t) => t.includes('added by xdotool'), 60_000, 'the typed text on disk');
   });
 
   it('a bad key name is refused with its typed error and exit code 1, and the environment goes on', async () => {

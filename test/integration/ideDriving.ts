@@ -3,25 +3,17 @@
 // loaded machine slows a test down rather than failing it.
 import type { Mark } from '../../bridge/protocol';
 import type { BridgeClient } from '../../host/client/bridgeClient';
+import { eventually as pollUntil } from '../../host/common/eventually';
 import { waitForSettle } from '../../host/running/settle';
 import type { TestEnvironment } from './environmentFixture';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
- * Polls `read` until `ok` holds, returning the last value; fails with the last value seen.
- * A wait that succeeds costs no more for a long bound, so the default is one a loaded machine
- * meets (the IDE can take tens of seconds to show something there).
+ * Polls `read` until `ok` holds, returning the last value (host/common/eventually.ts), within a
+ * bound a loaded machine meets by default: a wait that succeeds costs no more for a long bound,
+ * and the IDE can take tens of seconds to show something there.
  */
-export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 60_000, what = 'condition'): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: T | undefined;
-  for (;;) {
-    last = await read();
-    if (ok(last)) return last;
-    if (Date.now() > end) throw new Error(`${what} not reached within ${timeoutMs} ms; last: ${JSON.stringify(last).slice(0, 2000)}`);
-    await sleep(100);
-  }
+export function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 60_000, what = 'condition'): Promise<T> {
+  return pollUntil(read, ok, timeoutMs, what);
 }
 
 /** Runs a command in the container (as the IDE's user by default); stdout, then stderr. */

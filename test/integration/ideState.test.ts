@@ -408,14 +408,22 @@ describe('ide.*: IDE state from the extension host', function () {
     await client.call('input.key', { keys: 'ctrl+c' });
   });
 
-  it('fails ide.* fast while the extension host is down, keeps input and capture working, and recovers by itself', async function () {
-    this.timeout(480_000); // a hang detector: the waits on state below add up to about 7 minutes at most
+  it('fails ide.* fast while the extension host is down, keeps input and capture working, and recovers by itself, also where VS Code gives up', async function () {
+    this.timeout(900_000); // a hang detector: the waits on state below add up to about 14 minutes at most
     const e = env();
     const { client } = e;
+    const kill = async () => {
+      const pids = (await execIn(e, ['pgrep', '-f', 'type=extensionHost'])).trim().split('\n').filter(Boolean);
+      assert.ok(pids.length >= 1, 'an extension host process');
+      await execIn(e, ['kill', '-KILL', ...pids]);
+    };
+    const back = async (since: number, what: string) => {
+      const s = await eventually(async () => client.call('ide.status', {}).catch(() => undefined), (x) => x !== undefined && x.uptimeMs < Date.now() - since, 180_000, what);
+      return s!;
+    };
     const before = await client.call('ide.status', {});
-    const pids = (await execIn(e, ['pgrep', '-f', 'type=extensionHost'])).trim().split('\n').filter(Boolean);
-    assert.ok(pids.length >= 1, 'an extension host process');
-    await execIn(e, ['kill', '-KILL', ...pids]);
+    const killedAt = Date.now();
+    await kill();
 
     // NotAvailableError (not the client's TimeoutError) shows the call failed at once instead of hanging.
     const failure = await eventually(async () => {
@@ -426,17 +434,26 @@ describe('ide.*: IDE state from the extension host', function () {
     await client.call('input.key', { keys: 'escape' });
     assert.ok((await screenshot(client)).data.length > 1000);
 
-    const back = await eventually(async () => client.call('ide.status', {}).catch(() => undefined), (s) => s !== undefined, 90_000, 'the extension back');
-    assert.ok(back!.uptimeMs < before.uptimeMs, 'a new extension host activated the extension again');
+    const first = await back(killedAt, 'the extension back');
+    assert.ok(first.uptimeMs < before.uptimeMs, 'a new extension host activated the extension again');
     const editors = await client.call('ide.editors', {});
     assert.ok(allTabs(editors).length > 0, 'and it sees the same workbench');
+
+    // VS Code restarts a remote extension host twice in five minutes and leaves the third exit
+    // to a prompt (or none at all when asking how it exited takes over 2 s): the bridge reloads
+    // the window for a new one (bridge/supervisor/extensionHostReturn.ts).
+    for (const nth of ['second', 'third']) {
+      const at = Date.now();
+      await kill();
+      await back(at, `the extension back after the ${nth} exit`);
+    }
 
     // A window reload through the command palette restarts the extension host the orderly way.
     const reloadAt = Date.now();
     await runCommand(client, 'Developer: Reload Window');
     const reloaded = await eventually(
       async () => client.call('ide.status', {}).catch(() => undefined),
-      (s) => s !== undefined && s.uptimeMs < Date.now() - reloadAt, 90_000, 'the extension activated again after the reload');
+      (s) => s !== undefined && s.uptimeMs < Date.now() - reloadAt, 180_000, 'the extension activated again after the reload');
     assert.deepEqual(reloaded!.workspaceFolders, ['/workspace']);
     assert.equal((await client.call('proc.waitReady', { timeoutMs: 60_000 }, { timeoutMs: 65_000 })).ready, true);
   });

@@ -1,0 +1,54 @@
+// Brings the kiosk window's extension host back when the IDE does not. VS Code restarts a
+// remote extension host that exited only if it learns within 2 s how it exited (its workbench
+// drops the restart without a word when that question times out, as it does on a loaded
+// machine) and only twice in 5 minutes (the third exit gets a prompt nobody answers): past either,
+// ide.* would stay unavailable for good. Once the host that served has been away for a while
+// with the workbench shown, the window is reloaded, which starts a new one.
+import type { EventEmitter } from 'node:events';
+
+/** How long the extension host may stay away before the window is reloaded: VS Code's own restart takes seconds. */
+export const EXTENSION_HOST_RETURN_MS = 30_000;
+
+export interface ExtensionHostReturnOptions {
+  /** The link to the extension host: `connected`, and 'change' when that may have changed. */
+  link: Pick<EventEmitter, 'on'> & { readonly connected: boolean };
+  /** Whether reloading would bring one back now (the workbench shown, every process up, the window not parked). */
+  canReload(): boolean;
+  /** Reloads the kiosk window. */
+  reload(): void;
+  log(line: string): void;
+  /** Runs `fn` once after `ms`, returning how to cancel it (default: a timer that keeps no process alive; tests run it by hand). */
+  after?: (ms: number, fn: () => void) => () => void;
+  awayMs?: number;
+}
+
+function timer(ms: number, fn: () => void): () => void {
+  const t = setTimeout(fn, ms);
+  t.unref();
+  return () => clearTimeout(t);
+}
+
+/** Watches the link from its first connection on; returns how to stop watching. */
+export function watchExtensionHostReturn(o: ExtensionHostReturnOptions): () => void {
+  const after = o.after ?? timer;
+  const awayMs = o.awayMs ?? EXTENSION_HOST_RETURN_MS;
+  let cancel: (() => void) | undefined;
+  let stopped = false;
+  const arm = () => {
+    if (stopped || cancel || o.link.connected) return;
+    cancel = after(awayMs, () => {
+      cancel = undefined;
+      if (stopped || o.link.connected) return;
+      if (o.canReload()) {
+        o.log(`the extension host has been away ${awayMs} ms with the workbench shown: reloading the window for a new one`);
+        o.reload();
+      }
+      // Reloading, or not the time to (a reload or a restore under way): looked at again later.
+      arm();
+    });
+  };
+  o.link.on('change', () => {
+    if (o.link.connected) { cancel?.(); cancel = undefined; } else arm();
+  });
+  return () => { stopped = true; cancel?.(); cancel = undefined; };
+}
