@@ -3,7 +3,10 @@
 // drops the restart without a word when that question times out, as it does on a loaded
 // machine) and only twice in 5 minutes (the third exit gets a prompt nobody answers): past either,
 // ide.* would stay unavailable for good. Once the host that served has been away for a while
-// with the workbench shown, the window is reloaded, which starts a new one.
+// with the workbench shown, the window is reloaded, which starts a new one. The while counts from
+// the later of the host's leaving and the workbench's last render (a host starts after the
+// render, slowly on a loaded machine) and doubles with each reload the watch makes, so that a
+// slow start is not cut short again and again.
 import type { EventEmitter } from 'node:events';
 
 /** How long the extension host may stay away before the window is reloaded: VS Code's own restart takes seconds. */
@@ -28,19 +31,33 @@ function timer(ms: number, fn: () => void): () => void {
   return () => clearTimeout(t);
 }
 
-/** Watches the link from its first connection on; returns how to stop watching. */
-export function watchExtensionHostReturn(o: ExtensionHostReturnOptions): () => void {
+/** The most the wait grows to after reloads that brought no host back. */
+const LONGEST_WAIT_FACTOR = 8;
+
+export interface ExtensionHostReturnWatch {
+  /** The workbench rendered (again): a host may take a while to start after that, counted from now. */
+  rendered(): void;
+  stop(): void;
+}
+
+/** Watches the link from its first connection on. */
+export function watchExtensionHostReturn(o: ExtensionHostReturnOptions): ExtensionHostReturnWatch {
   const after = o.after ?? timer;
   const awayMs = o.awayMs ?? EXTENSION_HOST_RETURN_MS;
+  let waitMs = awayMs;
   let cancel: (() => void) | undefined;
+  let away = false;
   let stopped = false;
   const arm = () => {
-    if (stopped || cancel || o.link.connected) return;
-    cancel = after(awayMs, () => {
+    cancel?.();
+    cancel = undefined;
+    if (stopped || !away) return;
+    cancel = after(waitMs, () => {
       cancel = undefined;
       if (stopped || o.link.connected) return;
       if (o.canReload()) {
-        o.log(`the extension host has been away ${awayMs} ms with the workbench shown: reloading the window for a new one`);
+        o.log(`the extension host has been away ${waitMs} ms with the workbench shown: reloading the window for a new one`);
+        waitMs = Math.min(waitMs * 2, awayMs * LONGEST_WAIT_FACTOR);
         o.reload();
       }
       // Reloading, or not the time to (a reload or a restore under way): looked at again later.
@@ -48,7 +65,10 @@ export function watchExtensionHostReturn(o: ExtensionHostReturnOptions): () => v
     });
   };
   o.link.on('change', () => {
-    if (o.link.connected) { cancel?.(); cancel = undefined; } else arm();
+    if (o.link.connected) { away = false; waitMs = awayMs; arm(); } else if (!away) { away = true; arm(); }
   });
-  return () => { stopped = true; cancel?.(); cancel = undefined; };
+  return {
+    rendered: () => { if (away) arm(); },
+    stop: () => { stopped = true; cancel?.(); cancel = undefined; },
+  };
 }

@@ -9,7 +9,7 @@ import type { BridgeConfig } from '../config';
 import { CdpPipe } from '../browser/cdpPipe';
 import { WorkbenchPage } from '../browser/workbenchPage';
 import type { ExtensionLink } from '../ide/extensionLink';
-import { watchExtensionHostReturn } from './extensionHostReturn';
+import { watchExtensionHostReturn, type ExtensionHostReturnWatch } from './extensionHostReturn';
 import { SupervisedProcess } from './supervisedProcess';
 import { writeXauthority } from './xauthority';
 
@@ -124,14 +124,17 @@ export class IdeStack extends EventEmitter {
       });
     }
     link.on('change', () => { if (link.connected) this.mark('extension'); });
-    this.stopReturnWatch = watchExtensionHostReturn({
+    this.returnWatch = watchExtensionHostReturn({
       link, log,
-      canReload: () => this.rendered && !this.workbenchClosed && !this.closed && [this.display, this.ide, this.browser].every((p) => p.state === 'ready'),
+      // Not while the bridge itself opens the workbench (a reset, a restart of the IDE): that waits for the host.
+      canReload: () => this.rendered && !this.workbenchClosed && !this.opening && !this.closed && [this.display, this.ide, this.browser].every((p) => p.state === 'ready'),
       reload: () => { this.rendered = false; link.kioskWindowLoading(); this.emit('change'); void this.page.reload().catch(() => undefined); this.watch(); },
     });
   }
 
-  private readonly stopReturnWatch: () => void;
+  private readonly returnWatch: ExtensionHostReturnWatch;
+  /** The bridge is opening the workbench (openWorkbench, restartIde) and waits for its extension host itself. */
+  private opening = false;
 
   /** The workbench URL the boot page leads to. */
   get workbenchUrl(): string {
@@ -196,12 +199,17 @@ export class IdeStack extends EventEmitter {
   }
 
   async restartIde(timeoutMs: number): Promise<Health> {
-    this.rendered = false;
-    this.link.kioskWindowLoading();
-    await this.ide.restart();
-    await this.page.reload().catch(() => undefined);
-    this.watch();
-    return this.waitReady(timeoutMs);
+    this.opening = true;
+    try {
+      this.rendered = false;
+      this.link.kioskWindowLoading();
+      await this.ide.restart();
+      await this.page.reload().catch(() => undefined);
+      this.watch();
+      return await this.waitReady(timeoutMs);
+    } finally {
+      this.opening = false;
+    }
   }
 
   /**
@@ -221,6 +229,15 @@ export class IdeStack extends EventEmitter {
 
   /** Opens the workbench after closeWorkbench; returns once it rendered and ide.* is served again. */
   async openWorkbench(timeoutMs: number): Promise<Health> {
+    this.opening = true;
+    try {
+      return await this.openWorkbenchNow(timeoutMs);
+    } finally {
+      this.opening = false;
+    }
+  }
+
+  private async openWorkbenchNow(timeoutMs: number): Promise<Health> {
     const t0 = Date.now();
     const deadline = t0 + timeoutMs;
     this.workbenchClosed = false;
@@ -259,6 +276,7 @@ export class IdeStack extends EventEmitter {
       while (!this.closed && !this.rendered && !this.workbenchClosed) {
         if (this.browser.state === 'ready' && this.ide.state === 'ready' && (await this.page.isRendered(expectRows))) {
           this.rendered = true;
+          this.returnWatch.rendered();
           this.mark('workbench');
           this.log(`workbench rendered after ${Date.now() - this.startedAt} ms`);
           this.emit('change');
@@ -271,7 +289,7 @@ export class IdeStack extends EventEmitter {
 
   async stop(): Promise<void> {
     this.closed = true;
-    this.stopReturnWatch();
+    this.returnWatch.stop();
     this.page.disconnect();
     await this.browser.stop();
     await this.ide.stop();

@@ -15,27 +15,42 @@ function setUp(canReload = () => true) {
   const link = new Link();
   const timers: { ms: number; fn: () => void; cancelled: boolean }[] = [];
   const reloads: number[] = [];
-  const stop = watchExtensionHostReturn({
+  const watch = watchExtensionHostReturn({
     link, canReload, reload: () => reloads.push(timers.length), log: () => undefined,
     after: (ms, fn) => { const t = { ms, fn, cancelled: false }; timers.push(t); return () => { t.cancelled = true; }; },
   });
   const fire = () => { const t = timers.filter((x) => !x.cancelled).pop(); assert.ok(t, 'a timer is armed'); t.cancelled = true; t.fn(); };
   const armed = () => timers.filter((x) => !x.cancelled).length;
-  return { link, timers, reloads, stop, fire, armed };
+  const last = () => timers.filter((x) => !x.cancelled).pop()!;
+  return { link, timers, reloads, stop: () => watch.stop(), rendered: () => watch.rendered(), fire, armed, last };
 }
 
 describe('the extension host brought back by the bridge', () => {
-  it('reloads the window once the host has been away 30 s, and again while none comes back', () => {
+  it('reloads the window once the host has been away 30 s, and again, waiting twice as long each time up to 4 minutes, while none comes back', () => {
     const w = setUp();
     w.link.set(false);
-    assert.deepEqual([w.armed(), w.timers[0].ms], [1, 30_000]);
-    w.fire();
-    assert.equal(w.reloads.length, 1);
-    assert.equal(w.armed(), 1, 'watching the reload too');
-    w.fire();
-    assert.equal(w.reloads.length, 2);
+    assert.deepEqual([w.armed(), w.last().ms], [1, 30_000]);
+    const waits: number[] = [];
+    for (let i = 0; i < 5; i++) { waits.push(w.last().ms); w.fire(); }
+    assert.deepEqual(waits, [30_000, 60_000, 120_000, 240_000, 240_000]);
+    assert.equal(w.reloads.length, 5);
+    assert.equal(w.armed(), 1, 'watching the last reload too');
     w.link.set(true);
     assert.equal(w.armed(), 0);
+    w.link.set(false);
+    assert.equal(w.last().ms, 30_000, 'a host that came back starts the count again');
+  });
+
+  it('counts from the workbench\'s last render: a host starting slowly after a reload is not cut short', () => {
+    const w = setUp();
+    w.link.set(false);
+    const first = w.last();
+    w.rendered();
+    assert.ok(first.cancelled, 'the wait started at the leaving is replaced');
+    assert.deepEqual([w.armed(), w.reloads.length], [1, 0]);
+    w.link.set(true);
+    w.rendered();
+    assert.equal(w.armed(), 0, 'a render with the host there starts no wait');
   });
 
   it('leaves a host that comes back in time alone, and does nothing before the first connection is lost', () => {
