@@ -10,7 +10,7 @@
 import type { EventEmitter } from 'node:events';
 
 /** How long the extension host may stay away before the window is reloaded: VS Code's own restart takes seconds. */
-export const EXTENSION_HOST_RETURN_MS = 30_000;
+const EXTENSION_HOST_RETURN_MS = 30_000;
 
 export interface ExtensionHostReturnOptions {
   /** The link to the extension host: `connected`, and 'change' when that may have changed. */
@@ -22,7 +22,6 @@ export interface ExtensionHostReturnOptions {
   log(line: string): void;
   /** Runs `fn` once after `ms`, returning how to cancel it (default: a timer that keeps no process alive; tests run it by hand). */
   after?: (ms: number, fn: () => void) => () => void;
-  awayMs?: number;
 }
 
 function timer(ms: number, fn: () => void): () => void {
@@ -43,8 +42,7 @@ export interface ExtensionHostReturnWatch {
 /** Watches the link from its first connection on. */
 export function watchExtensionHostReturn(o: ExtensionHostReturnOptions): ExtensionHostReturnWatch {
   const after = o.after ?? timer;
-  const awayMs = o.awayMs ?? EXTENSION_HOST_RETURN_MS;
-  let waitMs = awayMs;
+  let waitMs = EXTENSION_HOST_RETURN_MS;
   let cancel: (() => void) | undefined;
   let away = false;
   let stopped = false;
@@ -57,7 +55,7 @@ export function watchExtensionHostReturn(o: ExtensionHostReturnOptions): Extensi
       if (stopped || o.link.connected) return;
       if (o.canReload()) {
         o.log(`the extension host has been away ${waitMs} ms with the workbench shown: reloading the window for a new one`);
-        waitMs = Math.min(waitMs * 2, awayMs * LONGEST_WAIT_FACTOR);
+        waitMs = Math.min(waitMs * 2, EXTENSION_HOST_RETURN_MS * LONGEST_WAIT_FACTOR);
         o.reload();
       }
       // Reloading, or not the time to (a reload or a restore under way): looked at again later.
@@ -65,7 +63,7 @@ export function watchExtensionHostReturn(o: ExtensionHostReturnOptions): Extensi
     });
   };
   o.link.on('change', () => {
-    if (o.link.connected) { away = false; waitMs = awayMs; arm(); } else if (!away) { away = true; arm(); }
+    if (o.link.connected) { away = false; waitMs = EXTENSION_HOST_RETURN_MS; arm(); } else if (!away) { away = true; arm(); }
   });
   return {
     rendered: () => { if (away) arm(); },
