@@ -18,12 +18,14 @@ results="$(cd "$results" && pwd)"
 base() { echo "$results/${1//[^A-Za-z0-9_.-]/_}"; }
 has_script() { node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$1"; }
 
-# run SCRIPT [npm option]: the script to its end, its exit status beside its report, and each test
-# file's wall time (test/support/fileTimes.cjs) beside that.
+# run SCRIPT [npm option]: the script to its end, its exit status beside its report, each test
+# file's wall time (test/support/fileTimes.cjs) beside that, and its output copied to
+# RESULTS/<script>.log (the summary quotes its end when no report came: CI may keep only the
+# tail of the whole output).
 run() {
   local file; file="$(base "$1")"
-  PWP_TEST_TIMES="$file.times" npm run "$1" ${2:-} -- --no-color --reporter-option "json=$file.json"
-  echo $? >"$file.exit"
+  PWP_TEST_TIMES="$file.times" npm run "$1" ${2:-} -- --no-color --reporter-option "json=$file.json" 2>&1 | tee -a "$file.log"
+  echo "${PIPESTATUS[0]}" >"$file.exit"
 }
 
 all=()
@@ -44,14 +46,19 @@ for stage in "$@"; do
     if has_script "pre$s"; then
       printf '\n=== %s ===\n' "npm run pre$s" >&2
       # A failed pre-script leaves its script without a report, which fails the run below.
-      npm run "pre$s" || { echo $? >"$(base "$s").exit"; continue; }
+      npm run "pre$s" 2>&1 | tee -a "$(base "$s").log"
+      status="${PIPESTATUS[0]}"
+      [ "$status" -eq 0 ] || { echo "$status" >"$(base "$s").exit"; continue; }
     fi
     together+=("$s")
   done
   [ "${#together[@]}" -eq 0 ] && continue
   pids=()
+  # Where each beside script's own output starts in its log, after its pre-script's (shown already).
+  declare -A from=()
   for s in "${together[@]:1}"; do
-    ( run "$s" --ignore-scripts >"$(base "$s").log" 2>&1 ) &
+    from[$s]=$(( $(stat -c %s "$(base "$s").log" 2>/dev/null || echo 0) + 1 ))
+    ( run "$s" --ignore-scripts >/dev/null ) &
     pids+=($!)
   done
   printf '\n=== %s ===\n' "npm run ${together[0]} (beside: ${together[*]:1})" >&2
@@ -60,7 +67,7 @@ for stage in "$@"; do
     wait "${pids[$i]}"
     s="${together[$((i + 1))]}"
     printf '\n=== %s ===\n' "npm run $s (ran beside ${together[0]})" >&2
-    cat "$(base "$s").log"
+    tail -c "+${from[$s]}" "$(base "$s").log"
   done
   took "npm run ${together[*]}" "$since"
 done

@@ -30,7 +30,16 @@ function readStage(results, script) {
   }
   if (!stats && !problem) problem = `ended (exit ${exit ?? 'unknown'}) before mocha reported: no test ran or none was counted (see its output above)`;
   else if (stats && exit !== 0 && stats.failures === 0) problem = `exited with ${exit ?? 'unknown'} although mocha reported no failure (see its output above)`;
-  return { script, exit, stats, failed, problem, slowest: slowestFiles(`${base}.times`) };
+  return { script, exit, stats, failed, problem, slowest: slowestFiles(`${base}.times`), lastLines: stats ? [] : lastLines(`${base}.log`) };
+}
+
+/** The last lines a stage printed (runTestStages.sh copied them to its log), for a stage that left
+ * no report: what killed it is there, and CI may keep only the end of the whole output. */
+function lastLines(file, n = 25) {
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, 'utf8').split('\n').map((l) => l.trimEnd()).filter(Boolean);
+  // Nothing quoted may take the closing line's form, which CI counts.
+  return lines.slice(-n).map((l) => `    | ${l.slice(0, 400).replace(/(\d+) passed, (\d+) failed/g, '$1 passed; $2 failed')}`);
 }
 
 /** The slowest test files of a stage, hooks included (test/support/fileTimes.cjs wrote their times), as lines. */
@@ -52,6 +61,9 @@ function summarise(results, scripts) {
       const why = String(f.err?.message ?? '').split('\n').filter((l) => l.trim()).slice(0, 4).map((l) => `      ${l.slice(0, 400)}`);
       lines.push(`failed in npm run ${st.script}: ${f.fullTitle ?? f.title ?? '(untitled)'}`, ...why);
     }
+  }
+  for (const st of stages) {
+    if (st.lastLines.length > 0) lines.push(`the last lines npm run ${st.script} printed (it left no report):`, ...st.lastLines);
   }
   for (const st of stages) {
     if (st.slowest.length > 1) lines.push(`slowest files of npm run ${st.script} (wall clock, hooks included):`, ...st.slowest);

@@ -92,11 +92,22 @@ describe('waits', () => { it('sees the other script running', async function () 
   });
 
   it('fails the run and names the stage when it dies before mocha reports (a failing pretest)', () => {
-    const dir = project({ prebroken: 'exit 3', broken: 'mocha good.test.js', fine: 'mocha good.test.js' });
+    const dir = project({
+      prebroken: 'echo the set-up broke here; echo 1 passed, 2 failed; exit 3', broken: 'mocha good.test.js', fine: 'mocha good.test.js',
+      prebeside: 'echo the beside set-up broke too; exit 4', beside: 'mocha good.test.js',
+    });
     dirs.push(dir);
-    const r = runStages(dir, ['broken', 'fine']);
+    const r = runStages(dir, ['broken', 'fine+beside']);
     assert.equal(r.lastLine, 'tests: 2 passed, 0 failed', r.out);
     assert.equal(r.code, 1);
     assert.match(r.out, /stage npm run broken -> no report; FAILED: ended \(exit 3\) before mocha reported/);
+    assert.match(r.out, /stage npm run beside -> no report; FAILED: ended \(exit 4\) before mocha reported/);
+    // What it printed last is quoted at the end, where a reader of the tail alone sees it, and
+    // nothing quoted takes the closing line's form.
+    const tail = r.out.slice(r.out.lastIndexOf('the last lines npm run broken printed'));
+    assert.match(tail, /^the last lines npm run broken printed \(it left no report\):\n(.*\n)*\s+\| the set-up broke here\n\s+\| 1 passed; 2 failed\n/);
+    assert.match(tail, /the last lines npm run beside printed \(it left no report\):\n(.*\n)*\s+\| the beside set-up broke too\n/);
+    assert.doesNotMatch(tail, /the last lines npm run fine/);
+    assert.deepEqual(r.out.split('\n').filter((l) => /\d+ passed, \d+ failed/.test(l) && !l.includes('echo')), ['1 passed, 2 failed', 'tests: 2 passed, 0 failed'], r.out);
   });
 });
