@@ -2,7 +2,9 @@
 // token) and serves ide.* calls, which the bridge forwards. While the extension host is
 // down or reloading, ide.* fails fast with NotAvailableError and the rest keeps working.
 import { WebSocketServer, type WebSocket } from 'ws';
-import { EXTENSION_LINK_CLOSE, EXTENSION_LINK_MAX_PAYLOAD, NotAvailableError, TargetClosedError, parseExtensionLinkHello } from '../protocol';
+import {
+  EXTENSION_CALL_TIMEOUT_MS, EXTENSION_LINK_CLOSE, EXTENSION_LINK_MAX_PAYLOAD, NotAvailableError, TargetClosedError, extensionCallTimeoutMs, parseExtensionLinkHello,
+} from '../protocol';
 import { JsonRpcClient, type CallOptions } from '../rpc/jsonRpcClient';
 import { tokenMatches } from '../common/access';
 import { EventEmitter } from 'node:events';
@@ -100,7 +102,7 @@ export class ExtensionLink extends EventEmitter {
       throw new NotAvailableError(`${method}: the IDE extension host is not connected (the IDE is starting or reloading); input.*, capture.* and dom.* still work`);
     }
     try {
-      return await this.client!.call(method, params, opts);
+      return await this.client!.call(method, params, { ...opts, timeoutMs: opts.timeoutMs ?? extensionCallTimeoutMs(method, params) });
     } catch (err) {
       // The extension host went away mid-call. To the caller that is the IDE being unavailable,
       // not its own connection closing (which is what TargetClosedError means on the host).
@@ -145,7 +147,7 @@ export class ExtensionLink extends EventEmitter {
     this.current?.close(SUPERSEDED, 'a newer extension host connected');
     this.client?.close();
     this.current = ws;
-    const client = new JsonRpcClient(ws, 30_000);
+    const client = new JsonRpcClient(ws, EXTENSION_CALL_TIMEOUT_MS);
     this.client = client;
     this.log('extension connected');
     this.emit('change');

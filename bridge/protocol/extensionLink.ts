@@ -33,3 +33,25 @@ export function parseExtensionLinkHello(requestUrl: string | undefined): Extensi
   const url = new URL(requestUrl ?? '/', 'http://x');
   return { token: url.searchParams.get('token') ?? undefined, activated: Number(url.searchParams.get('activated') ?? 0) };
 }
+
+/** How long the bridge waits for the extension to answer an ide.* call, unless the call says more. */
+export const EXTENSION_CALL_TIMEOUT_MS = 30_000;
+/**
+ * Each editor ide.editors.open brings up is a round of opening and showing in the workbench
+ * (one more for the focus), which a workbench just started on a busy machine takes seconds
+ * over: up to 15 s for a single editor at a load of 10 on 2 cores, seen.
+ */
+const PER_EDITOR_SHOWN_MS = 20_000;
+
+/**
+ * How long the bridge waits for the extension to answer an ide.* call. Both sides read it: the
+ * host's client waits a little longer, so that the bridge's TimeoutError is the one it sees.
+ */
+export function extensionCallTimeoutMs(method: string, params: unknown): number {
+  if (method === 'ide.editors.open') {
+    const editors = (params as { editors?: unknown } | null)?.editors;
+    const n = Array.isArray(editors) ? Math.min(editors.length, 100) : 1;
+    return EXTENSION_CALL_TIMEOUT_MS + PER_EDITOR_SHOWN_MS * (n + 1);
+  }
+  return EXTENSION_CALL_TIMEOUT_MS;
+}

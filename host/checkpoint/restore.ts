@@ -15,7 +15,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { LimitExceededError, NotAvailableError, TimeoutError } from '../../bridge/protocol';
+import { LimitExceededError, NotAvailableError, TimeoutError, type Params } from '../../bridge/protocol';
 import type { BridgeClient } from '../client/bridgeClient';
 import type { Deployment } from '../deployment/deployment';
 import type { EnvironmentInfo, EnvironmentSpec } from '../deployment/deployment';
@@ -24,7 +24,7 @@ import { filterTar, readSpooled, tarEntry } from '../deployment/tarArchive';
 import { READY_TIMEOUT_MS, startEnvironment, type RunningEnvironment } from '../running/runningEnvironment';
 import { waitForSettle } from '../running/settle';
 import { EXTENSIONS, IDE_HOME, USER_DATA, WORKSPACE, type CheckpointOptions } from './checkpoint';
-import { CheckpointStore, type CheckpointManifest } from './checkpointStore';
+import { CheckpointStore, type CheckpointManifest, type EditorTab } from './checkpointStore';
 import { loadArchive } from './containerFiles';
 
 export interface RestoreOptions extends CheckpointOptions {
@@ -76,23 +76,34 @@ again find ${WORKSPACE} -mindepth 1 -delete
 mkdir -p ${USER_DATA}/User && cd ${USER_DATA}/User
 again find . -mindepth 1 -maxdepth 1 ! -name globalStorage ! -name workspaceStorage ! -name caches -exec rm -rf {} +`;
 
-/** Opens the checkpoint's editors in their groups, in tab order, each group's active tab on top. */
+/**
+ * The ide.editors.open that brings back a checkpoint's editors: its tabs in tab order (each one
+ * opened becomes its group's active tab), then a group's active tab once more where another tab
+ * came after it, the focused editor's entry last and named `active`. Every entry is a round
+ * through the workbench, seconds each in one just started on a busy machine: none is repeated
+ * without need (the extension shows `active` again only when it is not the last entry).
+ */
+export function reopenParams(editors: CheckpointManifest['editors']): Params<'ide.editors.open'> | null {
+  const tabs = editors.tabs;
+  if (tabs.length === 0) return null;
+  const entry = (t: EditorTab) => ({ file: t.path, cursor: t.cursor ?? undefined, viewColumn: t.viewColumn, preview: t.preview });
+  const lastInGroup = new Map(tabs.map((t) => [t.viewColumn, t]));
+  const f = editors.focused;
+  const focused = (t: EditorTab) => !!f && t.path === f.path && t.viewColumn === f.viewColumn;
+  const again = tabs.filter((t) => t.active && lastInGroup.get(t.viewColumn) !== t).sort((a, b) => Number(focused(a)) - Number(focused(b)));
+  const list = [...tabs, ...again];
+  let active = list.length - 1;
+  while (active > 0 && f && !focused(list[active])) active--;
+  if (!f || !focused(list[active])) active = list.length - 1;
+  return { editors: list.map(entry), active };
+}
+
+/** Opens the checkpoint's editors (reopenParams) after putting back its unsaved text; returns how many tabs. */
 async function reopenEditors(client: BridgeClient, manifest: CheckpointManifest): Promise<number> {
   await reapplyUnsaved(client, manifest);
-  const editors = manifest.editors;
-  const tabs = editors.tabs;
-  if (tabs.length === 0) return 0;
-  const list: { file: string; cursor?: { line: number; column: number }; viewColumn: number; preview: boolean }[] = [];
-  for (const t of tabs) list.push({ file: t.path, cursor: t.cursor ?? undefined, viewColumn: t.viewColumn, preview: t.preview });
-  for (const t of tabs.filter((x) => x.active)) list.push({ file: t.path, cursor: t.cursor ?? undefined, viewColumn: t.viewColumn, preview: t.preview });
-  const f = editors.focused;
-  let active = list.length - 1;
-  if (f) {
-    const i = list.findIndex((e) => e.file === f.path && e.viewColumn === f.viewColumn);
-    if (i >= 0) active = i;
-  }
-  await client.call('ide.editors.open', { editors: list, active });
-  return tabs.length;
+  const params = reopenParams(manifest.editors);
+  if (params) await client.call('ide.editors.open', params);
+  return manifest.editors.tabs.length;
 }
 
 /** Puts the checkpoint's unsaved text back into its documents, leaving them unsaved. */
@@ -300,8 +311,16 @@ export async function startFromCheckpoint(
     ],
   }, readyTimeoutMs);
   const t = Date.now();
-  const editorsOpened = await reopenEditors(env.client, manifest);
-  await waitForSettle(env.client, { quietMs: 150, capMs: 2000 });
+  let editorsOpened: number;
+  try {
+    editorsOpened = await reopenEditors(env.client, manifest);
+    await waitForSettle(env.client, { quietMs: 150, capMs: 2000 });
+  } catch (err) {
+    // The environment is the caller's only once this returns.
+    env.client.close();
+    await deployment.remove(env.info.id).catch(() => undefined);
+    throw err;
+  }
   return {
     ...env,
     restore: { name, durationMs: Date.now() - t0, phases: { start: t - t0, reopenEditors: Date.now() - t }, how: 'new-container', editorsOpened, extensionsReplaced: true },

@@ -2,7 +2,7 @@
 // against bridge/protocol at compile time; errors arrive as the typed classes.
 import WebSocket from 'ws';
 import {
-  TargetClosedError, TimeoutError, UnauthorizedError,
+  TargetClosedError, TimeoutError, UnauthorizedError, extensionCallTimeoutMs,
   type MethodName, type ParamsIn, type Result,
 } from '../../bridge/protocol';
 import { JsonRpcClient, type CallOptions } from '../../bridge/rpc/jsonRpcClient';
@@ -29,8 +29,11 @@ function openSocket(url: string, token: string): Promise<WebSocket> {
   });
 }
 
+/** How much longer than the bridge the client waits on an ide.* call: the bridge's timeout is the one to see. */
+const BRIDGE_MARGIN_MS = 10_000;
+
 export class BridgeClient {
-  private constructor(private readonly rpc: JsonRpcClient, readonly url: string) {}
+  private constructor(private readonly rpc: JsonRpcClient, readonly url: string, private readonly defaultTimeoutMs: number) {}
 
   static async connect(url: string, token: string, opts: ConnectOptions = {}): Promise<BridgeClient> {
     const deadline = Date.now() + (opts.retryForMs ?? 0);
@@ -38,7 +41,8 @@ export class BridgeClient {
       opts.signal?.throwIfAborted();
       try {
         const ws = await openSocket(url, token);
-        return new BridgeClient(new JsonRpcClient(ws, opts.defaultTimeoutMs ?? 120_000), url);
+        const timeoutMs = opts.defaultTimeoutMs ?? 120_000;
+        return new BridgeClient(new JsonRpcClient(ws, timeoutMs), url, timeoutMs);
       } catch (err) {
         if (err instanceof UnauthorizedError || Date.now() >= deadline) {
           if (err instanceof TargetClosedError && opts.retryForMs) throw new TimeoutError(`bridge not reachable within ${opts.retryForMs} ms: ${err.message}`);
@@ -50,7 +54,14 @@ export class BridgeClient {
   }
 
   call<M extends MethodName>(method: M, params: ParamsIn<M>, opts?: CallOptions): Promise<Result<M>> {
-    return this.rpc.call(method, params, opts) as Promise<Result<M>>;
+    return this.rpc.call(method, params, this.withDefaultTimeout(method, params, opts)) as Promise<Result<M>>;
+  }
+
+  /** A call that names no timeout waits at least as long as the bridge waits for the extension on it. */
+  private withDefaultTimeout(method: string, params: unknown, opts: CallOptions = {}): CallOptions {
+    if (opts.timeoutMs !== undefined || !method.startsWith('ide.') || this.defaultTimeoutMs <= 0) return opts;
+    const bridge = extensionCallTimeoutMs(method, params);
+    return bridge + BRIDGE_MARGIN_MS > this.defaultTimeoutMs ? { ...opts, timeoutMs: bridge + BRIDGE_MARGIN_MS } : opts;
   }
 
   /** For methods outside the typed protocol (and for testing how the bridge treats them). */

@@ -137,13 +137,15 @@ export function registerEditors(d: Dispatcher): void {
     const focus = Math.min(active ?? editors.length - 1, editors.length - 1);
     const opened: Result<'ide.editors.open'>['opened'] = [];
     // In order, so tabs keep their order (each opens right of the group's active one); the
-    // focused editor is shown once more at the end to take the focus.
-    const steps: [number, boolean][] = [...editors.keys()].map((i) => [i, false]);
-    steps.push([focus, true]);
-    for (const [i, takeFocus] of steps) {
+    // focused editor takes the focus where it comes last, else it is shown once more at the end
+    // (every showing is a round through the workbench: seconds in one that is starting).
+    const last = editors.length - 1;
+    const steps: { i: number; takeFocus: boolean; again: boolean }[] = [...editors.keys()].map((i) => ({ i, takeFocus: i === focus && i === last, again: false }));
+    if (focus !== last) steps.push({ i: focus, takeFocus: true, again: true });
+    for (const { i, takeFocus, again } of steps) {
       const e = editors[i];
       const doc = await vscode.workspace.openTextDocument(resolveFile(e.file));
-      if (!takeFocus) await reloadIfStale(doc, e);
+      if (!again) await reloadIfStale(doc, e);
       const p = e.cursor ? fromWirePosition(e.cursor) : undefined;
       const at = p ? doc.validatePosition(new vscode.Position(p.line, p.character)) : undefined;
       const editor = await vscode.window.showTextDocument(doc, {

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import WebSocket from 'ws';
 import { EXTENSION_LINK_CLOSE, NotAvailableError } from '../../../../bridge/protocol';
 import { ExtensionLink } from '../../../../bridge/ide/extensionLink';
+import { JsonRpcClient, type CallOptions } from '../../../../bridge/rpc/jsonRpcClient';
 
 const TOKEN = 'extension-token-0123456789';
 
@@ -55,6 +56,27 @@ describe('the bridge\'s link to the extension host', () => {
     ext.on('message', (d) => { const m = JSON.parse(d.toString()); ext.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { echo: m.method } })); });
     await until(() => link.connected, 30_000);
     assert.deepEqual(await link.call('ide.editors', {}), { echo: 'ide.editors' });
+    ext.close();
+  });
+
+  it('waits for ide.editors.open longer with every editor it opens, for the rest 30 s, and as long as a call asks', async () => {
+    link = new ExtensionLink(0, TOKEN, () => undefined);
+    const ext = await connectExtension(link);
+    await until(() => link.connected, 30_000);
+    // The timeouts the link gives its client, recorded instead of waited out.
+    const given: (number | undefined)[] = [];
+    const original = JsonRpcClient.prototype.call;
+    JsonRpcClient.prototype.call = function (_m: string, _p: unknown, opts?: CallOptions) { given.push(opts?.timeoutMs); return Promise.resolve({}); };
+    try {
+      const editors = (n: number) => ({ editors: Array.from({ length: n }, (_, i) => ({ file: `f${i}.txt` })) });
+      await link.call('ide.editors.open', editors(1));
+      await link.call('ide.editors.open', editors(5));
+      await link.call('ide.status', {});
+      await link.call('ide.editors.open', editors(5), { timeoutMs: 1234 });
+    } finally {
+      JsonRpcClient.prototype.call = original;
+    }
+    assert.deepEqual(given, [70_000, 150_000, 30_000, 1234]);
     ext.close();
   });
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidParamsError, NotAvailableError, TargetClosedError } from '../../../../bridge/protocol';
 import { CheckpointStore } from '../../../../host/checkpoint/checkpointStore';
+import { startFromCheckpoint } from '../../../../host/checkpoint/restore';
 import { BridgeClient } from '../../../../host/client/bridgeClient';
 import { eventually } from '../../../../host/common/eventually';
 import { readTar } from '../../../../host/deployment/tarArchive';
@@ -199,6 +200,21 @@ describe('Env on the fake deployment (no Docker)', () => {
       const files = await readTar(createReadStream(join(dir, m.files.workspace)));
       assert.equal(files.get('workspace/a.txt')?.toString(), 'A');
       await assert.rejects(env.checkpoint('c2', { criu: true }), (e: unknown) => e instanceof NotAvailableError && /CRIU/.test((e as Error).message));
+    } finally { rmSync(store.root, { recursive: true, force: true }); }
+  });
+
+  it('a restore into a new container that fails after the start removes that container and says why', async () => {
+    const store = new CheckpointStore(mkdtempSync(join(tmpdir(), 'pwp-fake-checkpoints-')));
+    try {
+      env = new Env({ deployment: fake, settle: SETTLE, checkpoints: store });
+      await env.reset({ options: { files: { 'a.txt': 'A', 'b.txt': 'B' }, open: ['a.txt', 'b.txt'] } });
+      // The checkpoint keeps a.txt's editor but not the file: reopening it fails in the new IDE.
+      await env.exec(['rm', '/workspace/a.txt']);
+      await env.checkpoint('gone');
+      const live = [...fake.live];
+      await assert.rejects(startFromCheckpoint(fake, 'gone', {}, store), (e: unknown) => e instanceof InvalidParamsError && /a\.txt does not exist/.test((e as Error).message));
+      assert.equal(fake.created.length, live.length + 1, 'the restore started an environment');
+      assert.deepEqual(fake.live, live, 'and removed it again');
     } finally { rmSync(store.root, { recursive: true, force: true }); }
   });
 });
