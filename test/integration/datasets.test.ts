@@ -58,7 +58,7 @@ const HUMANEVAL = [
   },
 ];
 
-// .ci/run runs every bundled task in its next stage and says so with PWP_ALL_TASKS_NEXT=1; the
+// PWP_ALL_TASKS_NEXT=1 says every bundled task runs next (npm run test:tasks after npm test); the
 // bundled tasks of these five families are what these converters make of datasets/
 // (test/unit/host/converters/bundledDatasets.test.ts), so their real runs there stand for these.
 const allTasksNext = process.env.PWP_ALL_TASKS_NEXT === '1';

@@ -29,8 +29,8 @@ export const QUICK_TASKS = [
   'idebench-inventory/pagination', // per-test pass rate, reference diff applied by the oracle
 ];
 
-// .ci/run runs every bundled task in its next stage (npm run test:tasks) and says so with
-// PWP_ALL_TASKS_NEXT=1: the subset would run six of them twice.
+// PWP_ALL_TASKS_NEXT=1 says every bundled task runs next (npm run test:tasks after npm test):
+// the subset would run six of them twice.
 const allTasksNext = process.env.PWP_ALL_TASKS_NEXT === '1';
 
 (allTasksNext ? describe.skip : describe)(`bundled tasks: quick subset (oracle 1, null 0)${allTasksNext ? ': in npm run test:tasks with the others' : ''}`, function () {
