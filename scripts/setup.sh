@@ -20,7 +20,10 @@ if [ -L node_modules ]; then
   say "node_modules is a link to $(readlink -f node_modules): not reinstalling it here"
 elif [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing node modules"
-  npm ci --no-audit --no-fund --loglevel=error >&2
+  # Once more after a failure: npm retries a dropped connection only within one fetch, and a
+  # fresh machine's first install meets the registry cold.
+  npm ci --no-audit --no-fund --loglevel=error >&2 \
+    || { say "npm ci failed (exit $?); trying once more in 10 s"; sleep 10; npm ci --no-audit --no-fund --loglevel=error >&2; }
 fi
 
 # 2. a Docker engine
