@@ -23,7 +23,10 @@ function project(scripts: Record<string, string>): string {
 }
 
 function runStages(dir: string, scripts: string[]): { code: number | null; lastLine: string; out: string } {
-  const r = spawnSync('bash', [RUNNER, 'results', ...scripts], { cwd: dir, encoding: 'utf8' });
+  // Not the settings of the npm run this test may be inside (.ci/run's stages run scripts with
+  // --ignore-scripts, which npm hands down as npm_config_ignore_scripts), nor .ci/run's own.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_ignore_scripts$/i.test(k) && k !== 'PWP_REPORT_LEFTOVERS'));
+  const r = spawnSync('bash', [RUNNER, 'results', ...scripts], { cwd: dir, encoding: 'utf8', env });
   const out = `${r.stdout}${r.stderr}`;
   return { code: r.status, lastLine: r.stdout.trim().split('\n').pop() ?? '', out };
 }
