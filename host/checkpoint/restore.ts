@@ -92,10 +92,8 @@ export function reopenParams(editors: CheckpointManifest['editors']): Params<'id
   const focused = (t: EditorTab) => !!f && t.path === f.path && t.viewColumn === f.viewColumn;
   const again = tabs.filter((t) => t.active && lastInGroup.get(t.viewColumn) !== t).sort((a, b) => Number(focused(a)) - Number(focused(b)));
   const list = [...tabs, ...again];
-  let active = list.length - 1;
-  while (active > 0 && f && !focused(list[active])) active--;
-  if (!f || !focused(list[active])) active = list.length - 1;
-  return { editors: list.map(entry), active };
+  const i = list.findLastIndex(focused);
+  return { editors: list.map(entry), active: i >= 0 ? i : list.length - 1 };
 }
 
 /** Opens the checkpoint's editors (reopenParams) after putting back its unsaved text; returns how many tabs. */
