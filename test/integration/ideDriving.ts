@@ -29,10 +29,27 @@ export async function writeOnDisk(env: TestEnvironment, path: string, content: s
   await (await env.deployment.runtime(env.info.id)).writeFiles(path.slice(0, slash), [{ path: path.slice(slash + 1), content }]);
 }
 
-/** Reads the marks until `pred` holds on them. */
+/**
+ * Reads the marks until `pred` holds on them. When they never do, the error says what a person
+ * would look at (the quick input, notifications, menus, what has focus) rather than the first
+ * marks, which are the title bar's.
+ */
 export async function marksUntil(client: BridgeClient, what: string, pred: (m: Mark[]) => boolean, timeoutMs = 60_000): Promise<Mark[]> {
-  const r = await eventually(() => client.call('dom.marks', {}), (m) => pred(m.marks), timeoutMs, what);
-  return r.marks;
+  let last: Mark[] = [];
+  try {
+    const r = await eventually(async () => (last = (await client.call('dom.marks', {})).marks), pred, timeoutMs, what);
+    return r;
+  } catch (err) {
+    throw new Error(`${what} not reached within ${timeoutMs} ms; the screen showed ${describeMarks(last)}`, { cause: err });
+  }
+}
+
+const LOOKED_AT = new Set(['quickinput', 'notifications', 'menu', 'dialog']);
+/** The marks a person would look at when the IDE did not do what was asked, one short line each. */
+export function describeMarks(marks: Mark[]): string {
+  const shown = marks.filter((m) => LOOKED_AT.has(m.part) || m.focused).slice(0, 12);
+  const line = (m: Mark) => `${m.part}/${m.role}${m.focused ? '(focused)' : ''} ${JSON.stringify(m.text.slice(0, 80))}`;
+  return `${marks.length} marks${shown.length ? `: ${shown.map(line).join('; ')}` : ', none in the quick input, notifications, menus or dialogs, none focused'}`;
 }
 
 const inQuickInput = (m: Mark[], role: string, text: (t: string) => boolean) =>
