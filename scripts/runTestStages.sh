@@ -28,6 +28,19 @@ run() {
   echo "${PIPESTATUS[0]}" >"$file.exit"
 }
 
+# What the machine did meanwhile (scripts/machineUse.cjs): CPU and pressure figures at both ends,
+# and each container start, heard from the engine once a pre-script has started it (--since
+# replays what came before the listener).
+node "$here/machineUse.cjs" snapshot "$results/machine.start.json"
+rm -f "$results/machine.end.json"
+: >"$results/containers.log"
+began=$(date +%s)
+( until docker info >/dev/null 2>&1; do sleep 5; done
+  exec docker events --since "$began" --filter type=container --filter event=start \
+    --format '{{index .Actor.Attributes "pwp.environment"}}|{{index .Actor.Attributes "pwp.verifier"}}|{{.Actor.Attributes.image}}' ) \
+  >>"$results/containers.log" 2>/dev/null &
+listener=$!
+
 all=()
 # How long each stage took (its pre-scripts included), printed at its end: where CI's time goes.
 took() { printf '\n=== %s took %d s ===\n' "$1" "$((SECONDS - $2))" >&2; }
@@ -71,6 +84,8 @@ for stage in "$@"; do
   done
   took "npm run ${together[*]}" "$since"
 done
+node "$here/machineUse.cjs" snapshot "$results/machine.end.json"
+pkill -P "$listener" 2>/dev/null; kill "$listener" 2>/dev/null
 # What the stages left on the engine (containers and networks of pwp processes that have ended),
 # for the record: `pwp gc` removes them. Listed, not failed on: a leak's owner label (host, pid,
 # start) is the lead to follow.

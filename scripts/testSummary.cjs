@@ -8,6 +8,7 @@
 'use strict';
 const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { machineLines } = require('./machineUse.cjs');
 
 /** @param {string} results @param {string} script */
 function readStage(results, script) {
@@ -68,6 +69,7 @@ function summarise(results, scripts) {
   for (const st of stages) {
     if (st.slowest.length > 1) lines.push(`slowest files of npm run ${st.script} (wall clock, hooks included):`, ...st.slowest);
   }
+  lines.push(...machineLines(results));
   for (const st of stages) {
     if (st.stats) for (const k of Object.keys(total)) total[k] += st.stats[k];
     // Worded unlike the closing line (mocha's own words), so that only one line of the whole

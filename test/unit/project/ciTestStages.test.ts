@@ -60,6 +60,30 @@ describe('CI test stages (scripts/runTestStages.sh)', function () {
     assert.match(r.out, /slowest files of npm run both \(wall clock, hooks included\):\n\s+[2-9] s {2}slow\.test\.js\n\s+0 s {2}good\.test\.js\n/, r.out);
   });
 
+  it('says how busy the machine was over the stages and which containers they started, above the closing line', () => {
+    const dir = project({ only: 'mocha good.test.js' });
+    dirs.push(dir);
+    const r = runStages(dir, ['only']);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /\nmachine during the stages: CPU busy \d+% of \d+ cores over \d+ s; some work waiting on: cpu \d+%, io \d+%, memory \d+% of the time\n/, r.out);
+  });
+
+  it('counts container starts by kind from the engine\'s events, and the figures from the snapshots at both ends', () => {
+    const results = mkdtempSync(join(tmpdir(), 'pwp-machine-'));
+    dirs.push(results);
+    const cores = 2;
+    const at = (t: number, busy: number, idle: number, cpu: number) => JSON.stringify({ at: t, busy, idle, iowait: 0, psi: { cpu, io: 0, memory: 0 }, cores });
+    writeFileSync(join(results, 'machine.start.json'), at(0, 1000, 1000, 0));
+    writeFileSync(join(results, 'machine.end.json'), at(100_000, 1150, 1050, 30e6));
+    writeFileSync(join(results, 'containers.log'), 'a1|<no value>|pwp-ide:x\n|v1|pwp-task-rust:y\n|v2|pwp-ide:x\n||registry:2\n');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the summary's own CommonJS helper
+    const { machineLines } = require(join(ROOT, 'scripts/machineUse.cjs')) as { machineLines(r: string): string[] };
+    assert.deepEqual(machineLines(results), [
+      'machine during the stages: CPU busy 75% of 2 cores over 100 s; some work waiting on: cpu 30%, io 0%, memory 0% of the time',
+      'containers started: 4 (1 IDE environments, 2 verifiers, 1 others)',
+    ]);
+  });
+
   it('exits 0 when every stage passes', () => {
     const dir = project({ only: 'mocha good.test.js' });
     dirs.push(dir);
