@@ -36,6 +36,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { detectTestFramework, testCommand } from '../evaluation/detectTestFramework';
+import type { Evaluator } from '../evaluation/evaluatorSchema';
+import { unguardedGrading } from '../evaluation/unguardedGrading';
 import type { Task } from '../taskEnv/loadTask';
 import { invalidTag } from '../taskEnv/taskFlags';
 import { graderScript } from './graderScripts';
@@ -227,6 +229,9 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
       notes.push(`${name}: no run_tests.sh; ${found.detected} found (${found.evidence}): ${shown.join(' ')}, counting the tests that fail on the base`
         + `${toolchain ? `; it builds with ${toolchain.why}: the ${toolchain.name} toolchain image` : ''}`);
     }
+    // A grading pwp cannot guard (a shell script's exit status): said here, and benches leave it out of their figures.
+    const unguarded = unguardedGrading(evaluator as Evaluator);
+    if (unguarded) notes.push(`${name}: unguarded grading: ${unguarded}; benches leave it out of their figures unless --include-flagged`);
     const tags = ['idebench', `source:${basename(dir)}/${name}`];
     // A C or C++ project that cannot build as published (a header it includes is in neither the
     // repository nor the task's diff) fails every run, the golden patch's included: the dataset's

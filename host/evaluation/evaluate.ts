@@ -12,13 +12,18 @@ import { gradeMetric } from './metricGrader';
 import { gradeImage } from './imageGrader';
 import { gradeSql } from './sqlGrader';
 import { gradeCommand, gradeTests } from './testsGrader';
+import { unguardedGrading } from './unguardedGrading';
 import type { Sandbox } from './verifier';
 
 export async function evaluate(e: Evaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
   try {
     switch (e.kind) {
-      case 'tests': return await gradeTests(e, sandbox);
+      case 'tests': {
+        const r = await gradeTests(e, sandbox);
+        const unguarded = unguardedGrading(e, sandbox.grading?.hiddenFiles);
+        return unguarded ? { ...r, unguarded } : r;
+      }
       case 'command': return await gradeCommand(e, sandbox);
       case 'files': return await gradeFiles(e, sandbox);
       case 'diff': return await gradeDiff(e, sandbox);

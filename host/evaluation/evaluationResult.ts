@@ -74,7 +74,18 @@ export interface EvaluationResult {
    * benches and dataset checks list it apart instead of counting it.
    */
   unreachable?: string;
+  /**
+   * Why the code under test could pass this grading without solving the task (unguardedGrading.ts:
+   * a test script's exit status alone, a report the run writes itself, hidden tests run unsealed).
+   * The score stands as graded; benches leave such tasks out of their figures unless asked.
+   */
+  unguarded?: string;
   durationMs: number;
+}
+
+/** Why a result (or one of its parts) could be passed without solving the task, if it says so. */
+export function unguardedOf(r: EvaluationResult): string | undefined {
+  return r.unguarded ?? r.parts?.map(unguardedOf).find((u) => u !== undefined);
 }
 
 /** Why a result (or one of its parts) cannot be passed by any deliverable, if it says so. */

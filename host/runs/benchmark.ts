@@ -19,6 +19,8 @@ import { taskName, type Task } from '../taskEnv/loadTask';
 import { runTask, type RunResult } from './runTask';
 import { checkToolchains, MissingToolchainError, resolveTaskImages } from '../taskEnv/resolveTaskImage';
 import { INVALID_TAG, leftOutReason, PENDING_TAG } from '../taskEnv/taskFlags';
+import { hostFiles } from '../evaluation/hostFolder';
+import { unguardedGrading } from '../evaluation/unguardedGrading';
 
 /** `model` (provider:model) is set for model-driven agents: runs of different models are different runs. */
 export interface BenchJob { task: Task; agent: string; attempt: number; model?: string }
@@ -77,10 +79,22 @@ export function replaySource(trajectory: string, job: BenchJob): string {
   return join(dir, pick, 'trajectory.jsonl');
 }
 
-/** A flagged task (taskFlags.ts) as the summary lists it, or undefined when it counts. */
+/** The files of a task's hidden workspace, relative to /workspace, as the verifier gets them. */
+function hiddenWorkspaceFiles(task: Task): string[] {
+  const dir = task.hiddenDir && join(task.hiddenDir, 'workspace');
+  return dir && existsSync(dir) ? [...hostFiles(dir).keys()] : [];
+}
+
+/**
+ * A flagged task (taskFlags.ts), or one whose grading the code under test could pass without
+ * solving it (unguardedGrading.ts), as the summary lists it; undefined when it counts.
+ */
 export function flaggedOut(task: Task): LeftOutTask | undefined {
   const reason = leftOutReason(task);
-  if (!reason) return undefined;
+  if (!reason) {
+    const unguarded = unguardedGrading(task.evaluator, hiddenWorkspaceFiles(task));
+    return unguarded ? { task: taskName(task), suite: task.suite, kind: 'unguarded', reason: `its grading is unguarded: ${unguarded}` } : undefined;
+  }
   const tagged = (tag: string) => task.tags.some((t) => t.startsWith(`${tag}:`));
   const kind = tagged(INVALID_TAG) ? 'invalid' : tagged(PENDING_TAG) ? 'pending' : 'needs-live-server';
   return { task: taskName(task), suite: task.suite, kind, reason };

@@ -41,15 +41,15 @@ function macroRows(s: Summary): { head: string[]; rows: string[][] } | null {
   };
 }
 
-const LEFT_OUT_NAME: Record<LeftOutKind, string> = { invalid: 'invalid row', 'needs-live-server': 'needs a live server', pending: 'pending' };
+const LEFT_OUT_NAME: Record<LeftOutKind, string> = { invalid: 'invalid row', 'needs-live-server': 'needs a live server', pending: 'pending', unguarded: 'unguarded grading' };
 
-/** The tasks not counted, with why (invalid rows and live-server problems run with --include-flagged; pending ones once their toolchain is supplied). */
+/** The tasks not counted, with why (invalid rows, live-server problems and unguarded gradings run with --include-flagged; pending ones once their toolchain is supplied). */
 function leftOutRows(s: Summary): { head: string[]; rows: string[][] } | null {
   if (!s.leftOut.length) return null;
   return { head: ['task', 'left out as', 'why'], rows: s.leftOut.map((l) => [l.task, LEFT_OUT_NAME[l.kind], l.reason.replace(/\s+/g, ' ')]) };
 }
 
-const LEFT_OUT_NOTE = 'Not run, or not counted in any figure above: invalid rows and problems that need a live server run with --include-flagged; a pending task runs once its toolchain is supplied.';
+const LEFT_OUT_NOTE = 'Not run, or not counted in any figure above: invalid rows, problems that need a live server and tasks whose grading the code under test could pass without solving them (unguarded) run with --include-flagged; a pending task runs once its toolchain is supplied.';
 
 /** Model agents per suite, agent and model: what IDE-Bench reports beyond success. */
 function agentMetricsRows(s: Summary): { head: string[]; rows: string[][] } | null {

@@ -150,9 +150,10 @@ export interface MacroSummary {
 
 /**
  * Why a task is listed apart and not counted: its row is invalid (tag invalid:<why>), it needs the
- * benchmark's live server (needs:live-server), or its image needs a toolchain not supplied (pending).
+ * benchmark's live server (needs:live-server), its image needs a toolchain not supplied (pending),
+ * or the code under test could pass its grading without solving it (unguarded).
  */
-export type LeftOutKind = 'invalid' | 'needs-live-server' | 'pending';
+export type LeftOutKind = 'invalid' | 'needs-live-server' | 'pending' | 'unguarded';
 export interface LeftOutTask { task: string; suite: string; kind: LeftOutKind; reason: string }
 
 export interface Summary {

@@ -152,9 +152,13 @@ export function judgeRow(task: Task, gold: ResultLine | undefined, nul: ResultLi
   const name = taskName(task);
   // A grading that says no deliverable can pass it (the gold run's own) makes the row invalid as published.
   const unreachable = gold?.unreachable;
-  const flagged = flaggedOut(task) ?? (unreachable ? { task: name, suite: task.suite, kind: 'invalid' as const, reason: `no deliverable can pass its grading: ${unreachable}` } : undefined);
+  // An unguarded grading (benches leave it out of their figures) still checks the conversion: gold 1, null 0.
+  const out = flaggedOut(task);
+  const unguarded = out?.kind === 'unguarded';
+  const flagged = (unguarded ? undefined : out) ?? (unreachable ? { task: name, suite: task.suite, kind: 'invalid' as const, reason: `no deliverable can pass its grading: ${unreachable}` } : undefined);
   const leftOut = o.pending ?? flagged;
   const quirks = task.tags.filter((t) => t.startsWith(`${INVALID_TAG}:`) || t.startsWith(`${PENDING_TAG}:`) || t === LIVE_SERVER_TAG);
+  if (unguarded) quirks.push('unguarded');
   if (unreachable) quirks.push(`${INVALID_TAG}:unreachable`);
   if (o.pending) quirks.push('pending');
   if (task.verifierNetwork) quirks.push('verifier-network');

@@ -213,10 +213,14 @@ describe('verifier container', function () {
       assert.equal(typed.passed, true, typed.summary);
       const untyped = await grade({ kind: 'tests', framework: 'exitCode', command: ['tsc', '--noEmit', '-p', 'tsbad'] });
       assert.equal(untyped.passed, false, untyped.summary);
+      // An exit status alone is a grading pwp cannot guard (code a command runs can end it with success): said with the result.
+      assert.match(typed.unguarded ?? '', /^graded by the exit status of `tsc --noEmit -p ts` alone/);
+      assert.equal(expected.unguarded, undefined, 'jest carries the canary');
       // A command that writes no report is graded on none, not on the one the agent left.
       const stale = await grade({ kind: 'tests', framework: 'junit', command: ['true'], report: 'reports/stale.xml', scoring: 'passRate' });
       assert.equal(stale.score, 0, stale.summary);
       assert.match(stale.summary, /no JUnit report at \/workspace\/reports\/stale.xml/);
+      assert.match(stale.unguarded ?? '', /JUnit report its own run writes/);
     } finally {
       await v.remove();
     }

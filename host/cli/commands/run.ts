@@ -5,6 +5,7 @@ import { AGENT_NAMES, makeAgent } from '../../agents/agentRegistry';
 import { COMMAND_AGENT_NAME } from '../../agents/commandAgent';
 import { addAgentOptions, agentConfigOf, describeAgentStats, type AgentCliOptions } from '../agentOptions';
 import { resolveTasks, taskName } from '../../taskEnv/loadTask';
+import { unguardedOf } from '../../evaluation/evaluationResult';
 import { runTask } from '../../runs/runTask';
 import { deployment, removeContainersOnInterrupt } from '../context';
 import { formatTimings, printJson, progress, UsageError, withoutToken } from '../output';
@@ -46,6 +47,8 @@ export function register(program: Command): void {
       if (o.json) { printJson(r); return; }
       console.log(`${taskName(task)} with the ${r.agent} agent: score ${r.score.toFixed(2)} (${r.passed ? 'solved' : 'not solved'}), ${r.steps} steps, ${r.status}${r.error ? `: ${r.error}` : ''}`);
       if (r.evaluation) console.log(`  ${r.evaluation.summary}`);
+      const unguarded = r.evaluation && unguardedOf(r.evaluation);
+      if (unguarded) console.log(`  unguarded grading: ${unguarded} (benches leave this task out of their figures unless --include-flagged)`);
       if (r.answer !== undefined) console.log(`  answer: ${JSON.stringify(r.answer)}`);
       if (r.agentStats) for (const line of describeAgentStats(r.agentStats)) console.log(line);
       console.log(`  run folder:  ${r.runDir}`);

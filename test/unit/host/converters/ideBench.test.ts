@@ -9,6 +9,7 @@ import {
 import { DatasetError } from '../../../../host/converters/taskWriter';
 import type { TestsEvaluator } from '../../../../host/evaluation/evaluatorSchema';
 import { taskName } from '../../../../host/taskEnv/loadTask';
+import { partitionFlagged } from '../../../../host/runs/benchmark';
 
 const FIXTURE = join(__dirname, '../../../fixtures/idebench/inventory-service');
 
@@ -183,16 +184,24 @@ describe('the IDE-Bench importer', () => {
     assert.deepEqual([(g.evaluator as TestsEvaluator).innerBuild, gSpec.log, gSpec.tests, gSpec.command], [true, 'gradle', null, ['gradle', 'test', '--offline', '--no-daemon']]);
   });
 
-  it('grades tests of other languages behind the task\'s script by its exit status, through the base run', () => {
+  it('grades tests of other languages behind the task\'s script by its exit status, through the base run, and says that is unguarded', () => {
     const d = copy();
     rmSync(join(d, 'tasks/task-2'), { recursive: true });
     unlinkSync(join(d, 'tasks/task-1/task_tests.py'));
     writeFileSync(join(d, 'tasks/task-1/task_tests.js'), 'test("x", () => {});\n');
-    const [t] = convertIdeBench(d, { outRoot: tmp() }).tasks;
+    const { tasks: [t], notes } = convertIdeBench(d, { outRoot: tmp() });
     assert.deepEqual([(t.evaluator as TestsEvaluator).framework, (t.evaluator as TestsEvaluator).command],
       ['exitCode', ['sh', WRAPPER, 'tasks/task-1/run-tests.sh', 'task-1', '.']]);
     assert.equal((t.evaluator as TestsEvaluator).countFailingOnBase, true);
     assert.ok(!existsSync(join(t.hiddenDir!, 'workspace/tasks/task-1/conftest.py')), 'no pytest hook for tests pytest does not run');
+    // Code the script runs can end it with success: the conversion says so, and a bench leaves the task out of its figures.
+    assert.match(notes.join('\n'), /^task-1: unguarded grading: graded by the exit status of `sh \.pwp-idebench\/run-tests\.sh tasks\/task-1\/run-tests\.sh task-1 \.` alone \(no canary, no completion mark\)/m);
+    const { counted, leftOut } = partitionFlagged([t]);
+    assert.deepEqual([counted.length, leftOut.map((l) => l.kind)], [0, ['unguarded']]);
+    assert.match(leftOut[0].reason, /^its grading is unguarded: graded by the exit status/);
+    // The same dataset's Python tests (pytest behind the script: canary, sealed tests) count.
+    const [py] = convertIdeBench(copy(), { outRoot: tmp() }).tasks;
+    assert.deepEqual(partitionFlagged([py]).leftOut, []);
   });
 
   it('takes a folder of datasets as one suite each, and refuses what is not one, writing nothing', () => {

@@ -15,7 +15,7 @@ import type { Task } from '../../../../host/taskEnv/loadTask';
 import { FakeDeployment } from '../../../support/fakeDeployment';
 import { resultLine } from '../../../support/resultLine';
 
-const task = (id: string, tags: string[] = []) => ({ suite: 's', id, tags, imageSource: { kind: 'ide' } }) as unknown as Task;
+const task = (id: string, tags: string[] = []) => ({ suite: 's', id, tags, imageSource: { kind: 'ide' }, evaluator: { kind: 'files', checks: [] } }) as unknown as Task;
 const gold = (o: Parameters<typeof resultLine>[0] = {}) => resultLine({ agent: 'oracle', score: 1, passed: true, ...o });
 const nul = (o: Parameters<typeof resultLine>[0] = {}) => resultLine({ agent: 'null', ...o });
 
@@ -32,6 +32,10 @@ describe('pwp dataset check: bookkeeping', () => {
     const err = judgeRow(task('e'), gold({ status: 'error', score: 0, passed: false, error: 'no image' }), nul(), notes);
     assert.deepEqual([err.verdict, err.quirks, err.gold?.error], ['error', ['gold-error'], 'no image']);
     assert.equal(judgeRow(task('f'), undefined, nul(), notes).verdict, 'not-run');
+    // An unguarded grading (a script's exit status alone) is still checked, gold 1 and null 0, and says so.
+    const script = { ...task('g'), evaluator: { kind: 'tests', framework: 'exitCode', command: ['sh', 'run-tests.sh'] } } as Task;
+    const g = judgeRow(script, gold(), nul(), notes);
+    assert.deepEqual([g.verdict, g.valid, g.quirks], ['ok', true, ['unguarded']]);
   });
 
   it('shows a published metric\'s components beside the gold score, and their means over the valid rows', () => {
@@ -156,9 +160,11 @@ describe('pwp bench: tasks left out of the scores', () => {
   }
 
   it('partitions flagged tasks and finds pending ones, naming why', () => {
-    const { counted, leftOut } = partitionFlagged([task('a'), task('inv', ['invalid:before-passes']), task('net', ['needs:live-server'])]);
+    const script = { ...task('sh'), evaluator: { kind: 'tests', framework: 'exitCode', command: ['sh', 'run-tests.sh'] } } as Task;
+    const { counted, leftOut } = partitionFlagged([task('a'), task('inv', ['invalid:before-passes']), task('net', ['needs:live-server']), script]);
     assert.deepEqual(counted.map((t) => t.id), ['a']);
-    assert.deepEqual(leftOut.map((l) => [l.task, l.kind]), [['s/inv', 'invalid'], ['s/net', 'needs-live-server']]);
+    assert.deepEqual(leftOut.map((l) => [l.task, l.kind]), [['s/inv', 'invalid'], ['s/net', 'needs-live-server'], ['s/sh', 'unguarded']]);
+    assert.match(leftOut[2].reason, /^its grading is unguarded: graded by the exit status of `sh run-tests\.sh` alone/);
     assert.equal(flaggedOut(task('a')), undefined);
     assert.equal(pendingOut(task('a')), undefined);
     const p = pendingOut(pendingTask())!;
