@@ -21,7 +21,8 @@ export async function evaluate(e: Evaluator, sandbox: Sandbox): Promise<Evaluati
     switch (e.kind) {
       case 'tests': {
         const r = await gradeTests(e, sandbox);
-        const unguarded = unguardedGrading(e, sandbox.grading?.hiddenFiles);
+        // What the task says (a script's exit status), else what the run found (a runner that went without its canary).
+        const unguarded = unguardedGrading(e, sandbox.grading?.hiddenFiles) ?? r.unguarded;
         return unguarded ? { ...r, unguarded } : r;
       }
       case 'command': return await gradeCommand(e, sandbox);

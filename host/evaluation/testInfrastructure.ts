@@ -37,9 +37,10 @@ export const DEFAULT_INFRASTRUCTURE: readonly string[] = [
   // Rust: the manifest (autotests, [[test]], harness), build scripts, cargo's configuration
   '**/Cargo.toml', '**/build.rs', '**/.cargo/**', '**/rust-toolchain', '**/rust-toolchain.toml',
   // Java: Maven's and Gradle's builds (surefire's configuration is in the pom), their wrappers,
-  // and what JUnit and Maven load from the class path on their own
-  '**/pom.xml', '**/.mvn/**', '**/mvnw', '**/mvnw.cmd', '**/build.gradle', '**/build.gradle.kts', '**/settings.gradle',
-  '**/settings.gradle.kts', '**/gradle.properties', '**/gradle/**', '**/gradlew', '**/gradlew.bat',
+  // Gradle's script plugins (`apply from: 'x.gradle'`) and build logic (buildSrc, included
+  // builds' settings, init scripts), and what JUnit and Maven load from the class path on their own
+  '**/pom.xml', '**/.mvn/**', '**/mvnw', '**/mvnw.cmd', '**/*.gradle', '**/*.gradle.kts', '**/buildSrc/**',
+  '**/gradle.properties', '**/gradle/**', '**/gradlew', '**/gradlew.bat',
   '**/junit-platform.properties', '**/META-INF/services/org.junit.*',
   // Go: the module and workspace files (replace and use redirect packages), vendored packages
   '**/go.mod', '**/go.work', '**/go.work.sum', '**/vendor/**',

@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto';
 import type { CommandEvaluator, TestsEvaluator } from './evaluatorSchema';
 import { componentList, parseComponents, tail, type EvaluationResult, type MetricComponent } from './evaluationResult';
 import {
-  canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, goFailedPackages, outputEqualityFindings, goPackages, isCanaryCase, graderTamperingFindings,
-  CANARY_PLACEHOLDER, type Canary,
+  CANARY_FRAMEWORKS, canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, goFailedPackages, outputEqualityFindings, goPackages, isCanaryCase,
+  graderTamperingFindings, CANARY_PLACEHOLDER, type Canary,
 } from './canary';
 import {
   CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, graderRunFlags, HIDDEN_DIR, imageRunner, innerSealBroker, innerSealedTests, JEST_CANARY, JEST_SCRIPT, MARK_ENV,
@@ -334,8 +334,21 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
     ...(tampering ? { tampering: { reason: tampering, findings, disagreement: disagreement ?? ([...equality, ...inner].join('; ') || undefined) } } : {}),
     ...(ctx?.infrastructure.length ? { infrastructure: ctx.infrastructure } : {}),
     ...(metric?.components ? { components: metric.components } : {}),
+    ...(!canary && takesCanary(e.framework) ? { unguarded: withoutCanary(e) } : {}),
     durationMs: Date.now() - t0,
   };
+}
+
+const takesCanary = (framework: string) => (CANARY_FRAMEWORKS as readonly string[]).includes(framework);
+
+/** Why a run of a runner that takes a canary went without one (unguardedGrading.ts says the same of what it can tell from the task). */
+function withoutCanary(e: TestsEvaluator): string {
+  if (e.framework === 'jest') {
+    return imageRunner(e.command)[0] === 'jest'
+      ? 'jest ran without a canary: its configuration\'s setup files could not be read (jest --showConfig failed, or it has several projects)'
+      : `jest ran without a canary: \`${e.command.join(' ').slice(0, 120)}\` does not run jest itself, so the canary's setup file cannot be given to it`;
+  }
+  return `${e.framework} ran without a canary`;
 }
 
 /** Kills every process of the tests' user (kill -1 as that user needs no capability). */

@@ -8,13 +8,16 @@
 //   under test wrote;
 // - of go or cargo whose hidden tests cannot be sealed (go with cgo or -race, or options pwp's
 //   sealed builds do not know; go with its own -overlay takes no canary either) hands the code
-//   under test the tests' expected values to read.
+//   under test the tests' expected values to read;
+// - of jest through a command that is not jest itself (`npm test`) takes no canary.
+// A run of a runner that takes a canary but went without one (jest whose configuration could not
+// be read) is marked so by the grader itself (testsGrader.ts), which only the run can tell.
 // Such a grading still runs and its result is reported, marked unguarded with the reason; a
 // bench leaves the task out of its scores unless asked (runs/benchmark.ts), as it does a row
 // flagged invalid: a reward a policy can learn to write is not one to publish or train on.
 import { cargoRunOf } from './cargoRun';
 import type { Evaluator } from './evaluatorSchema';
-import { goRunOf } from './isolatedRunner';
+import { goRunOf, imageRunner } from './isolatedRunner';
 
 type TestsEvaluator = Extract<Evaluator, { kind: 'tests' }>;
 
@@ -37,6 +40,10 @@ function unguardedTests(e: TestsEvaluator, hiddenFiles?: readonly string[]): str
       if (e.env.CGO_ENABLED === '1' || run.buildFlags.includes('-race')) return 'its hidden tests run unsealed (cgo is on, or -race, which needs it): code under test can read them';
       return undefined;
     }
+    case 'jest':
+      // The canary comes in as jest's last setup file, which only a command that is jest itself can be given.
+      if (imageRunner(e.command)[0] === 'jest') return undefined;
+      return `jest ran by \`${shown(e.command)}\` takes no canary (only jest itself can be given its setup file): code under test can print a passing account`;
     case 'cargo':
       if (!hides(/\.rs$/) || cargoRunOf(e.command)) return undefined;
       return `its hidden tests run unsealed (\`${shown(e.command)}\` has options pwp's sealed cargo build does not know): code under test can read them`;

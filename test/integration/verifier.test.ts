@@ -172,6 +172,8 @@ describe('verifier container', function () {
           'ts/a.ts': 'export const n: number = 1;\n',
           'tsbad/tsconfig.json': TS_CONFIG,
           'tsbad/a.ts': 'export const n: number = "one";\n',
+          // A configuration of two projects: the canary's setup file cannot be given to either.
+          'two-projects.cjs': "module.exports = { projects: ['a', 'b'].map((displayName) => ({ displayName, rootDir: __dirname, testMatch: ['<rootDir>/jest/**/*.test.js'] })) };\n",
           // Reports the agent left claiming everything passes.
           'reports/junit.xml': passing,
           'reports/stale.xml': passing,
@@ -205,6 +207,10 @@ describe('verifier container', function () {
         const all = await grade(e);
         assert.deepEqual([all.score, all.passed, all.tests!.passed], [0, false, 2], `${String(evaluator.framework)}: ${all.summary}`);
       }
+      // jest whose configuration has two projects runs without the canary: graded, and marked unguarded by the run.
+      const twoProjects = await grade({ kind: 'tests', framework: 'jest', command: ['jest', '--config', 'two-projects.cjs'], scoring: 'passRate' });
+      assert.equal(twoProjects.tests!.total, 6, twoProjects.summary);
+      assert.match(twoProjects.unguarded ?? '', /^jest ran without a canary: its configuration's setup files could not be read/, twoProjects.summary);
       // Expected ids (relative file::title for jest) decide alone: the failing test is not among them.
       const expected = await grade({ kind: 'tests', framework: 'jest', command: ['jest', 'jest/'], expected: ['jest/sum.test.js::sum adds', 'sum adds negatives'] });
       assert.deepEqual([expected.score, expected.passed], [1, true], expected.summary);

@@ -67,6 +67,16 @@ describe('test definitions are the task\'s', () => {
       'src/main/resources/junit-platform.properties added', 'src/main/resources/META-INF/services/org.junit.jupiter.api.extension.Extension added']);
   });
 
+  it('Java: Gradle\'s script plugins and build logic (buildSrc) are infrastructure too, not only build.gradle', () => {
+    const build = "apply plugin: 'java'\napply from: 'gradle-test.gradle'\n";
+    const p = plan({ 'build.gradle': build, 'gradle-test.gradle': 'test { useJUnit() }\n' }, {
+      'build.gradle': build, 'gradle-test.gradle': 'test { ignoreFailures = true; reports.junitXml.outputLocation = file("/tmp/x") }\n',
+      'buildSrc/src/main/groovy/Skip.groovy': 'class Skip {}\n', 'buildSrc/build.gradle.kts': '', 'app/tests.gradle.kts': '',
+    });
+    assert.deepEqual(p.changes.map((c) => `${c.path} ${c.change}`), ['app/tests.gradle.kts added', 'buildSrc/build.gradle.kts added',
+      'buildSrc/src/main/groovy/Skip.groovy added', 'gradle-test.gradle modified']);
+  });
+
   it('Go: keeps a go.mod that only gains requirements, puts back one that redirects packages, leaves out go.work and vendored copies', () => {
     const mod = 'module example.com/units\n\ngo 1.22\n';
     const required = `${mod}\nrequire (\n\tgithub.com/x/y v1.2.3 // indirect\n)\n`;

@@ -39,6 +39,12 @@ describe('unguarded gradings (unguardedGrading.ts)', () => {
     assert.match(unguardedGrading(tests({ framework: 'go', command: ['go', 'test', '-overlay=o.json', './...'] }), []) ?? '', /takes no canary/);
   });
 
+  it('jest run by a script (npm test) takes no canary and is unguarded; jest itself, or npx jest, is guarded', () => {
+    assert.match(unguardedGrading(tests({ framework: 'jest', command: ['npm', 'test'] })) ?? '', /^jest ran by `npm test` takes no canary/);
+    assert.equal(unguardedGrading(tests({ framework: 'jest', command: ['npx', 'jest', 'src'] })), undefined);
+    assert.equal(unguardedGrading(tests({ framework: 'jest', command: ['node_modules/.bin/jest'] })), undefined);
+  });
+
   it('a composite is unguarded when any of its parts is', () => {
     const files = { kind: 'files', checks: [{ path: 'a.txt', exists: true }] };
     const script = { kind: 'tests', framework: 'exitCode', command: ['sh', 'check.sh'] };
