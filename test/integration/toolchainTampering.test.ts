@@ -4,8 +4,8 @@
 // task's own harness in the agent's environment (the runner there reports every hidden test's
 // name as passed), then grading must score it 0 with the reason recorded: the task's build and
 // runner files went back. One environment per task; between tricks the workspace goes back to
-// its state right after set-up. Not in `npm test` (three toolchain images):
-// `npx mocha test/integration/toolchainTampering.test.ts`.
+// its state right after set-up. In `npm test`; the three toolchain images are built on first use
+// (by content hash), which makes it one of the slowest files of a fresh machine's run.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
