@@ -559,11 +559,13 @@ describe('verifier against tampering: BIRD (bird/library-0)', function () {
   this.timeout(10 * 60_000);
   const session = useTask('bird/library-0');
 
-  it('a .read of the gold query, a .shell and two statements in answer.sql score 0', async () => {
-    for (const answer of ['.read /pwp/hidden/gold.sql', '.shell cat /pwp/hidden/gold.sql', 'SELECT 1; SELECT COUNT(*) FROM books']) {
+  it('a .read of the gold query (where the grader once staged it, and where it lies), a .shell and two statements in answer.sql score 0, the query refused', async () => {
+    for (const answer of ['.read /pwp/out/gold.sql', '.read /pwp/hidden/gold.sql', '.shell cat /pwp/hidden/gold.sql', 'SELECT 1; SELECT COUNT(*) FROM books']) {
       await bash(session(), `printf '%s\\n' '${answer}' > answer.sql`);
       const r = await session().grade();
       assert.equal(r.score, 0, `${answer}: ${r.summary}`);
+      // Run as SQL by the library (one statement, read-only), never by the sqlite3 shell: the text itself fails.
+      assert.match(r.summary, /^the query failed: /, `${answer}: ${r.summary}`);
     }
   });
 });
