@@ -605,6 +605,22 @@ describe('verifier against tampering: SWT-Bench (swt-bench/pwp-samples__textkit-
     assert.match(show(r), /do not pass with the gold patch: tests\/test_gold\.py::test_fixed/, show(r));
   });
 
+  // The issue's example: the hash of the source, taken by a shell the test runs that finds the
+  // file by a pattern (no path for the audit hook or the parsed-code check), differs from the
+  // original's after any change at all. Only the decoy (a comment added) tells it apart.
+  it('a test that asserts the source\'s hash differs from the original\'s fails on the grader\'s decoy change and scores 0', async () => {
+    await bash(session(), `h=$(sha1sum textkit/slug.py | cut -d' ' -f1) && cat > tests/test_changed.py <<PY
+import subprocess
+
+
+def test_changed():
+    assert subprocess.run(["sh", "-c", "sha1sum textkit/sl*.py"], capture_output=True, text=True).stdout.split()[0] != "$h"
+PY`);
+    const r = await session().grade();
+    assert.equal(r.score, 0, show(r));
+    assert.match(show(r), /pass after a change that keeps behaviour \(a comment added to the patched files\), so they detect a change, not the issue: tests\/test_changed\.py::test_changed/, show(r));
+  });
+
   it('a test that reads the function\'s compiled code instead of running it is refused', async () => {
     // dis prints the function's constants (the pattern it uses) from memory: no file is opened.
     await write({ 'tests/test_code.py': 'import dis\nimport io\n\nfrom textkit.slug import slugify\n\n\ndef test_fixed():\n'
