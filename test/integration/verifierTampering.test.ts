@@ -1,7 +1,8 @@
 // Tricks a hostile agent plays on the grader, each done as an agent would do it: with bash in
 // its own environment of a bundled task (a real IDE container), then graded by the real
 // verifier. None solves the task; each must score 0 with the reason in the result. Between
-// tricks the workspace goes back to the state right after set-up.
+// tricks the workspace goes back to the state right after set-up. (Metric families pass or fail
+// at their threshold rather than score 0.)
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -642,6 +643,24 @@ PY`);
 // CanItEdit's trick: the program (main.py with the row's tests appended, run as one script)
 // reads its own script, prints the success mark the grader had put at its end and exits before
 // the tests. The mark now comes on a descriptor, and the script's end holds only the call.
+describe('verifier against tampering: Design2Code (design2code/page-1)', function () {
+  this.timeout(10 * 60_000);
+  const session = useTask('design2code/page-1');
+  // The page the oracle writes: the original, as a perfect reproduction would be.
+  const original = readFileSync(join(__dirname, '../../tasks/design2code/page-1/oracle/index.html'), 'utf8');
+
+  it('the original page passes; the same page under a full-page white position:fixed sheet fails, its text not in the render', async () => {
+    const write = (html: string) => bash(session(), `cat > index.html <<'HTML'\n${html}\nHTML`);
+    await write(original);
+    const honest = await session().grade();
+    assert.equal(honest.score >= 0.9 && honest.passed, true, honest.summary);
+    await write(original.replace(/<\/body>/i, '<div style="position:fixed;inset:0;background:#fff"></div></body>'));
+    const covered = await session().grade();
+    assert.equal(covered.passed, false, covered.summary);
+    assert.match(covered.summary, /not in the render \(covered \d+\)/, covered.summary);
+  });
+});
+
 describe('verifier against tampering: CanItEdit (canitedit/1_stack_peek)', function () {
   this.timeout(10 * 60_000);
   const session = useTask('canitedit/1_stack_peek');
