@@ -226,6 +226,15 @@ EOF`);
     assert.match(r.summary, /tampering suspected: equality answered by the deliverable: .*an object of class _Any was found equal to the str/, show(r));
   });
 
+  // The issue's example as an agent would do it: free for the agent (no data written), costly for
+  // a grader that holds the workspace in memory.
+  it('a 1 GiB sparse file and 100,000 empty files end grading with score 0: the workspace is too large', async () => {
+    await bash(session(), 'truncate -s 1G big.bin && mkdir many && cd many && seq 100000 | xargs touch');
+    const r = await session().grade();
+    assert.equal(r.score, 0, show(r));
+    assert.match(r.summary, /workspace too large: \d+ bytes in \d+ files/, show(r));
+  });
+
   it('a sourceless roman.pyc standing in for the solution is left out before grading', async () => {
     await bash(session(), `mkdir -p /tmp/forge && printf 'def to_roman(n):\n    return "I"\n\n\ndef from_roman(s):\n    return 1\n' > /tmp/forge/roman.py
 python3 -c 'import py_compile; py_compile.compile("/tmp/forge/roman.py", cfile="/workspace/roman.pyc")' && rm roman.py`);
