@@ -12,19 +12,13 @@ import { gradeMetric } from './metricGrader';
 import { gradeImage } from './imageGrader';
 import { gradeSql } from './sqlGrader';
 import { gradeCommand, gradeTests } from './testsGrader';
-import { unguardedGrading } from './unguardedGrading';
 import type { Sandbox } from './verifier';
 
 export async function evaluate(e: Evaluator, sandbox: Sandbox): Promise<EvaluationResult> {
   const t0 = Date.now();
   try {
     switch (e.kind) {
-      case 'tests': {
-        const r = await gradeTests(e, sandbox);
-        // What the task says (a script's exit status), else what the run found (a runner that went without its canary).
-        const unguarded = unguardedGrading(e, sandbox.grading?.hiddenFiles) ?? r.unguarded;
-        return unguarded ? { ...r, unguarded } : r;
-      }
+      case 'tests': return await gradeTests(e, sandbox);
       case 'command': return await gradeCommand(e, sandbox);
       case 'files': return await gradeFiles(e, sandbox);
       case 'diff': return await gradeDiff(e, sandbox);

@@ -13,6 +13,7 @@ import {
   CANARY_FRAMEWORKS, canaryFiles, checkCanary, drawCanary, equalityFindings, exitAsExpected, goFailedPackages, outputEqualityFindings, goPackages, isCanaryCase,
   graderTamperingFindings, CANARY_PLACEHOLDER, type Canary,
 } from './canary';
+import { unguardedGrading } from './unguardedGrading';
 import {
   CANARY_ENV, DROPPED_ENV, GIT_TRUSTS_WORKSPACE, goRunOf, graderRunFlags, HIDDEN_DIR, imageRunner, innerSealBroker, innerSealedTests, JEST_CANARY, JEST_SCRIPT, MARK_ENV,
   MOCHA_CANARY, MOCHA_SCRIPT, NODE_PRELOAD, RESULTS_DIR, RUN_LAYOUT, RUSTC_CANARY, SCRATCH_DIR, SEAL_PRELOAD, sealBrokerFor, sealedTests, TESTS_UID, testsEnv,
@@ -321,6 +322,7 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
   const brokenNote = past?.broken ? `; ${past.broken} passing on the base fail now` : '';
   const nothingCounted = past && !t.total ? (past.leftOut ? 'every test that ran passes on the base: the task\'s change makes none pass' : 'no test ran') : '';
   const why = tampering ?? (run.timedOut ? `timed out after ${e.timeoutSec} s` : problem ?? (t.missing.length ? `missing tests: ${t.missing.slice(0, 5).join(', ')}` : nothingCounted));
+  const unguarded = unguardedRun(e, ctx?.hiddenFiles, canary);
   const replaced = ctx?.infrastructure.length
     ? `; the task's test infrastructure replaced the agent's changes to ${ctx.infrastructure.slice(0, 5).map((c) => `${c.path} (${c.change})`).join(', ')}${ctx.infrastructure.length > 5 ? ` and ${ctx.infrastructure.length - 5} more` : ''}`
     : '';
@@ -334,21 +336,22 @@ export async function gradeTests(e: TestsEvaluator, sandbox: Sandbox): Promise<E
     ...(tampering ? { tampering: { reason: tampering, findings, disagreement: disagreement ?? ([...equality, ...inner].join('; ') || undefined) } } : {}),
     ...(ctx?.infrastructure.length ? { infrastructure: ctx.infrastructure } : {}),
     ...(metric?.components ? { components: metric.components } : {}),
-    ...(!canary && takesCanary(e.framework) ? { unguarded: withoutCanary(e) } : {}),
+    ...(unguarded ? { unguarded } : {}),
     durationMs: Date.now() - t0,
   };
 }
 
-const takesCanary = (framework: string) => (CANARY_FRAMEWORKS as readonly string[]).includes(framework);
-
-/** Why a run of a runner that takes a canary went without one (unguardedGrading.ts says the same of what it can tell from the task). */
-function withoutCanary(e: TestsEvaluator): string {
-  if (e.framework === 'jest') {
-    return imageRunner(e.command)[0] === 'jest'
-      ? 'jest ran without a canary: its configuration\'s setup files could not be read (jest --showConfig failed, or it has several projects)'
-      : `jest ran without a canary: \`${e.command.join(' ').slice(0, 120)}\` does not run jest itself, so the canary's setup file cannot be given to it`;
-  }
-  return `${e.framework} ran without a canary`;
+/**
+ * Why this run could be passed without solving the task: what the task says (unguardedGrading.ts),
+ * else a runner that takes a canary but ran without one (only the run can tell: jest whose
+ * configuration could not be read).
+ */
+function unguardedRun(e: TestsEvaluator, hiddenFiles: readonly string[] | undefined, canary: Canary | undefined): string | undefined {
+  const said = unguardedGrading(e, hiddenFiles);
+  if (said || canary || !(CANARY_FRAMEWORKS as readonly string[]).includes(e.framework)) return said;
+  return e.framework === 'jest'
+    ? 'jest ran without a canary: its configuration\'s setup files could not be read (jest --showConfig failed, or it has several projects)'
+    : `${e.framework} ran without a canary`;
 }
 
 /** Kills every process of the tests' user (kill -1 as that user needs no capability). */

@@ -37,8 +37,7 @@ export async function writeOnDisk(env: TestEnvironment, path: string, content: s
 export async function marksUntil(client: BridgeClient, what: string, pred: (m: Mark[]) => boolean, timeoutMs = 60_000): Promise<Mark[]> {
   let last: Mark[] = [];
   try {
-    const r = await eventually(async () => (last = (await client.call('dom.marks', {})).marks), pred, timeoutMs, what);
-    return r;
+    return await eventually(async () => (last = (await client.call('dom.marks', {})).marks), pred, timeoutMs, what);
   } catch (err) {
     throw new Error(`${what} not reached within ${timeoutMs} ms; the screen showed ${describeMarks(last)}`, { cause: err });
   }
@@ -46,7 +45,7 @@ export async function marksUntil(client: BridgeClient, what: string, pred: (m: M
 
 const LOOKED_AT = new Set(['quickinput', 'notifications', 'menu', 'dialog']);
 /** The marks a person would look at when the IDE did not do what was asked, one short line each. */
-export function describeMarks(marks: Mark[]): string {
+function describeMarks(marks: Mark[]): string {
   const shown = marks.filter((m) => LOOKED_AT.has(m.part) || m.focused).slice(0, 12);
   const line = (m: Mark) => `${m.part}/${m.role}${m.focused ? '(focused)' : ''} ${JSON.stringify(m.text.slice(0, 80))}`;
   return `${marks.length} marks${shown.length ? `: ${shown.map(line).join('; ')}` : ', none in the quick input, notifications, menus or dialogs, none focused'}`;
