@@ -36,7 +36,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { detectTestFramework, testCommand } from '../evaluation/detectTestFramework';
-import type { Evaluator } from '../evaluation/evaluatorSchema';
+import { EvaluatorSchema } from '../evaluation/evaluatorSchema';
 import { unguardedGrading } from '../evaluation/unguardedGrading';
 import type { Task } from '../taskEnv/loadTask';
 import { invalidTag } from '../taskEnv/taskFlags';
@@ -230,7 +230,8 @@ export function convertIdeBenchRepo(dir: string, o: IdeBenchOptions): IdeBenchCo
         + `${toolchain ? `; it builds with ${toolchain.why}: the ${toolchain.name} toolchain image` : ''}`);
     }
     // A grading pwp cannot guard (a shell script's exit status): said here, and benches leave it out of their figures.
-    const unguarded = unguardedGrading(evaluator as Evaluator);
+    // Through the schema, as the task file will be read, so its defaults (env) are there.
+    const unguarded = unguardedGrading(EvaluatorSchema.parse(evaluator));
     if (unguarded) notes.push(`${name}: unguarded grading: ${unguarded}; benches leave it out of their figures unless --include-flagged`);
     const tags = ['idebench', `source:${basename(dir)}/${name}`];
     // A C or C++ project that cannot build as published (a header it includes is in neither the

@@ -155,9 +155,16 @@ describe('the IDE-Bench importer', () => {
     const je = j.evaluator as TestsEvaluator;
     assert.deepEqual([je.framework, je.scoring, je.countFailingOnBase], ['jest', 'passRate', true]);
     assert.equal(j.imageSource.kind, 'ide', 'jest runs in the IDE image');
-    // A runner that builds first gets the toolchain image it builds with, as a task script that builds does.
+    // Go's report, its hidden test file sealed into the build (a task's evaluator as the schema reads it: no env of its own).
     unlinkSync(join(js, 'package.json'));
     unlinkSync(join(js, 'tasks/task-1/task_tests.js'));
+    writeFileSync(join(js, 'go.mod'), 'module gauge\n\ngo 1.19\n');
+    writeFileSync(join(js, 'tasks/task-1/task_test.go'), 'package gauge\n');
+    const { tasks: [go], notes: goNotes } = convertIdeBench(js, { outRoot: tmp() });
+    assert.deepEqual([(go.evaluator as TestsEvaluator).framework, goNotes.some((n) => n.includes('unguarded'))], ['go', false]);
+    unlinkSync(join(js, 'go.mod'));
+    unlinkSync(join(js, 'tasks/task-1/task_test.go'));
+    // A runner that builds first gets the toolchain image it builds with, as a task script that builds does.
     writeFileSync(join(js, 'tasks/task-1/task_tests.c'), 'int main(void) { return 0; }\n');
     writeFileSync(join(js, 'CMakeLists.txt'), 'cmake_minimum_required(VERSION 3.13)\nproject(gauge C)\nenable_testing()\n');
     const { tasks: [c], notes: cNotes } = convertIdeBench(js, { outRoot: tmp() });
