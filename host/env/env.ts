@@ -116,8 +116,15 @@ export type RewardFunction = (ctx: RewardContext) => number | Promise<number>;
 export type Annotation =
   | { type: 'note'; text: string }
   | { type: 'sync'; ide: string; params: Record<string, unknown>; match: unknown; ok: boolean; ms: number }
+  | RewardAsked
   | { type: 'end'; status: string; reason?: string; steps: number; score?: number }
   | AgentEvent;
+
+/**
+ * The agent under test asked for its grade (reward()) after `step` steps: a move of the
+ * agent's like a step, recorded with what it got, so a run that probed the grader shows it.
+ */
+export interface RewardAsked { type: 'rewardAsked'; actor: 'agent'; step: number; outcome: 'refused' | 'score'; score?: number; reason: string }
 
 /** Bridge methods that only look: an agent may call them between steps (they are not steps). */
 export const READ_METHODS: ReadonlySet<string> = new Set([

@@ -7,7 +7,7 @@ import type { CheckpointOptions } from '../checkpoint/checkpoint';
 import type { RestoreOptions } from '../checkpoint/restore';
 import {
   EpisodeOverError, LimitReachedError,
-  type Annotation, type EndAnnotation, type Env, type EnvLike, type EpisodeInfo, type RenderOptions, type ResetOptions, type ResetResult, type StepResult,
+  type Annotation, type EndAnnotation, type Env, type EnvLike, type RewardAsked, type EpisodeInfo, type RenderOptions, type ResetOptions, type ResetResult, type StepResult,
 } from './env';
 import type { ObserveKind, ObserveOptions } from './observation';
 
@@ -147,6 +147,9 @@ export class WallClockLimit extends LimitWrapper {
  * who drive their own Env hold the episode themselves and keep reward() as it is.
  */
 export class RewardAtEnd extends EnvWrapper {
+  /** How many times the agent asked for its grade before the end (refused or given the score). */
+  asked = 0;
+
   constructor(env: EnvLike, private readonly o: { intermediate?: boolean } = {}) { super(env); }
 
   override get episode(): EpisodeInfo {
@@ -156,18 +159,22 @@ export class RewardAtEnd extends EnvWrapper {
 
   override async reward(): Promise<number> {
     const e = this.env.episode;
+    const asked = (outcome: RewardAsked['outcome'], reason: string, score?: number) => {
+      this.asked++;
+      this.annotate({ type: 'rewardAsked', actor: 'agent', step: e.steps, outcome, reason, ...(score !== undefined ? { score } : {}) });
+    };
     if (e.over) {
       // The end's grade, once given (the done step's); a cut episode is graded by its runner.
       if (e.evaluation) return e.evaluation.score;
-      this.annotate({ type: 'note', text: 'reward() asked by the agent after the episode was cut: refused (the run grades it)' });
+      asked('refused', 'the episode was cut: its runner grades it');
       throw new NotAvailableError('the episode is over and its runner grades it: the score is in the run\'s result');
     }
     if (!this.o.intermediate) {
-      this.annotate({ type: 'note', text: `reward() asked by the agent at step ${e.steps}: refused (the grade is the run's, given at the end)` });
+      asked('refused', 'the grade is the run\'s, given at the end');
       throw new NotAvailableError("this episode is run for scoring: its grade is given when it ends (a done action), not before");
     }
     const score = await this.env.reward();
-    this.annotate({ type: 'note', text: `reward() asked by the agent at step ${e.steps}: ${score} (the task allows intermediate rewards; the score alone)` });
+    asked('score', 'the task allows intermediate rewards: the score alone', score);
     return score;
   }
 }

@@ -126,6 +126,7 @@ function fromEnvFormat(records: TrajectoryRecord[], rewarded: boolean): Trajecto
       case 'modelError': push({ t: r.t, actor: 'agent', kind: 'error', title: `model error: ${r.error}`, error: r.error }); break;
       case 'agentStats': push({ t: r.t, actor: 'system', kind: 'agentStats', title: `agent stopped: ${r.stats.stoppedBy}`, details: { ...r.stats } }); break;
       case 'sync': push({ t: r.t, actor: 'agent', kind: 'sync', title: `waited for ${r.ide} (${r.ok ? 'ok' : 'not reached'})`, details: { params: r.params, match: r.match, ms: r.ms } }); break;
+      case 'rewardAsked': push({ t: r.t, actor: 'agent', kind: 'rewardAsked', title: `asked for its grade: ${r.outcome === 'score' ? `score ${r.score}` : 'refused'} (${r.reason})`, details: { step: r.step, outcome: r.outcome, score: r.score } }); break;
       case 'end':
         push({ t: r.t, actor: 'system', kind: 'end', title: `end: ${r.status}${r.score !== undefined ? `, score ${r.score}` : ''}${r.reason ? ` (${r.reason})` : ''}`, terminated: r.status === 'finished', truncated: r.status === 'truncated', modelText: takeNote() });
         break;

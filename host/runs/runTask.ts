@@ -50,6 +50,8 @@ export interface RunResult {
   timings: Record<string, number>;
   /** Model-driven agents: iterations, tool usage and transitions, tokens, stopping reason. */
   agentStats?: AgentStats;
+  /** How many times the agent asked for its grade mid-episode (each a rewardAsked record in the trajectory). */
+  rewardAsked?: number;
   /** How the agent worked on the code (files visited and edited, first edit, syntax errors, failure category), from the trajectory. */
   work?: WorkMetrics;
   startedAt: string;
@@ -180,7 +182,8 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
     const video = o.video !== false && await env.startVideo({ fps: 5 }).then(() => true, () => false);
     const ta = Date.now();
     // The agent acts on a view whose grade stays the run's until the end (RewardAtEnd).
-    const { outcome, error } = await runAgent(o.agent, new RewardAtEnd(env, { intermediate: task.grading.intermediateRewards }), task, o.interrupt);
+    const agentView = new RewardAtEnd(env, { intermediate: task.grading.intermediateRewards });
+    const { outcome, error } = await runAgent(o.agent, agentView, task, o.interrupt);
     if (o.interrupt?.aborted) { timings.agentMs = Date.now() - ta; return await interrupted(); }
     const steps = env.episode.steps;
     // Nothing is left to grade or record when the environment itself is gone (its node lost).
@@ -218,6 +221,7 @@ export async function runTask(task: Task, o: RunOptions): Promise<RunResult> {
       answer: ended.answer ?? undefined, steps, evaluation,
       ...(videoFile ? { video: videoFile } : {}),
       ...(outcome.stats ? { agentStats: outcome.stats } : {}),
+      ...(agentView.asked ? { rewardAsked: agentView.asked } : {}),
     });
   } catch (err) {
     if (o.interrupt?.aborted) return await interrupted();

@@ -134,6 +134,7 @@ export function toAtif(t: Trajectory, result?: Record<string, unknown>): AtifTra
       }
       case 'human': push({ timestamp: iso(r.t), source: 'user', message: humanMessage(r.event), extra: { pwp: { human: r.event } } }); break;
       case 'note': push({ timestamp: iso(r.t), source: 'system', message: r.text }); break;
+      case 'rewardAsked': push({ timestamp: iso(r.t), source: 'agent', message: `asked for its grade after step ${r.step}: ${r.outcome === 'score' ? `${r.score}` : 'refused'} (${r.reason})`, extra: { pwp: { rewardAsked: { step: r.step, outcome: r.outcome, ...(r.score !== undefined ? { score: r.score } : {}) } } } }); break;
       case 'error': push({ timestamp: iso(r.t), source: 'system', message: `${r.error.name} during ${r.during}: ${r.error.message}` }); break;
       case 'modelError': push({ timestamp: iso(r.t), source: 'system', message: `model call failed (turn ${r.step}): ${r.error}` }); break;
       case 'end': end = r; break;

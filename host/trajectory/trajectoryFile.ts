@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { HumanEvent } from '../../bridge/protocol';
 import type { AgentEvent } from '../models/agentEvents';
 import type { Action } from '../env/actions';
+import type { RewardAsked } from '../env/env';
 
 export const TRAJECTORY_FILE = 'trajectory.jsonl';
 export const TRAJECTORY_VERSION = 1;
@@ -37,6 +38,8 @@ export type TrajectoryRecord = Base & (
   | { type: 'error'; during: string; action?: Action; error: { name: string; message: string } }
   /** A remark by the agent or the runner (what a set-up or oracle step is for, why an agent stopped). */
   | { type: 'note'; text: string }
+  /** The agent asked for its grade mid-episode (env.ts RewardAsked): refused, or the score alone. */
+  | RewardAsked
   /** A condition the agent waited for; a replay waits for it too. */
   | { type: 'sync'; ide: string; params: Record<string, unknown>; match: unknown; ok: boolean; ms: number }
   /** How the run ended: the same status and score as its result.json. */

@@ -26,7 +26,7 @@ function taskWithLimit(seconds: number): string {
   return dir;
 }
 
-interface Result { score: number; status: string; agent: string; steps: number; error?: string; trajectory: string; runDir: string }
+interface Result { score: number; status: string; agent: string; steps: number; error?: string; trajectory: string; runDir: string; rewardAsked?: number }
 
 describe('outside agents: pwp run and pwp bench --agent-cmd (real containers)', function () {
   this.timeout(900_000);
@@ -47,7 +47,7 @@ describe('outside agents: pwp run and pwp bench --agent-cmd (real containers)', 
     assert.equal(records.at(-1)?.type, 'end');
   });
 
-  it('an outside agent cannot get its grade mid-episode: env.reward is refused and the call is in the trajectory', async () => {
+  it('an outside agent cannot get its grade mid-episode: env.reward is refused, recorded as the agent\'s (a rewardAsked record) and counted in the result', async () => {
     const agent = join(mkdtempSync(join(tmpdir(), 'pwp-agentcmd-peek-')), 'peek.py');
     writeFileSync(agent, [
       'import sys', `sys.path.insert(0, ${JSON.stringify(join(root, 'python'))})`, 'import pwp',
@@ -61,8 +61,10 @@ describe('outside agents: pwp run and pwp bench --agent-cmd (real containers)', 
     assert.equal(r.score, 0);
     assert.match(stderr, /REFUSED NotAvailableError .*run for scoring/, stderr);
     assert.doesNotMatch(stderr, /GRADED/);
-    const notes = readFileSync(r.trajectory, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; text?: string }).filter((x) => x.type === 'note');
-    assert.ok(notes.some((n) => /reward\(\) asked by the agent at step 0: refused/.test(n.text ?? '')), JSON.stringify(notes));
+    const asked = readFileSync(r.trajectory, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string }).filter((x) => x.type === 'rewardAsked');
+    const seen = asked.map(({ type, actor, step, outcome }: Record<string, unknown>) => ({ type, actor, step, outcome }));
+    assert.deepEqual(seen, [{ type: 'rewardAsked', actor: 'agent', step: 0, outcome: 'refused' }]);
+    assert.equal(r.rewardAsked, 1);
   });
 
   it("a command that outlives the task's time limit is stopped, and the run is graded as truncated", async () => {

@@ -49,6 +49,7 @@ export function register(program: Command): void {
       if (r.evaluation) console.log(`  ${r.evaluation.summary}`);
       const unguarded = r.evaluation && unguardedOf(r.evaluation);
       if (unguarded) console.log(`  unguarded grading: ${unguarded} (benches leave this task out of their figures unless --include-flagged)`);
+      if (r.rewardAsked) console.log(`  the agent asked for its grade ${r.rewardAsked} time(s) before the end (${task.grading.intermediateRewards ? 'given the score alone' : 'refused'}; each in the trajectory)`);
       if (r.answer !== undefined) console.log(`  answer: ${JSON.stringify(r.answer)}`);
       if (r.agentStats) for (const line of describeAgentStats(r.agentStats)) console.log(line);
       console.log(`  run folder:  ${r.runDir}`);

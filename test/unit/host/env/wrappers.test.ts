@@ -151,7 +151,7 @@ describe('Env wrappers and actions', () => {
     class GradedEnv extends FakeEnv {
       over: string | null = null;
       graded = 0;
-      notes: string[] = [];
+      asked: Annotation[] = [];
       private evaluation: EpisodeInfo['evaluation'] = null;
       override get episode(): EpisodeInfo { return { ...super.episode, steps: 3, over: this.over, evaluation: this.evaluation }; }
       override async reward() {
@@ -159,17 +159,18 @@ describe('Env wrappers and actions', () => {
         this.evaluation = { kind: 'tests', score: 0.5, passed: false, summary: "1/2 tests pass: assert candidate('') == []", durationMs: 1 };
         return 0.5;
       }
-      override annotate(a: Annotation) { if (a.type === 'note') this.notes.push(a.text); }
+      override annotate(a: Annotation) { this.asked.push(a); }
     }
 
-    it('refuses reward() before the end, grades nothing, hides the evaluation, and notes the call', async () => {
+    it('refuses reward() before the end, grades nothing, hides the evaluation, and records the call as the agent\'s', async () => {
       const base = new GradedEnv();
       const agentView = new RewardAtEnd(base);
       await assert.rejects(agentView.reward(), (err: unknown) => err instanceof NotAvailableError && /run for scoring/.test((err as Error).message));
       assert.equal(base.graded, 0, 'no grading ran');
       await base.reward(); // the runner grades on its own Env
       assert.equal(agentView.episode.evaluation, null, 'the evaluation stays hidden from the agent while the episode runs');
-      assert.deepEqual(base.notes, ['reward() asked by the agent at step 3: refused (the grade is the run\'s, given at the end)']);
+      assert.deepEqual(base.asked, [{ type: 'rewardAsked', actor: 'agent', step: 3, outcome: 'refused', reason: 'the grade is the run\'s, given at the end' }]);
+      assert.equal(agentView.asked, 1);
     });
 
     it('gives the score alone where the task allows intermediate rewards, never the tests\' output', async () => {
@@ -177,7 +178,7 @@ describe('Env wrappers and actions', () => {
       const agentView = new RewardAtEnd(base, { intermediate: true });
       assert.equal(await agentView.reward(), 0.5);
       assert.equal(agentView.episode.evaluation, null);
-      assert.match(base.notes[0], /at step 3: 0.5 \(the task allows intermediate rewards/);
+      assert.deepEqual(base.asked, [{ type: 'rewardAsked', actor: 'agent', step: 3, outcome: 'score', score: 0.5, reason: 'the task allows intermediate rewards: the score alone' }]);
     });
 
     it('after the end, gives the end\'s grade without grading again; a cut episode is left to its runner', async () => {
@@ -192,6 +193,8 @@ describe('Env wrappers and actions', () => {
       cut.over = 'truncated by the time limit';
       await assert.rejects(new RewardAtEnd(cut).reward(), NotAvailableError);
       assert.equal(cut.graded, 0);
+      assert.deepEqual(cut.asked.map((a) => a.type === 'rewardAsked' && a.outcome), ['refused']);
+      assert.deepEqual(base.asked, [], 'the end\'s grade, asked after the end, is not a probe');
     });
   });
 });

@@ -63,12 +63,14 @@ describe('inspector: trajectories for the viewer', () => {
       observation: { timings: {} },
     });
     for (const e of [...tap('o'), ...tap('k')]) w.append({ type: 'human', actor: 'human', event: e, t: e.t });
+    w.append({ type: 'rewardAsked', actor: 'agent', step: 1, outcome: 'refused', reason: 'the grade is the run\'s, given at the end' });
     w.append({ type: 'step', actor: 'agent', step: 2, action: { type: 'done', answer: 'fine' }, reward: 1, terminated: true, truncated: false, info: {}, observation: { screenshot: 'episode-1/s2.png', timings: {} } });
     w.close();
     const v = loadTrajectoryView(dir);
     assert.equal(v.format, 'env');
     assert.deepEqual(v.steps.map((s) => [s.actor, s.title]), [
-      ['system', 'reset'], ['agent', 'step 1: tool read_file'], ['human', 'person: typed "ok"'], ['agent', 'step 2: done: fine'],
+      ['system', 'reset'], ['agent', 'step 1: tool read_file'], ['human', 'person: typed "ok"'],
+      ['agent', 'asked for its grade: refused (the grade is the run\'s, given at the end)'], ['agent', 'step 2: done: fine'],
     ]);
     const tool = v.steps[1];
     assert.equal(tool.modelText, 'I will read a.py');
@@ -76,7 +78,7 @@ describe('inspector: trajectories for the viewer', () => {
     assert.equal(tool.screenshot, 'episode-1/reset.png', 'a step without a screenshot shows the latest one before it');
     assert.equal(tool.screenshotFrom, 0);
     assert.equal(v.steps[0].marks, 'm.json');
-    assert.equal(v.steps[3].reward, 1);
+    assert.equal(v.steps[4].reward, 1);
     assert.deepEqual(v.result, { score: 1 });
     assert.equal(listTrajectories([dir])[0].envId, 'abcd1234');
   });

@@ -38,6 +38,7 @@ function actionRun(): string {
     observation: { ...observation, screenshot: 'episode-1/0001.png' },
   });
   w.append({ type: 'human', actor: 'human', event: { seq: 1, t: Date.now(), kind: 'key', down: true, keysym: 65, name: 'a' } });
+  w.append({ type: 'rewardAsked', actor: 'agent', step: 1, outcome: 'refused', reason: 'the grade is the run\'s, given at the end' });
   w.append({ type: 'step', actor: 'agent', step: 2, action: { type: 'tool', name: 'bash', args: { command: 'false' } }, reward: 0, terminated: false, truncated: false,
     info: { error: { name: 'ToolError', message: 'exit 1' } }, observation });
   w.append({ type: 'end', status: 'finished', steps: 2, score: 0 });
@@ -61,15 +62,17 @@ describe('ATIF export', () => {
     assert.deepEqual(a.extra.pwp, { task: 'code-edit/py-roman', reward: 1, status: 'finished' });
   });
 
-  it('an action-by-action run: each action a call with what it answered; a person\'s input a user step; notes system steps', () => {
+  it('an action-by-action run: each action a call with what it answered; a person\'s input a user step; notes system steps; asking for the grade the agent\'s', () => {
     const a = atifOfRun(actionRun());
     assert.deepEqual(atifProblems(a), []);
-    assert.deepEqual(a.steps.map((s) => s.source), ['user', 'system', 'agent', 'user', 'agent']);
+    assert.deepEqual(a.steps.map((s) => s.source), ['user', 'system', 'agent', 'user', 'agent', 'agent']);
+    assert.equal(a.steps[4].message, 'asked for its grade after step 1: refused (the grade is the run\'s, given at the end)');
+    assert.deepEqual(a.steps[4].extra?.pwp, { rewardAsked: { step: 1, outcome: 'refused' } });
     assert.deepEqual(a.steps[2].tool_calls, [{ tool_call_id: 'step-1', function_name: 'key', arguments: { keys: 'ctrl+comma' } }]);
     assert.equal((a.steps[2].extra?.pwp as { screenshot?: string }).screenshot, 'episode-1/0001.png');
     assert.equal(a.steps[3].message, 'the person pressed a');
-    assert.equal(a.steps[4].observation?.results[0].content, 'ToolError: exit 1');
-    assert.equal(a.final_metrics.total_steps, 5);
+    assert.equal(a.steps[5].observation?.results[0].content, 'ToolError: exit 1');
+    assert.equal(a.final_metrics.total_steps, 6);
   });
 
   it('the rules check fails on each break of the specification', () => {
