@@ -24,22 +24,24 @@ BRANCHES = "def shout(s, polite=False):\n    if polite:\n        return s + '!'\
 BRANCHES_FIXED = "def shout(s, polite=False):\n    if polite:\n        return s.upper() + '!'\n    return s.upper()\n"
 
 
-def make_row(tmp_path, original, fixed, changed):
-    """A workspace, its initial copy and the hidden folder as the converter writes them (swt.json's `changed` as it parses the patch)."""
+def make_row(tmp_path, original, fixed, changed, gold="pkg/text.py", others=None):
+    """A workspace, its initial copy and the hidden folder as the converter writes them (swt.json's `changed` as it parses the patch).
+    The gold patch changes `gold` (original -> fixed); `others` are more files of the workspace, by path."""
     ws, initial, hidden = tmp_path / "ws", tmp_path / "initial", tmp_path / "hidden"
     (ws / "pkg").mkdir(parents=True)
     (ws / "pkg" / "__init__.py").write_text("")
-    (ws / "pkg" / "text.py").write_text(original)
+    for rel, text in {**(others or {}), gold: original}.items():
+        (ws / rel).write_text(text)
     (ws / "test_old.py").write_text("def test_old():\n    assert True\n")
     shutil.copytree(ws, initial)
     install("swt-bench/test_swt.py", ws / ".swt" / "test_swt.py")
     install("swt-bench/prepare_swt.py", hidden / "prepare_swt.py")
-    (hidden / "gold" / "pkg").mkdir(parents=True)
-    (hidden / "gold" / "pkg" / "text.py").write_text(fixed)
+    (hidden / "gold" / os.path.dirname(gold)).mkdir(parents=True)
+    (hidden / "gold" / gold).write_text(fixed)
+    lines = {"removed": {gold: changed[0]}, "added": {gold: changed[1]}} if gold.endswith(".py") else {"removed": {}, "added": {}}
     (hidden / "swt.json").write_text(json.dumps({
-        "instance_id": "x", "testFiles": ["**/test_*.py", "**/*_test.py"], "goldFiles": ["pkg/text.py"], "goldDeletes": [],
-        "changed": {"removed": {"pkg/text.py": changed[0]}, "added": {"pkg/text.py": changed[1]}},
-        "repeats": 1, "timeoutSec": 60, "initial": str(initial)}))
+        "instance_id": "x", "testFiles": ["**/test_*.py", "**/*_test.py"], "goldFiles": [gold], "goldDeletes": [],
+        "changed": lines, "repeats": 1, "timeoutSec": 60, "initial": str(initial)}))
     return ws
 
 
@@ -120,6 +122,35 @@ def test_a_test_that_detects_a_change_instead_of_the_issue_fails(ws):
     code, out = grade(ws)
     assert code == 1 and "1 failed, 2 passed" in out and "detect a change, not the issue" in out, out
     assert metrics(ws) == {"applicability": 1.0, "fail-to-pass": 0.0, "change coverage": 0.0}
+
+
+@pytest.mark.parametrize("gold", ["pkg/mode.cfg", "pkg/mode.json", "pkg/mode"])
+def test_the_decoy_changes_a_file_of_any_language_the_gold_patch_changes(tmp_path, gold):
+    # The fix is in a file that is not Python (a comment where pwp knows how one is written, a
+    # blank line where not): a test that hashes it is still a detector, an honest one still counts.
+    code = "import os\n\n\ndef shout(s):\n    mode = open(os.path.join(os.path.dirname(__file__), %r)).read()\n" \
+           "    return s.upper() if 'upper' in mode else s\n" % os.path.basename(gold)
+    ws = make_row(tmp_path, '{"mode": "lower"}\n', '{"mode": "upper"}\n', ([], []), gold=gold, others={"pkg/text.py": code})
+    (ws / "test_hash.py").write_text(hashing_test('{"mode": "lower"}\n').replace("pkg/t*t.py", gold))
+    code, out = grade(ws)
+    assert code == 1 and "1 failed, 2 passed" in out and "detect a change, not the issue" in out, out
+    (ws / "test_hash.py").unlink()
+    (ws / "test_shout.py").write_text("from pkg.text import shout\n\n\ndef test_shout():\n    assert shout('a') == 'A'\n")
+    code, out = grade(ws)
+    assert code == 0 and "3 passed" in out, out
+
+
+def test_two_test_files_and_a_gold_patch_of_two_files_are_graded(tmp_path):
+    # Lists of paths reach the tests' process as JSON (an environment variable holds no NUL).
+    ws = make_row(tmp_path, ORIGINAL, FIXED, ([2], [2]), others={"pkg/more.py": "X = 1\n"})
+    spec = json.loads((tmp_path / "hidden" / "swt.json").read_text())
+    spec["goldFiles"].append("pkg/more.py")
+    (tmp_path / "hidden" / "gold" / "pkg" / "more.py").write_text("X = 2\n")
+    (tmp_path / "hidden" / "swt.json").write_text(json.dumps(spec))
+    for name in ("test_shout.py", "test_loud.py"):
+        (ws / name).write_text("from pkg.text import shout\n\n\ndef test_shout():\n    assert shout('a') == 'A'\n")
+    code, out = grade(ws)
+    assert code == 0 and "3 passed" in out, out
 
 
 def test_a_test_that_reads_the_code_it_tests_is_refused(ws):
