@@ -1,7 +1,8 @@
 // `chartmimic` evaluators: ChartMimic's published low-level scores (metrics/chartMimicScore.ts)
 // of the agent's script against the original script, both run traced (verifierScripts/chartTrace.py)
 // by the image's Python and matplotlib in the verifier, plus the pixel similarity (SSIM) of the
-// two renders. Colours the render does not show do not count (metrics/chartRender.ts). The
+// two renders. Colours the render does not show do not count (metrics/chartRender.ts), nor do
+// texts the saved image does not show (the tracer hides each and looks at the pixels). The
 // task's score is the mean of the four F1 scores and the pixel similarity; the GPT-4V score is
 // reported as absent.
 import { readFileSync } from 'node:fs';
@@ -101,11 +102,14 @@ export async function gradeChartMimic(e: ChartMimicEvaluator, sandbox: Sandbox):
     ? 'the original script draws nothing ChartMimic\'s evaluator traces as a chart type or colour, so those score 0 for any script, the original included' : undefined;
   const untraced = untracedWhy ? `; ${untracedWhy}` : '';
   const notShown = unseen.length ? `; ${unseen.length} traced colour${unseen.length > 1 ? 's' : ''} not in the render, not counted (${unseen.slice(0, 3).map((u) => u[1]).join(', ')})` : '';
+  const hiddenTexts = generated.error ? [] : generated.unseenTexts ?? [];
+  const textsNotShown = (hiddenTexts.length ? `; ${hiddenTexts.length} drawn text${hiddenTexts.length > 1 ? 's' : ''} not shown in the saved image, not counted (${hiddenTexts.slice(0, 3).map((t) => JSON.stringify(t.slice(0, 40))).join(', ')})` : '')
+    + (generated.textCheck ? `; which texts the image shows could not be checked (${generated.textCheck}), so none counts` : '');
   return {
     kind: 'chartmimic', score, passed, components, output,
     // Type and colour are two of the mean's parts: at 0 the original cannot reach a threshold above what the rest can give.
     ...(untracedWhy && e.threshold > MAX_WITHOUT_TYPE_AND_COLOUR ? { unreachable: `${untracedWhy}: no script reaches the threshold ${e.threshold}` } : {}),
-    summary: `${generated.error ? `${e.script} failed (${generated.error.slice(0, 200)}), so nothing it drew counts; ` : ''}ChartMimic score ${score.toFixed(3)} (mean of ${componentList(components)}${notShown}${untraced}); ${passed ? 'at or above' : 'below'} the threshold ${e.threshold}`,
+    summary: `${generated.error ? `${e.script} failed (${generated.error.slice(0, 200)}), so nothing it drew counts; ` : ''}ChartMimic score ${score.toFixed(3)} (mean of ${componentList(components)}${notShown}${textsNotShown}${untraced}); ${passed ? 'at or above' : 'below'} the threshold ${e.threshold}`,
     durationMs: Date.now() - t0,
   };
 }

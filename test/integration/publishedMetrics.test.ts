@@ -64,6 +64,13 @@ const CIRCLES_PY = 'import matplotlib.pyplot as plt\nfrom matplotlib.patches imp
   + 'ax.add_patch(PathPatch(Path.circle((0.4, 0.5), 0.3), facecolor="pink", alpha=0.6))\nax.add_patch(PathPatch(Path.circle((0.6, 0.5), 0.3), facecolor="lightgreen", alpha=0.6))\n'
   + 'ax.text(0.3, 0.5, "24")\nax.text(0.7, 0.5, "8")\nax.set_title("Overlap")\nax.axis("off")\nplt.savefig("circles.pdf")\n';
 const GHOST_PY = REF_PY.replace('plt.savefig', 'left.bar(["z", "w"], [1, 1], color=["#FF00FF", "#00FFFF"], alpha=0)\nplt.savefig');
+// The reference's titles drawn but not shown: coloured as the background, transparent, under
+// an opaque box, off the image, and in a figure of their own that is saved but not the chart.
+const UNSHOWN_PY = REF_PY.replace('left.set_title("Left")', 'left.set_title("Left", color="white")').replace('right.set_title("Right")', 'right.set_title("Right", alpha=0)')
+  .replace('plt.savefig("ref.pdf")', 'fig.text(0.3, 0.5, "Left", zorder=1)\nfig.add_artist(plt.Rectangle((0.25, 0.4), 0.5, 0.3, color="#FF0000", zorder=9, transform=fig.transFigure))\n'
+    + 'fig.text(3.0, 0.5, "Right")\nother = plt.figure()\nother.text(0.5, 0.5, "Left")\nother.text(0.5, 0.7, "Right")\nother.savefig("other.png")\nplt.figure(fig.number)\nfig.savefig("chart.png")\n');
+// A title above the figure's edge, shown by a tight save (as ChartMimic's bar_85 puts its legend).
+const TIGHT_PY = REF_PY.replace('plt.savefig("ref.pdf")', 'fig.text(0.5, 1.05, "Above the edge")\nplt.savefig("chart.png", bbox_inches="tight")');
 
 const near = (actual: number | null | undefined, expected: number, tol: number, what: string) =>
   assert.ok(typeof actual === 'number' && Math.abs(actual - expected) <= tol, `${what}: ${actual} is not within ${tol} of ${expected}`);
@@ -81,11 +88,12 @@ describe('published metrics in the verifier', function () {
     writeFileSync(join(hidden, 'reference.html'), REF_HTML);
     writeFileSync(join(hidden, 'reference.py'), REF_PY);
     writeFileSync(join(hidden, 'circles.py'), CIRCLES_PY);
+    writeFileSync(join(hidden, 'tight.py'), TIGHT_PY);
     v = await Verifier.start({ image, labels: { 'pwp.test': '1' } });
     const files = {
       'index.html': CAND_HTML, 'same.html': REF_HTML, ...PAGES,
       'chart.py': CAND_PY, 'same.py': REF_PY, 'broken.py': 'import matplotlib.pyplot as plt\nplt.bar([0], [1])\nraise SystemExit(3)\n', 'peek.py': PEEK_PY,
-      'forged.py': FORGED_TRACE, 'ghost.py': GHOST_PY, 'circles.py': CIRCLES_PY, 'bars.py': CIRCLES_PY.replace(/ax\.add_patch\(.*\n/g, '').replace('ax.text', 'ax.bar([0.4, 0.6], [0.5, 0.5], color="pink")\nax.text'),
+      'forged.py': FORGED_TRACE, 'ghost.py': GHOST_PY, 'circles.py': CIRCLES_PY, 'unshown.py': UNSHOWN_PY, 'tight.py': TIGHT_PY, 'bars.py': CIRCLES_PY.replace(/ax\.add_patch\(.*\n/g, '').replace('ax.text', 'ax.bar([0.4, 0.6], [0.5, 0.5], color="pink")\nax.text'),
     };
     await v.load({ workspaceTar: await bufferOf(tarOf(Object.entries(files).map(([path, content]) => ({ path: `workspace/${path}`, content })))), hiddenDir: hidden });
   });
@@ -191,6 +199,16 @@ describe('published metrics in the verifier', function () {
     assert.match(r.summary, /2 traced colours not in the render, not counted \(#00FFFF, #FF00FF\)/);
     assert.equal(component(r, 'colour')?.value, 1, r.summary);
     assert.ok((component(r, 'type')?.value ?? 1) < 1, 'the extra bar call still counts as a call');
+  });
+
+  it('ChartMimic: texts drawn but not shown in the saved image do not count (background colour, transparent, covered, off the image, another figure); a tight save shows what is past the edge', async () => {
+    const r = await grade({ kind: 'chartmimic', script: 'unshown.py', reference: 'reference.py' });
+    assert.equal(component(r, 'text')?.value, 0, r.summary);
+    assert.match(r.summary, /; 6 drawn texts not shown in the saved image, not counted \(/);
+    assert.equal(component(r, 'layout')?.value, 1, 'the rest of the chart is the original\'s');
+    const tight = await grade({ kind: 'chartmimic', script: 'tight.py', reference: 'tight.py' });
+    assert.equal(component(tight, 'text')?.value, 1, tight.summary);
+    assert.doesNotMatch(tight.summary, /not shown/);
   });
 
   it('ChartMimic: a reference that draws nothing the trace knows (path patches only, as a Venn diagram) scores 0 on type and colour for the original too, as ChartMimic\'s evaluator does, and the result says no script can pass', async () => {

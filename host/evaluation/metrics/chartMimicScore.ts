@@ -14,7 +14,12 @@ import { colourSimilarity, hexToRgb } from './ciede2000';
 
 /** What one script drew, as the tracer reports it. */
 export interface ChartTrace {
+  /** The texts its saves drew that the saved image shows (the rest are unseenTexts). */
   texts: string[];
+  /** Texts drawn but not shown: the background's colour, covered, transparent, too small, off the image, in another figure. */
+  unseenTexts?: string[];
+  /** Why the tracer could not check which texts the image shows (then none counts). */
+  textCheck?: string;
   layout: { nrows: number; ncols: number; row_start: number; row_end: number; col_start: number; col_end: number }[];
   /** Calls per plotting function. */
   types: Record<string, number>;

@@ -5,7 +5,10 @@
 # prefixes patch matplotlib; chart2code/utils/evaluator/*): the texts each of its savefig calls
 # draws (rendered to PDF), each axes' grid position, the plotting calls made (the outermost
 # patched call only) and the colours of the drawn elements, read again from the drawn objects at
-# the end; and the render: the figure it saved last (or its current one) as PNG.
+# the end; and the render: the figure it saved last (or its current one) as PNG. A traced text
+# counts only where the render shows it: hiding it must change enough of the pixels where it is
+# drawn (see shown_lines), so text of the background's colour, covered, transparent, too small to
+# see, off the canvas or in a figure other than the one rendered is reported apart (unseenTexts).
 # Plotting calls of squarify, networkx and matplotlib-venn are not traced (not in the image).
 #
 # The report goes to stdout between two records of a nonce drawn here before the script runs:
@@ -14,7 +17,7 @@
 # script cannot print a report of its own that the grader takes; any other line starting with
 # "@pwp-trace" is taken as tampering. Code that searches its own process's memory for the
 # nonce is not stopped by this (docs/metrics.md says what holds then).
-import base64, inspect, io, json, os, runpy, secrets, sys
+import base64, inspect, io, json, os, re, runpy, secrets, sys
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.cbook as cbook
@@ -28,6 +31,13 @@ from matplotlib.figure import Figure
 from matplotlib.image import NonUniformImage
 from matplotlib.patches import Circle, Ellipse, PathPatch
 from matplotlib.projections.polar import PolarAxes
+from matplotlib.artist import Artist
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.text import Text
+try:
+    from matplotlib._tight_bbox import adjust_bbox
+except ImportError:
+    adjust_bbox = None
 try:
     from mpl_toolkits.mplot3d import Axes3D
 except Exception:
@@ -220,22 +230,127 @@ draw_text = RendererPdf.draw_text
 savefig = Figure.savefig
 
 
+logging = {"fig": None}
+
+
 def logged_draw_text(self, gc, x, y, s, *args, **kwargs):
-    texts.append(s)
+    texts.append((logging["fig"], s))
     return draw_text(self, gc, x, y, s, *args, **kwargs)
 
 
 def log_texts(fig):
     RendererPdf.draw_text = logged_draw_text
+    logging["fig"] = fig
     try:
         savefig(fig, io.BytesIO(), format="pdf")
     finally:
         RendererPdf.draw_text = draw_text
 
 
+# What the visibility check calls, taken before the script runs (a script that replaces them
+# later does not reach the check through them; code that changes matplotlib's internals in its
+# own process still can, as docs/metrics.md says).
+set_visible, get_visible, canvas_draw, canvas_buffer = Artist.set_visible, Artist.get_visible, FigureCanvasAgg.draw, FigureCanvasAgg.buffer_rgba
+get_text, text_extent, findobj, np_abs, np_asarray = Text.get_text, Text.get_window_extent, Artist.findobj, np.abs, np.asarray
+# A text is shown when hiding it changes, where it is drawn, at least INK pixels per character
+# (mathtext commands one each) by more than LEVELS on some channel: a 5 pt character at 100 dpi
+# changes 10 to 20.
+INK, LEVELS = 4, 32
+
+
+def characters(text):
+    return len(re.sub(r"\\[A-Za-z]+", "x", re.sub(r"[\s${}^_]", "", text)))
+
+
+def shown_lines(fig, tight=False, pad=None):
+    """The lines of text the saved image of fig shows (cropped as its save was: `tight`, `pad`), by
+    pixels: each text's ink is what hiding it changes within its box, measured against a render with
+    every text hidden; texts whose boxes overlap another's are hidden one at a time, so a text drawn
+    over another does not lend it its pixels."""
+    canvas = FigureCanvasAgg(fig)
+
+    def render():
+        canvas_draw(canvas)
+        return np_asarray(canvas_buffer(canvas))[..., :3].astype(np.int16)
+
+    render()
+    # Laid out once: a layout engine would move everything when texts are hidden.
+    engine = fig.get_layout_engine()
+    fig.set_layout_engine("none")
+    restore = None
+    try:
+        if tight and adjust_bbox is not None:
+            pad = pad if isinstance(pad, (int, float)) else matplotlib.rcParams["savefig.pad_inches"]
+            restore = adjust_bbox(fig, fig.get_tightbbox(canvas.get_renderer()).padded(pad), None)
+        base = render()
+        renderer = canvas.get_renderer()
+        h, w = base.shape[:2]
+        found = []
+        for t in findobj(fig, lambda o: isinstance(o, Text)):
+            text = get_text(t)
+            if not text.strip() or not get_visible(t):
+                continue
+            bb = text_extent(t, renderer)
+            box = (max(h - int(np.ceil(bb.y1)) - 1, 0), min(h - int(np.floor(bb.y0)) + 1, h),
+                   max(int(np.floor(bb.x0)) - 1, 0), min(int(np.ceil(bb.x1)) + 1, w))
+            if box[1] > box[0] and box[3] > box[2]:
+                found.append((t, text, box))
+
+        def without(ts):
+            for t in ts:
+                set_visible(t, False)
+            try:
+                return render()
+            finally:
+                for t in ts:
+                    set_visible(t, True)
+
+        def inked(img, text, box):
+            y0, y1, x0, x1 = box
+            return int((np_abs(img[y0:y1, x0:x1] - base[y0:y1, x0:x1]).max(axis=-1) > LEVELS).sum()) >= INK * max(characters(text), 1)
+
+        bare = without([t for t, _, _ in found])
+        lines = []
+        for i, (t, text, box) in enumerate(found):
+            if not inked(bare, text, box):
+                continue
+            y0, y1, x0, x1 = box
+            overlaps = any(j != i and b[0] < y1 and b[1] > y0 and b[2] < x1 and b[3] > x0 for j, (_, _, b) in enumerate(found))
+            if overlaps and not inked(without([t]), text, box):
+                continue
+            # As the renderers get them: a line at a time, an escaped dollar unescaped outside mathtext.
+            lines += [t._preprocess_math(line)[0] if hasattr(t, "_preprocess_math") else line for line in text.split("\n")]
+        return lines
+    finally:
+        if restore is not None:
+            restore()
+        fig.set_layout_engine(engine)
+
+
+def counted_texts(rendered, tight=False, pad=None):
+    """(texts the saved image shows, texts it does not): each save's logged texts of the rendered
+    figure taken against its shown lines (each shown line once per save), other figures' not at all.
+    Blank texts count as logged: there is nothing to see."""
+    shown_once = shown_lines(rendered, tight, pad)
+    counted, unseen, left, last = [], [], None, None
+    for fig, text in texts:
+        if fig is not last:
+            left, last = list(shown_once), fig
+        if fig is rendered and not text.strip():
+            counted.append(text)
+        elif fig is rendered and text in left:
+            left.remove(text)
+            counted.append(text)
+        else:
+            unseen.append(text)
+    return counted, unseen
+
+
 def traced_savefig(self, *args, **kwargs):
     result = savefig(self, *args, **kwargs)
-    saves.append(self)
+    # With how it was cropped: a tight save shows what lies past the figure's edges.
+    tight = kwargs.get("bbox_inches", matplotlib.rcParams["savefig.bbox"]) == "tight"
+    saves.append((self, tight, kwargs.get("pad_inches")))
     log_texts(self)
     return result
 
@@ -265,10 +380,18 @@ else:
         for c in reader(obj):
             if c is not None:
                 colors.add((name, c))
+    rendered, tight, pad = saves[-1] if saves else (fig, False, None)
     png = io.BytesIO()
-    savefig(saves[-1] if saves else fig, png, format="png")
-    report = {"texts": [str(t) for t in texts], "layout": list(layout.values()), "types": types, "colors": sorted(colors),
-              "render": base64.b64encode(png.getvalue()).decode()}
+    savefig(rendered, png, format="png")
+    check = {}
+    try:
+        counted, unseen = counted_texts(rendered, tight, pad)
+    except Exception as e:
+        # A figure the check cannot draw shows no text it can vouch for.
+        counted, unseen = [], [t for _, t in texts]
+        check = {"textCheck": type(e).__name__ + ": " + str(e)[:200]}
+    report = {"texts": [str(t) for t in counted], "unseenTexts": [str(t) for t in unseen], "layout": list(layout.values()), "types": types,
+              "colors": sorted(colors), "render": base64.b64encode(png.getvalue()).decode(), **check}
 try:
     sys.stdout.flush()
 except Exception:
