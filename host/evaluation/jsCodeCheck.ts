@@ -9,6 +9,7 @@
 // first ('pro' + 'cess', templates, join, String.fromCharCode, atob, Buffer.from(…, 'base64')).
 // As in pyCodeCheck.py, only what the agent added counts, and a capability the task's own code
 // already uses is not new.
+import { posix } from 'node:path';
 import type * as TS from 'typescript';
 import type { TamperFinding } from './tamperCheck';
 
@@ -52,7 +53,8 @@ let tsModule: typeof TS | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const ts = (): typeof TS => (tsModule ??= require('typescript') as typeof TS);
 
-function read(path: string, text: string, depth = 0): Found[] {
+/** Reads one file's text as code; the local module names it loads by fixed names go to `specs`. */
+function read(path: string, text: string, depth = 0, specs?: Set<string>): Found[] {
   const t = ts();
   const kind = /\.tsx$/.test(path) ? t.ScriptKind.TSX : /\.[cm]?ts$/.test(path) ? t.ScriptKind.TS : /\.jsx$/.test(path) ? t.ScriptKind.JSX : t.ScriptKind.JS;
   const sf = t.createSourceFile(path, text, t.ScriptTarget.Latest, true, kind);
@@ -160,6 +162,10 @@ function read(path: string, text: string, depth = 0): Found[] {
     } else for (const el of name.elements) if (!t.isOmittedExpression(el)) bindNames(el.name, undefined);
   };
   const collect = (n: TS.Node) => {
+    const equalsRef = t.isImportEqualsDeclaration(n) && t.isExternalModuleReference(n.moduleReference) ? n.moduleReference.expression : undefined;
+    const moduleSpec = (t.isImportDeclaration(n) || t.isExportDeclaration(n)) && n.moduleSpecifier && t.isStringLiteral(n.moduleSpecifier) ? n.moduleSpecifier.text
+      : equalsRef && t.isStringLiteral(equalsRef) ? equalsRef.text : undefined;
+    if (moduleSpec !== undefined && isLocalSpec(moduleSpec)) specs?.add(moduleSpec);
     if (t.isImportDeclaration(n) && t.isStringLiteral(n.moduleSpecifier) && n.importClause) {
       const spec = n.moduleSpecifier.text;
       const from = isLocalSpec(spec) ? undefined : specifier(spec);
@@ -222,6 +228,8 @@ function read(path: string, text: string, depth = 0): Found[] {
       const name = n.expression.kind === t.SyntaxKind.ImportKeyword ? 'import' : resolve(callee);
       const first = n.arguments?.[0];
       if (name === 'Function') add(n, 'builds a function from a string (Function)', 'exec');
+      const loaded = (name === 'cjs.require' || name === 'import' || name === 'cjs.module.require') && first ? fold(first) : undefined;
+      if (loaded !== undefined && isLocalSpec(loaded)) specs?.add(loaded);
       // Code handed over as a string it folds to: what that code does counts here.
       const code = first && (name === 'eval' || name === 'Function' || name?.startsWith('vm.')) ? fold(n.arguments![n.arguments!.length - 1]) : undefined;
       if (code !== undefined && depth < 5) {
@@ -255,17 +263,42 @@ function read(path: string, text: string, depth = 0): Found[] {
 }
 
 /**
- * Findings in the JavaScript and TypeScript files `changed` gained over `baseline`; kinds of
- * capability the task's own files use (any of `baseline`) are not counted.
+ * Files of the workspace that the agent's JavaScript loads as code although their names do not
+ * say so: Node runs a file required by its exact name whatever its name ends with
+ * (`require('./helper')` with a file `helper`, `require('./data.txt')`), so the check must read
+ * it too. `code`: the files read as JavaScript so far; `exists`: whether a workspace path is a
+ * file. A name is followed as Node resolves it, exact file first; JSON and native modules
+ * (left out of grading: compiledFiles.ts) are not code to read here.
  */
-export function findJsTampering(changed: ReadonlyMap<string, Buffer>, baseline: ReadonlyMap<string, Buffer>): TamperFinding[] {
+export function jsLoadedFiles(code: ReadonlyMap<string, Buffer>, exists: (path: string) => boolean, asJs: ReadonlySet<string> = new Set()): string[] {
+  const out = new Set<string>();
+  for (const [path, content] of code) {
+    if ((!JS_FILE.test(path) && !asJs.has(path)) || path.endsWith('.d.ts')) continue;
+    const specs = new Set<string>();
+    try { read(path, content.toString('utf8'), 0, specs); } catch { continue; }
+    for (const spec of specs) {
+      const base = spec.startsWith('/') ? (spec.startsWith('/workspace/') ? posix.normalize(spec.slice('/workspace/'.length)) : undefined) : posix.join(posix.dirname(path), spec);
+      if (base === undefined || base.startsWith('..')) continue;
+      const found = [base, ...['.js', '.json', '.node', '.cjs', '.mjs', '.ts'].map((x) => base + x), `${base}/index.js`].find(exists);
+      if (found && !JS_FILE.test(found) && !/\.(?:json|node)$/.test(found)) out.add(found);
+    }
+  }
+  return [...out].filter((p) => !code.has(p)).sort();
+}
+
+/**
+ * Findings in the JavaScript and TypeScript files `changed` gained over `baseline` (and in the
+ * files of other names it loads as JavaScript, `asJs`: jsLoadedFiles); kinds of capability the
+ * task's own files use (any of `baseline`) are not counted.
+ */
+export function findJsTampering(changed: ReadonlyMap<string, Buffer>, baseline: ReadonlyMap<string, Buffer>, asJs: ReadonlySet<string> = new Set()): TamperFinding[] {
   const found: (Found & { path: string })[] = [];
   const taskKinds = new Set<Kind>();
   const readSafe = (path: string, b: Buffer): Found[] => {
     try { return read(path, b.toString('utf8')); } catch (err) { return [{ line: 0, reason: `cannot be examined: ${(err as Error).message.slice(0, 100)}`, kind: 'fixed', text: '' }]; }
   };
   for (const [path, content] of changed) {
-    if (!JS_FILE.test(path) || path.endsWith('.d.ts')) continue;
+    if ((!JS_FILE.test(path) && !asJs.has(path)) || path.endsWith('.d.ts')) continue;
     const before = baseline.get(path);
     const old = before ? readSafe(path, before) : [];
     for (const o of old) taskKinds.add(o.kind);

@@ -188,7 +188,7 @@ export class Verifier implements Sandbox {
         ? [
           ...intake.findings,
           ...findTampering(code, baseline, { agentFiles: inputs.rules?.agentFiles, pythonModules: python ? await this.pythonModules() : undefined }),
-          ...findJsTampering(code, baseline),
+          ...findJsTampering(code, baseline, intake.asJs),
           ...(pyInput ? pythonFindings(await this.exec(['/usr/bin/python3', '-I', '/pwp/check/pyCodeCheck.py', '/pwp/check/input.json'],
             { user: 'root', cwd: '/', timeoutSec: 300 })) : []),
         ]

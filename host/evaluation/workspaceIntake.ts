@@ -18,6 +18,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ROOT } from '../deployment/fileEntry';
 import { readSpooled, spoolArchive, spooledEntries, tarOfFolder, type Header, type IndexedEntry, type PackEntry, type SpooledArchive } from '../deployment/tarArchive';
+import { jsLoadedFiles } from './jsCodeCheck';
 import type { TamperFinding } from './tamperCheck';
 import { partsCandidates, planRestore, type FileFacts, type InfrastructureChange, type RestoreRules, type WorkspaceEntry } from './testInfrastructure';
 
@@ -63,6 +64,8 @@ export interface Intake {
   planned: boolean;
   /** The agent's added or changed code files the checks read, with their content. */
   code: Map<string, Buffer>;
+  /** Those of `code` whose names do not say JavaScript but that the agent's JavaScript loads as code (jsLoadedFiles). */
+  asJs: ReadonlySet<string>;
   /** Every path of the task's workspace, with the content of those the checks compare with (the rest empty). */
   baseline: Map<string, Buffer>;
   changes: InfrastructureChange[];
@@ -160,6 +163,32 @@ async function plan(o: Parameters<typeof planIntake>[0], scratch: Scratch): Prom
   const read = names.size ? await readSpooled(final.file, (n) => names.has(n)) : new Map<string, Buffer>();
   const code = new Map<string, Buffer>();
   for (const [name, path] of reading) { const c = read.get(name); if (c) code.set(path, c); }
+  // Files of other names the agent's JavaScript loads as code (a `helper` it requires): read as
+  // JavaScript too, and what they load in turn.
+  const asJs = new Set<string>();
+  // A workspace path as the file it is (a symbolic link followed, once).
+  const fileAt = (p: string): string => {
+    const e = byPath.get(p);
+    if (e?.header.type !== 'symlink' || !e.header.linkname) return p;
+    return e.header.linkname.startsWith('/') ? posix.normalize(e.header.linkname).replace(/^\/workspace\//, '') : posix.join(posix.dirname(p), e.header.linkname);
+  };
+  const isFile = (p: string) => files.has(`workspace/${fileAt(p)}`) || byPath.get(fileAt(p))?.header.type === 'link';
+  for (let round = 0; round < 5 && o.rules; round++) {
+    const more = jsLoadedFiles(code, isFile, asJs).map(fileAt).filter((p) => deliverable.has(p) && !drop.has(p) && !code.has(p));
+    if (!more.length) break;
+    const fits = more.filter((p) => {
+      const e = byPath.get(p)!;
+      const size = sizeOf(files, e.header.type === 'link' ? e.header.linkname ?? '' : e.header.name);
+      total += size;
+      if (size <= CODE_FILE_MAX && total <= CODE_TOTAL_MAX) return true;
+      findings.push({ path: p, line: 0, reason: `is loaded as JavaScript and is ${size} bytes, past what the code check reads`, text: '' });
+      return false;
+    });
+    const wantedNames = new Map(fits.map((p) => { const e = byPath.get(p)!; return [e.header.type === 'link' ? e.header.linkname ?? '' : e.header.name, p] as const; }));
+    const got = await readSpooled(final.file, (n) => wantedNames.has(n));
+    for (const [name, path] of wantedNames) { code.set(path, got.get(name) ?? Buffer.alloc(0)); asJs.add(path); }
+    if (!fits.length) break;
+  }
 
   // The task's side of the same files, and, when the agent's code has JavaScript, the task's
   // own JavaScript (the JS check learns from it what the task's code already does).
@@ -176,7 +205,7 @@ async function plan(o: Parameters<typeof planIntake>[0], scratch: Scratch): Prom
   const protectedDirs = ancestorsOf([...restore, ...o.hidden]);
   return {
     planned: !!o.rules,
-    code, baseline, changes, findings,
+    code, asJs, baseline, changes, findings,
     entries: () => workspaceEntries(final, files, drop, protectedDirs, base, restore, scratch),
     initialEntries: () => initialEntries(initial),
     close: () => scratch.remove(),

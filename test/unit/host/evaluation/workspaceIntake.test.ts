@@ -10,6 +10,7 @@ import { IDE_USER } from '../../../../host/deployment/fileEntry';
 import {
   bufferOf, packEntries, packStream, readSpooled, readTarEntries, spoolArchive, tarOf, type PackEntry, type TarEntry,
 } from '../../../../host/deployment/tarArchive';
+import { findJsTampering } from '../../../../host/evaluation/jsCodeCheck';
 import { CODE_FILE_MAX, planIntake } from '../../../../host/evaluation/workspaceIntake';
 
 const ws = (files: Record<string, string | Buffer>, extra: TarEntry[] = []) =>
@@ -99,6 +100,28 @@ describe('the workspace\'s intake into the verifier (workspaceIntake.ts)', () =>
       const b = (await collect(intake.entries())).find((e) => e.header.name === 'workspace/b.py');
       assert.deepEqual([b?.header.type, b?.content], ['file', 'import atexit\n']);
       assert.equal(intake.code.get('b.py')?.toString(), 'import atexit\n');
+    } finally {
+      intake.close();
+    }
+  });
+
+  it('reads as JavaScript the files of other names the agent\'s JavaScript loads (by exact name, through a link, in turn), and flags what they do', async () => {
+    const link: TarEntry = { header: { name: 'workspace/lib/alias', type: 'symlink', linkname: 'notes.txt', ...IDE_USER }, content: Buffer.alloc(0) };
+    const files = {
+      'clamp.js': "const h = require('./helper');\nimport('./lib/alias');\nmodule.exports = h;\n",
+      helper: "require('./data.cfg');\nmodule.exports = (x) => x;\n",
+      'data.cfg': 'process.exit(0);\n',
+      'lib/notes.txt': "process.on('exit', () => {});\n",
+      'config.json': '{}', 'README': "require('./unused'); process.exit(0)\n",
+    };
+    const intake = await planIntake({ workspace: await ws(files, [link]), initial: await ws({}), hidden: new Set(), rules: RULES });
+    try {
+      assert.deepEqual([...intake.asJs].sort(), ['data.cfg', 'helper', 'lib/notes.txt']);
+      const findings = findJsTampering(intake.code, intake.baseline, intake.asJs);
+      assert.deepEqual(findings.map((f) => `${f.path}: ${f.reason}`).sort(), [
+        "data.cfg: controls the process's exit or internals", 'lib/notes.txt: registers an exit handler',
+      ]);
+      assert.deepEqual(findJsTampering(intake.code, intake.baseline), [], 'read by their names alone, nothing is found');
     } finally {
       intake.close();
     }
