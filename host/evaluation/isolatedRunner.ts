@@ -77,7 +77,7 @@ export function runnerFiles(): { path: string; content: string; mode: number }[]
     ...['cargoBuild.js', 'goBuild.js'].map((n) => ({ path: `pwp/runner/${n}`, content: script(n), mode: 0o644 })),
     ...['python3', 'python'].map((n) => ({ path: `pwp/runner/bin/${n}`, content: PYTHON_SHIM, mode: 0o755 })),
     ...['pytest', 'py.test'].map((n) => ({ path: `pwp/runner/bin/${n}`, content: PYTEST_SHIM, mode: 0o755 })),
-    ...['pwp_pytest.py', 'pwp_equality.py', 'pwp_sealed.py', 'pwp_script.py', 'pwp_seal_broker.py']
+    ...['pwp_pytest.py', 'pwp_equality.py', 'pwp_sealed.py', 'pwp_sources.py', 'pwp_script.py', 'pwp_seal_broker.py']
       .map((n) => ({ path: `${PYTHON_DIR.slice(1)}/${n}`, content: script(n), mode: 0o644 })),
     { path: NODE_PRELOAD.slice(1), content: script('pwp_node.js'), mode: 0o644 },
     { path: MOCHA_CANARY.slice(1), content: script('pwp_mocha_canary.js'), mode: 0o644 },

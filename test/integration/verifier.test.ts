@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { bufferOf, tarOf } from '../../host/deployment/tarArchive';
@@ -72,6 +72,22 @@ describe('verifier container', function () {
     const ok = await gradeState(task, { image, workspaceTar: await tarBuffer(right) });
     assert.equal(ok.score, 1, ok.summary);
     assert.equal(ok.tests!.passed, 2);
+  });
+
+  it('imports no module from an archive in the workspace (code the check cannot read): an add() that only a zip holds is not found and scores 0; from a .py file it scores 1', async () => {
+    // A zip archive of any name on sys.path is a source of modules the parsed-code check never
+    // reads (frame walkers, pytest patches): what it holds must not run, whatever it does.
+    const zipDir = mkdtempSync(join(tmpdir(), 'pwp-zip-'));
+    const module = 'def add(a, b):\n    return a + b\n';
+    execFileSync('python3', ['-c', 'import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], "w") as z:\n    z.writestr("fastmath.py", sys.argv[2])', join(zipDir, 'assets.dat'), module]);
+    const calc = 'import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets.dat"))\nfrom fastmath import add  # noqa\n';
+    const conftest = 'import os, sys\nsys.path.insert(0, os.path.dirname(__file__))\n';
+    const zipped = { 'calc.py': calc, 'assets.dat': readFileSync(join(zipDir, 'assets.dat')), 'conftest.py': conftest };
+    const r = await gradeState(loadTask(taskDir), { image, workspaceTar: await tarBuffer(zipped) });
+    assert.equal(r.score, 0, r.summary);
+    assert.match(JSON.stringify(r), /No module named 'fastmath'/);
+    const plain = await gradeState(loadTask(taskDir), { image, workspaceTar: await tarBuffer({ 'calc.py': calc, 'fastmath.py': module, 'conftest.py': conftest }) });
+    assert.equal(plain.score, 1, plain.summary);
   });
 
   it('has no network, runs commands as the IDE user, and keeps hidden files out of their reach', async () => {

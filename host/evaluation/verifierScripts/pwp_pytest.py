@@ -30,6 +30,7 @@ import sys
 
 import pwp_equality
 import pwp_sealed
+import pwp_sources  # noqa: F401 (imported for its effect: no modules from archives in the workspace)
 import pytest
 from _pytest.assertion import rewrite
 

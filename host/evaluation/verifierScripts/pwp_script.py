@@ -29,6 +29,7 @@ import types
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pwp_equality  # noqa: E402
 import pwp_sealed  # noqa: E402
+import pwp_sources  # noqa: E402,F401 (no modules from archives in the workspace)
 del sys.path[0]
 
 END = "_pwp_reached_end"

@@ -21,7 +21,7 @@ def ws(tmp_path):
     (tmp_path / ".canitedit" / "canitedit_tests.py").write_text(TESTS)
     runner = tmp_path.parent / (tmp_path.name + "-runner")
     runner.mkdir()
-    for name in ("pwp_script.py", "pwp_equality.py", "pwp_sealed.py"):
+    for name in ("pwp_script.py", "pwp_equality.py", "pwp_sealed.py", "pwp_sources.py"):
         shutil.copyfile(SCRIPTS / name, runner / name)
     (runner / "deliverable.json").write_text("{}")
     (tmp_path / ".canitedit" / "canitedit.json").write_text(json.dumps({"launcher": str(runner / "pwp_script.py")}))

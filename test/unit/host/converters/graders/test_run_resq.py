@@ -24,7 +24,7 @@ def repo(tmp_path):
     # The verifier's runner folder: the launcher, the equality check and what the agent wrote.
     runner = tmp_path / "runner"
     runner.mkdir()
-    for name in ("pwp_script.py", "pwp_equality.py", "pwp_sealed.py"):
+    for name in ("pwp_script.py", "pwp_equality.py", "pwp_sealed.py", "pwp_sources.py"):
         shutil.copyfile(SCRIPTS / name, runner / name)
     (runner / "deliverable.json").write_text(json.dumps({str(repo / "lib.py"): "def answer():\n    return 42\n"}))
     (repo / ".resq" / "resq.json").write_text(json.dumps({"script": "resq_test_script.py", "initial": str(initial), "launcher": str(runner / "pwp_script.py")}))
