@@ -8,8 +8,9 @@
 # with only the agent's test files added:
 #   original  the code as it was: a test that reproduces the issue fails here;
 #   gold      the gold patch applied: every one of the agent's tests must pass here;
-#   decoy     the original with a change that keeps behaviour (a comment appended to each Python
-#             file the gold patch touches): a test that reproduces the issue still fails here,
+#   decoy     the original with a change that keeps behaviour (a comment appended to each text
+#             file the gold patch touches, a blank line where the language's comments are not
+#             known): a test that reproduces the issue still fails here,
 #             while one that only notices that the source changed (hashing the file) passes.
 # A test counts when it fails on the original, passes with the gold patch and fails on the decoy.
 # Each state is run SPEC["repeats"] times, in an order drawn now, so tests that keep state between
@@ -71,10 +72,11 @@ MAX_FILE = 4 * 1024 * 1024
 WRITABLE = ["/tmp", "/var/tmp", "/dev/shm", "/pwp/out", WORKSPACE]
 
 AUDIT_LAUNCH = r"""
-import sys, os
-GUARDED = set(os.environ.pop('PWP_SWT_GUARDED').split('\0')) - {''}
+import sys, os, json
+# Lists of paths come as JSON: an environment variable cannot hold the NUL that would part them.
+GUARDED = set(json.loads(os.environ.pop('PWP_SWT_GUARDED')))
 NAMES = {os.path.basename(p) for p in GUARDED}
-TESTS = set(os.environ.pop('PWP_SWT_TESTS').split('\0'))
+TESTS = set(json.loads(os.environ.pop('PWP_SWT_TESTS')))
 MARK = os.environ.pop('PWP_SWT_MARK')
 # The process's stderr before pytest captures fds 1 and 2: what is written here reaches the
 # grader whether or not the test fails.
@@ -103,7 +105,7 @@ def words(args):
 # Lines of the traced files (the gold patch's) run while each test runs, for change coverage.
 # Hits are kept in a closure, reported when pytest ends; a test that reaches for the tracer or
 # for every object of the process is reported, and its coverage is not believed.
-TRACED = set(os.environ.pop('PWP_SWT_TRACED').split('\0')) - {''}
+TRACED = set(json.loads(os.environ.pop('PWP_SWT_TRACED')))
 COVERAGE = os.environ.pop('PWP_SWT_COVERAGE')
 REACHES = {'sys.settrace', 'sys.setprofile', 'gc.get_objects', 'gc.get_referrers', 'gc.get_referents'}
 def traced():
@@ -308,13 +310,34 @@ def sweep(home):
     shutil.rmtree(home, ignore_errors=True)
 
 
+# How a line comment is written, by file name ending; a file of another kind gets a blank line at its
+# end (whitespace), and one that is not text (a NUL in it) is left as it is.
+COMMENTS = (
+    ((".py", ".pyi", ".pyx", ".pxd", ".pxi", ".sh", ".bash", ".cfg", ".toml", ".yaml", ".yml", ".ini", ".conf", ".pth",
+      ".r", ".rb", ".pl", ".cmake", "Makefile", "CMakeLists.txt", ".mk", ".gitignore", ".dockerignore"), "# %s\n"),
+    ((".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".js", ".mjs", ".cjs", ".ts", ".jsx", ".tsx", ".java", ".go", ".rs", ".kt", ".scala", ".swift", ".cs"), "// %s\n"),
+    ((".css", ".scss", ".less"), "/* %s */\n"),
+    ((".html", ".htm", ".xml", ".svg", ".md"), "<!-- %s -->\n"),
+    ((".rst",), "\n.. %s\n"),
+)
+
+
 def decoy(repo):
-    """A change that keeps behaviour: a comment appended to each Python file of the gold patch that exists."""
+    """A change that keeps behaviour in each file of the gold patch that exists: a comment in its
+    language appended, or a blank line where pwp does not know how it writes comments; a test that
+    notices any change of those files passes here, whatever their language."""
     for rel in SPEC["goldFiles"]:
         path = os.path.join(repo, rel)
-        if rel.endswith(".py") and os.path.isfile(path):
-            with open(path, "a") as f:
-                f.write("\n# pwp: a change that keeps behaviour (%s)\n" % secrets.token_hex(4))
+        if os.path.islink(path) or not os.path.isfile(path):
+            continue
+        with open(path, "rb") as f:
+            head = f.read(MAX_FILE)
+        if b"\0" in head:
+            continue
+        mark = "pwp: a change that keeps behaviour (%s)" % secrets.token_hex(4)
+        comment = next((form % mark for endings, form in COMMENTS if os.path.basename(rel).endswith(endings)), "\n")
+        with open(path, "a") as f:
+            f.write(("" if head.endswith(b"\n") or not head else "\n") + comment)
 
 
 def outcomes_of(report, files):
@@ -449,9 +472,9 @@ def run(files, state):
             "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": home, "USER": "nobody", "LOGNAME": "nobody", "LANG": "C.UTF-8",
             "PYTHONDONTWRITEBYTECODE": "1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PWP_SWT_MARK": mark,
             "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "*",
-            "PWP_SWT_GUARDED": "\0".join(os.path.realpath(os.path.join(repo, rel)) for rel in SPEC["goldFiles"] if rel.endswith(".py")),
-            "PWP_SWT_TESTS": "\0".join(os.path.realpath(os.path.join(repo, rel)) for rel in files),
-            "PWP_SWT_TRACED": "\0".join(os.path.realpath(os.path.join(repo, rel)) for rel in traced_files()),
+            "PWP_SWT_GUARDED": json.dumps([os.path.realpath(os.path.join(repo, rel)) for rel in SPEC["goldFiles"] if rel.endswith(".py")]),
+            "PWP_SWT_TESTS": json.dumps([os.path.realpath(os.path.join(repo, rel)) for rel in files]),
+            "PWP_SWT_TRACED": json.dumps([os.path.realpath(os.path.join(repo, rel)) for rel in traced_files()]),
             "PWP_SWT_COVERAGE": os.path.join(home, "coverage.json"),
         }
         try:
