@@ -266,8 +266,8 @@ function read(path: string, text: string, depth = 0, specs?: Set<string>): Found
  * Files of the workspace that the agent's JavaScript loads as code although their names do not
  * say so: Node runs a file required by its exact name whatever its name ends with
  * (`require('./helper')` with a file `helper`, `require('./data.txt')`), so the check must read
- * it too. `code`: the files read as JavaScript so far; `exists`: whether a workspace path is a
- * file. A name is followed as Node resolves it, exact file first; JSON and native modules
+ * it too. `code`: files read as JavaScript (the caller leaves out those it has read already);
+ * `exists`: whether a workspace path is a file. A name is followed as Node resolves it, exact file first; JSON and native modules
  * (left out of grading: compiledFiles.ts) are not code to read here.
  */
 export function jsLoadedFiles(code: ReadonlyMap<string, Buffer>, exists: (path: string) => boolean, asJs: ReadonlySet<string> = new Set()): string[] {
@@ -283,7 +283,7 @@ export function jsLoadedFiles(code: ReadonlyMap<string, Buffer>, exists: (path: 
       if (found && !JS_FILE.test(found) && !/\.(?:json|node)$/.test(found)) out.add(found);
     }
   }
-  return [...out].filter((p) => !code.has(p)).sort();
+  return [...out].sort();
 }
 
 /**

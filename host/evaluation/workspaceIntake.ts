@@ -137,57 +137,49 @@ async function plan(o: Parameters<typeof planIntake>[0], scratch: Scratch): Prom
   // notes.txt), read under its own name.
   const findings: TamperFinding[] = [];
   const byPath = new Map(kept.map((e) => [rel(e.header.name), e]));
+  // The archive entry that holds a path's content: a hard link's target.
+  const archiveName = (e: IndexedEntry) => (e.header.type === 'link' ? e.header.linkname ?? '' : e.header.name);
   const wanted: [name: string, path: string][] = [];
   if (o.rules) {
     for (const path of deliverable) {
       const e = byPath.get(path);
-      if (CHECKED.test(path) && e) wanted.push([e.header.type === 'link' ? e.header.linkname ?? '' : e.header.name, path]);
+      if (CHECKED.test(path) && e) wanted.push([archiveName(e), path]);
     }
     for (const e of kept) {
       const path = rel(e.header.name);
       if (e.header.type !== 'symlink' || drop.has(path) || !CHECKED.test(path) || !e.header.linkname) continue;
-      const target = e.header.linkname.startsWith('/') ? posix.normalize(e.header.linkname).replace(/^\/workspace\//, '') : posix.join(posix.dirname(path), e.header.linkname);
-      const t = files.get(`workspace/${target}`);
+      const t = files.get(`workspace/${linkTarget(path, e.header.linkname)}`);
       if (t && t.digest !== baseFacts.get(path)?.digest) wanted.push([t.header.name, path]);
     }
   }
+  // Reads what fits within the bounds of the checks; a file past them is a finding.
   let total = 0;
-  const reading = wanted.filter(([name, path]) => {
-    const size = sizeOf(files, name);
-    total += size;
-    if (size <= CODE_FILE_MAX && total <= CODE_TOTAL_MAX) return true;
-    findings.push({ path, line: 0, reason: size > CODE_FILE_MAX ? `is ${size} bytes, more than the code check reads of one file (${CODE_FILE_MAX})` : `brings the agent's code past what the code check reads in all (${CODE_TOTAL_MAX} bytes)`, text: '' });
-    return false;
-  });
-  const names = new Set(reading.map(([name]) => name));
-  const read = names.size ? await readSpooled(final.file, (n) => names.has(n)) : new Map<string, Buffer>();
-  const code = new Map<string, Buffer>();
-  for (const [name, path] of reading) { const c = read.get(name); if (c) code.set(path, c); }
+  const readCode = async (pairs: [name: string, path: string][]): Promise<Map<string, Buffer>> => {
+    const reading = pairs.filter(([name, path]) => {
+      const size = sizeOf(files, name);
+      total += size;
+      if (size <= CODE_FILE_MAX && total <= CODE_TOTAL_MAX) return true;
+      findings.push({ path, line: 0, reason: size > CODE_FILE_MAX ? `is ${size} bytes, more than the code check reads of one file (${CODE_FILE_MAX})` : `brings the agent's code past what the code check reads in all (${CODE_TOTAL_MAX} bytes)`, text: '' });
+      return false;
+    });
+    const names = new Set(reading.map(([name]) => name));
+    const read = names.size ? await readSpooled(final.file, (n) => names.has(n)) : new Map<string, Buffer>();
+    return new Map(reading.flatMap(([name, path]) => { const c = read.get(name); return c ? [[path, c] as const] : []; }));
+  };
+  const code = await readCode(wanted);
   // Files of other names the agent's JavaScript loads as code (a `helper` it requires): read as
-  // JavaScript too, and what they load in turn.
+  // JavaScript too, and what they load in turn (each round reads only what the last one added).
   const asJs = new Set<string>();
   // A workspace path as the file it is (a symbolic link followed, once).
   const fileAt = (p: string): string => {
     const e = byPath.get(p);
-    if (e?.header.type !== 'symlink' || !e.header.linkname) return p;
-    return e.header.linkname.startsWith('/') ? posix.normalize(e.header.linkname).replace(/^\/workspace\//, '') : posix.join(posix.dirname(p), e.header.linkname);
+    return e?.header.type === 'symlink' && e.header.linkname ? linkTarget(p, e.header.linkname) : p;
   };
   const isFile = (p: string) => files.has(`workspace/${fileAt(p)}`) || byPath.get(fileAt(p))?.header.type === 'link';
-  for (let round = 0; round < 5 && o.rules; round++) {
-    const more = jsLoadedFiles(code, isFile, asJs).map(fileAt).filter((p) => deliverable.has(p) && !drop.has(p) && !code.has(p));
-    if (!more.length) break;
-    const fits = more.filter((p) => {
-      const e = byPath.get(p)!;
-      const size = sizeOf(files, e.header.type === 'link' ? e.header.linkname ?? '' : e.header.name);
-      total += size;
-      if (size <= CODE_FILE_MAX && total <= CODE_TOTAL_MAX) return true;
-      findings.push({ path: p, line: 0, reason: `is loaded as JavaScript and is ${size} bytes, past what the code check reads`, text: '' });
-      return false;
-    });
-    const wantedNames = new Map(fits.map((p) => { const e = byPath.get(p)!; return [e.header.type === 'link' ? e.header.linkname ?? '' : e.header.name, p] as const; }));
-    const got = await readSpooled(final.file, (n) => wantedNames.has(n));
-    for (const [name, path] of wantedNames) { code.set(path, got.get(name) ?? Buffer.alloc(0)); asJs.add(path); }
-    if (!fits.length) break;
+  for (let fresh: ReadonlyMap<string, Buffer> = code, round = 0; o.rules && fresh.size && round < 5; round++) {
+    const more = jsLoadedFiles(fresh, isFile, asJs).map(fileAt).filter((p) => deliverable.has(p) && !drop.has(p) && !code.has(p));
+    fresh = await readCode(more.map((p) => [archiveName(byPath.get(p)!), p]));
+    for (const [path, content] of fresh) { code.set(path, content); asJs.add(path); }
   }
 
   // The task's side of the same files, and, when the agent's code has JavaScript, the task's
@@ -214,6 +206,11 @@ async function plan(o: Parameters<typeof planIntake>[0], scratch: Scratch): Prom
 
 /** sha256 of nothing: a hard link whose target is not in the archive is sent empty. */
 const EMPTY_DIGEST = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+/** Where a symbolic link at `path` points, as a workspace path. */
+function linkTarget(path: string, linkname: string): string {
+  return linkname.startsWith('/') ? posix.normalize(linkname).replace(/^\/workspace\//, '') : posix.join(posix.dirname(path), linkname);
+}
 
 function sizeOf(files: ReadonlyMap<string, IndexedEntry>, name: string): number {
   return files.get(name)?.header.size ?? 0;
