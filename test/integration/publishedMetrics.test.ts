@@ -70,6 +70,8 @@ const UNSHOWN_PY = REF_PY.replace('left.set_title("Left")', 'left.set_title("Lef
   .replace('plt.savefig("ref.pdf")', 'fig.text(0.3, 0.5, "Left", zorder=1)\nfig.add_artist(plt.Rectangle((0.25, 0.4), 0.5, 0.3, color="#FF0000", zorder=9, transform=fig.transFigure))\n'
     + 'fig.text(3.0, 0.5, "Right")\nother = plt.figure()\nother.text(0.5, 0.5, "Left")\nother.text(0.5, 0.7, "Right")\nother.savefig("other.png")\nplt.figure(fig.number)\nfig.savefig("chart.png")\n');
 // A title above the figure's edge, shown by a tight save (as ChartMimic's bar_85 puts its legend).
+// The original saved twice: its texts are logged for each save, as the reference logs them.
+const TWICE_PY = REF_PY.replace('plt.savefig("ref.pdf")', 'plt.savefig("chart.pdf")\nplt.savefig("chart.png")');
 const TIGHT_PY = REF_PY.replace('plt.savefig("ref.pdf")', 'fig.text(0.5, 1.05, "Above the edge")\nplt.savefig("chart.png", bbox_inches="tight")');
 
 const near = (actual: number | null | undefined, expected: number, tol: number, what: string) =>
@@ -93,7 +95,7 @@ describe('published metrics in the verifier', function () {
     const files = {
       'index.html': CAND_HTML, 'same.html': REF_HTML, ...PAGES,
       'chart.py': CAND_PY, 'same.py': REF_PY, 'broken.py': 'import matplotlib.pyplot as plt\nplt.bar([0], [1])\nraise SystemExit(3)\n', 'peek.py': PEEK_PY,
-      'forged.py': FORGED_TRACE, 'ghost.py': GHOST_PY, 'circles.py': CIRCLES_PY, 'unshown.py': UNSHOWN_PY, 'tight.py': TIGHT_PY, 'bars.py': CIRCLES_PY.replace(/ax\.add_patch\(.*\n/g, '').replace('ax.text', 'ax.bar([0.4, 0.6], [0.5, 0.5], color="pink")\nax.text'),
+      'forged.py': FORGED_TRACE, 'ghost.py': GHOST_PY, 'circles.py': CIRCLES_PY, 'unshown.py': UNSHOWN_PY, 'tight.py': TIGHT_PY, 'twice.py': TWICE_PY, 'bars.py': CIRCLES_PY.replace(/ax\.add_patch\(.*\n/g, '').replace('ax.text', 'ax.bar([0.4, 0.6], [0.5, 0.5], color="pink")\nax.text'),
     };
     await v.load({ workspaceTar: await bufferOf(tarOf(Object.entries(files).map(([path, content]) => ({ path: `workspace/${path}`, content })))), hiddenDir: hidden });
   });
@@ -209,6 +211,10 @@ describe('published metrics in the verifier', function () {
     const tight = await grade({ kind: 'chartmimic', script: 'tight.py', reference: 'tight.py' });
     assert.equal(component(tight, 'text')?.value, 1, tight.summary);
     assert.doesNotMatch(tight.summary, /not shown/);
+    // Texts [Left, Right] twice against [Left, Right]: P = 2/4, R = 1, F1 2/3; none unseen.
+    const twice = await grade({ kind: 'chartmimic', script: 'twice.py', reference: 'reference.py' });
+    near(component(twice, 'text')?.value, 2 / 3, 1e-9, 'text of two saves');
+    assert.doesNotMatch(twice.summary, /not shown/);
   });
 
   it('ChartMimic: a reference that draws nothing the trace knows (path patches only, as a Venn diagram) scores 0 on type and colour for the original too, as ChartMimic\'s evaluator does, and the result says no script can pass', async () => {

@@ -230,17 +230,19 @@ draw_text = RendererPdf.draw_text
 savefig = Figure.savefig
 
 
-logging = {"fig": None}
+# The save being logged: its number and figure, with each text it draws.
+drawing = {"save": 0, "fig": None}
 
 
 def logged_draw_text(self, gc, x, y, s, *args, **kwargs):
-    texts.append((logging["fig"], s))
+    texts.append((drawing["save"], drawing["fig"], s))
     return draw_text(self, gc, x, y, s, *args, **kwargs)
 
 
 def log_texts(fig):
     RendererPdf.draw_text = logged_draw_text
-    logging["fig"] = fig
+    drawing["save"] += 1
+    drawing["fig"] = fig
     try:
         savefig(fig, io.BytesIO(), format="pdf")
     finally:
@@ -333,9 +335,9 @@ def counted_texts(rendered, tight=False, pad=None):
     Blank texts count as logged: there is nothing to see."""
     shown_once = shown_lines(rendered, tight, pad)
     counted, unseen, left, last = [], [], None, None
-    for fig, text in texts:
-        if fig is not last:
-            left, last = list(shown_once), fig
+    for save, fig, text in texts:
+        if save != last:
+            left, last = list(shown_once), save
         if fig is rendered and not text.strip():
             counted.append(text)
         elif fig is rendered and text in left:
@@ -388,7 +390,7 @@ else:
         counted, unseen = counted_texts(rendered, tight, pad)
     except Exception as e:
         # A figure the check cannot draw shows no text it can vouch for.
-        counted, unseen = [], [t for _, t in texts]
+        counted, unseen = [], [t for _, _, t in texts]
         check = {"textCheck": type(e).__name__ + ": " + str(e)[:200]}
     report = {"texts": [str(t) for t in counted], "unseenTexts": [str(t) for t in unseen], "layout": list(layout.values()), "types": types,
               "colors": sorted(colors), "render": base64.b64encode(png.getvalue()).decode(), **check}
