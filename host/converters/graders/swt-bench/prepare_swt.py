@@ -322,6 +322,11 @@ COMMENTS = (
 )
 
 
+def real_paths(repo, rels):
+    """Workspace files as the tests' process sees them, a JSON list (an environment variable holds no NUL to part them)."""
+    return json.dumps([os.path.realpath(os.path.join(repo, rel)) for rel in rels])
+
+
 def decoy(repo):
     """A change that keeps behaviour in each file of the gold patch that exists: a comment in its
     language appended, or a blank line where pwp does not know how it writes comments; a test that
@@ -472,9 +477,9 @@ def run(files, state):
             "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": home, "USER": "nobody", "LOGNAME": "nobody", "LANG": "C.UTF-8",
             "PYTHONDONTWRITEBYTECODE": "1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PWP_SWT_MARK": mark,
             "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "*",
-            "PWP_SWT_GUARDED": json.dumps([os.path.realpath(os.path.join(repo, rel)) for rel in SPEC["goldFiles"] if rel.endswith(".py")]),
-            "PWP_SWT_TESTS": json.dumps([os.path.realpath(os.path.join(repo, rel)) for rel in files]),
-            "PWP_SWT_TRACED": json.dumps([os.path.realpath(os.path.join(repo, rel)) for rel in traced_files()]),
+            "PWP_SWT_GUARDED": real_paths(repo, [rel for rel in SPEC["goldFiles"] if rel.endswith(".py")]),
+            "PWP_SWT_TESTS": real_paths(repo, files),
+            "PWP_SWT_TRACED": real_paths(repo, traced_files()),
             "PWP_SWT_COVERAGE": os.path.join(home, "coverage.json"),
         }
         try:
